@@ -101,8 +101,8 @@ class World(Protocol):
     """Anything facts can be evaluated on."""
 
     @property
-    def objects(self) -> Iterable[ObjectView]:
-        """Every object in the world (a tuple on a Scene)."""
+    def entities(self) -> Iterable[ObjectView]:
+        """Every object facts can name, windows and doors included."""
         ...
 
     def room_type(self, room_id: str) -> str | None:
@@ -238,7 +238,7 @@ def _states(value: Any, location: str) -> dict[str, bool]:
 
 def _attrs(value: Any, location: str) -> dict[str, str]:
     if not isinstance(value, Mapping):
-        raise FactError(f"{location}: 'attrs' must be an object like {{\"colour\": \"red\"}}")
+        raise FactError(f'{location}: \'attrs\' must be an object like {{"colour": "red"}}')
     result: dict[str, str] = {}
     for name, item in value.items():
         if not isinstance(item, str | int | float) or isinstance(item, bool):
@@ -251,7 +251,7 @@ def _where(value: Any, location: str) -> Where:
     if value is None:
         return Where()
     if not isinstance(value, Mapping):
-        raise FactError(f"{location}: 'where' must be an object like {{\"on\": \"Floor\"}}")
+        raise FactError(f'{location}: \'where\' must be an object like {{"on": "Floor"}}')
     unknown = set(value) - {"on", "in", "room"}
     if unknown:
         raise FactError(
@@ -327,7 +327,9 @@ def parse_fact(data: Any, location: str = "fact") -> Fact:
             items = data[form]
             if not isinstance(items, list) or not items:
                 raise FactError(f"{location}: {form!r} takes a non-empty list of facts")
-            parsed = tuple(parse_fact(item, f"{location}.{form}[{i}]") for i, item in enumerate(items))
+            parsed = tuple(
+                parse_fact(item, f"{location}.{form}[{i}]") for i, item in enumerate(items)
+            )
             return And(parsed) if form == "and" else Or(parsed)
     if "not" in data:
         _check_keys(data, {"not"}, location, "not")
@@ -441,7 +443,9 @@ def _where_text(where: Where) -> str:
 
 
 def _pairs(values: Mapping[str, object]) -> str:
-    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items())
+    return ", ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items()
+    )
 
 
 def describe(fact: Fact) -> str:
@@ -494,7 +498,9 @@ def _on_floor(obj: ObjectView) -> bool:
     return obj.parent is None and obj.relation == "on"
 
 
-def _rests(world: World, obj: ObjectView, relation: str, target: str, index: dict[str, ObjectView]) -> bool:
+def _rests(
+    world: World, obj: ObjectView, relation: str, target: str, index: dict[str, ObjectView]
+) -> bool:
     """Whether ``obj`` rests ``relation`` (on/in) something that ``target`` names."""
     if target in (FLOOR, "floor"):
         return relation == "on" and _on_floor(obj)
@@ -533,26 +539,28 @@ def evaluate(fact: Fact, world: World) -> bool:
     References with several matching objects are read existentially: ``{"in": ["Toy",
     "Box"]}`` holds when some toy is in some box. Use roles to be precise.
     """
-    objects = list(world.objects)
+    objects = list(world.entities)
     index = {obj.id: obj for obj in objects}
     return _evaluate(fact, world, objects, index)
 
 
 def evaluate_all(facts: Iterable[Fact], world: World) -> bool:
     """Whether every fact holds (an empty list holds)."""
-    objects = list(world.objects)
+    objects = list(world.entities)
     index = {obj.id: obj for obj in objects}
     return all(_evaluate(fact, world, objects, index) for fact in facts)
 
 
 def false_facts(facts: Iterable[Fact], world: World) -> list[Fact]:
     """The facts of ``facts`` that do not hold in ``world``, in order."""
-    objects = list(world.objects)
+    objects = list(world.entities)
     index = {obj.id: obj for obj in objects}
     return [fact for fact in facts if not _evaluate(fact, world, objects, index)]
 
 
-def _evaluate(fact: Fact, world: World, objects: list[ObjectView], index: dict[str, ObjectView]) -> bool:
+def _evaluate(
+    fact: Fact, world: World, objects: list[ObjectView], index: dict[str, ObjectView]
+) -> bool:
     match fact:
         case Exists(ref, _, where, attrs, states):
             return any(

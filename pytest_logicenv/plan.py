@@ -309,13 +309,71 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
 
 # Words that carry no meaning in a question, for deriving short readable names.
 _STOPWORDS = frozenset(
-    "there is are a an the any some does do did has have what which where who how it its this "
-    "that of to for with be being been currently still my your".split()
+    [
+        "there",
+        "is",
+        "are",
+        "a",
+        "an",
+        "the",
+        "any",
+        "some",
+        "does",
+        "do",
+        "did",
+        "has",
+        "have",
+        "what",
+        "which",
+        "where",
+        "who",
+        "how",
+        "it",
+        "its",
+        "this",
+        "that",
+        "of",
+        "to",
+        "for",
+        "with",
+        "be",
+        "being",
+        "been",
+        "currently",
+        "still",
+        "my",
+        "your",
+    ]
 )
 # Words after which a name should stop ("a toy | on the floor", "the window | open").
 _STOP_AFTER = frozenset(
-    "on in at inside under near by from into onto off open closed dirty clean empty full "
-    "turned switched lit broken wet dry available present".split()
+    [
+        "on",
+        "in",
+        "at",
+        "inside",
+        "under",
+        "near",
+        "by",
+        "from",
+        "into",
+        "onto",
+        "off",
+        "open",
+        "closed",
+        "dirty",
+        "clean",
+        "empty",
+        "full",
+        "turned",
+        "switched",
+        "lit",
+        "broken",
+        "wet",
+        "dry",
+        "available",
+        "present",
+    ]
 )
 
 
@@ -455,7 +513,7 @@ def plan_from_document(data: Any, source: str = "plan") -> Plan:
             Violation(
                 "syntax",
                 "plan",
-                f"not a plan: expected our format (with \"format\": \"{PLAN_FORMAT}\"), "
+                f'not a plan: expected our format (with "format": "{PLAN_FORMAT}"), '
                 "the paper's list of question trees, or a task file with a 'plan' key",
             )
         ],
@@ -476,7 +534,13 @@ def load_plan(path: str | FilePath) -> Plan:
     except json.JSONDecodeError as error:
         raise PlanError(
             str(path),
-            [Violation("syntax", f"line {error.lineno} column {error.colno}", f"not valid JSON: {error.msg}")],
+            [
+                Violation(
+                    "syntax",
+                    f"line {error.lineno} column {error.colno}",
+                    f"not valid JSON: {error.msg}",
+                )
+            ],
         ) from None
     return plan_from_document(data, str(path))
 

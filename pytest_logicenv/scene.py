@@ -108,6 +108,39 @@ class Door:
     open: bool = True
     asset_id: str = ""
 
+    # The facts World view of a door: a wall-mounted object that opens.
+    @property
+    def type(self) -> str:
+        return "Door"
+
+    @property
+    def role(self) -> str | None:
+        return None
+
+    @property
+    def parent(self) -> str | None:
+        return None
+
+    @property
+    def relation(self) -> str | None:
+        return "wall"
+
+    @property
+    def room(self) -> str:
+        return self.rooms[0] if self.rooms else ""
+
+    @property
+    def states(self) -> Mapping[str, bool]:
+        return {"open": self.open}
+
+    @property
+    def attrs(self) -> Mapping[str, str]:
+        return {}
+
+    @property
+    def properties(self) -> tuple[str, ...]:
+        return ("openable", "static")
+
 
 @dataclass(frozen=True)
 class Window:
@@ -123,6 +156,31 @@ class Window:
     open: bool = False
     asset_id: str = ""
     role: str | None = None
+
+    # The facts World view of a window: a wall-mounted object that opens.
+    @property
+    def type(self) -> str:
+        return "Window"
+
+    @property
+    def parent(self) -> str | None:
+        return None
+
+    @property
+    def relation(self) -> str | None:
+        return "wall"
+
+    @property
+    def states(self) -> Mapping[str, bool]:
+        return {"open": self.open}
+
+    @property
+    def attrs(self) -> Mapping[str, str]:
+        return {}
+
+    @property
+    def properties(self) -> tuple[str, ...]:
+        return ("openable", "static")
 
 
 @dataclass(frozen=True)
@@ -145,6 +203,9 @@ class SceneObject:
     properties: tuple[str, ...] = ()
     task: bool = False
     custom_type: bool = False
+    #: For object-specific receptacles (a toaster, a towel holder): the types they accept.
+    #: Empty means anything that fits.
+    accepts: tuple[str, ...] = ()
 
     def has(self, prop: str) -> bool:
         """Whether the catalog gave this object property ``prop``."""
@@ -233,6 +294,11 @@ class Scene:
     # -- lookups --------------------------------------------------------------------------
 
     @cached_property
+    def entities(self) -> tuple[SceneObject | Window | Door, ...]:
+        """Everything facts can name: the objects, then the windows and doors."""
+        return (*self.objects, *self.windows, *self.doors)
+
+    @cached_property
     def _objects_by_id(self) -> dict[str, SceneObject]:
         return {obj.id: obj for obj in self.objects}
 
@@ -265,6 +331,8 @@ class Scene:
         return room.type if room is not None else None
 
     def near(self, first_id: str, second_id: str) -> bool:
+        if first_id not in self._objects_by_id or second_id not in self._objects_by_id:
+            return False  # windows and doors are in walls; nearness is about objects
         first = self._ground(self._objects_by_id[first_id])
         second = self._ground(self._objects_by_id[second_id])
         if first.id == second.id:
@@ -438,7 +506,9 @@ class Scene:
                 ),
             )
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise SceneError(f"{source}: malformed scene ({type(error).__name__}: {error})") from None
+            raise SceneError(
+                f"{source}: malformed scene ({type(error).__name__}: {error})"
+            ) from None
 
 
 def footprint_gap(
@@ -475,6 +545,7 @@ def _object_json(obj: SceneObject) -> dict[str, Any]:
         "properties": list(obj.properties),
         "task": obj.task,
         "custom_type": obj.custom_type,
+        "accepts": list(obj.accepts),
     }
 
 
@@ -498,6 +569,7 @@ def _object_from_json(data: Mapping[str, Any]) -> SceneObject:
         properties=tuple(data.get("properties", ())),
         task=bool(data.get("task", False)),
         custom_type=bool(data.get("custom_type", False)),
+        accepts=tuple(data.get("accepts", ())),
     )
 
 
