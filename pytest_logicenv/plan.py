@@ -428,6 +428,53 @@ def _unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
+class _PaperTree:
+    """Reads one subtask tree of the paper's form, deriving its factors on the way."""
+
+    def __init__(self, reader: _Reader, name: str, taken_factors: set[str]) -> None:
+        self.reader = reader
+        self.name = name
+        self.taken_factors = taken_factors
+        self.factors: dict[str, Factor] = {}  # question -> factor, in order of appearance
+
+    def read(self, node: Any, where: str) -> Node:
+        if isinstance(node, str):
+            return Leaf(node)
+        if not isinstance(node, Mapping) or len(node) != 1:
+            self.reader.fail(
+                where,
+                "expected an action string or an object with exactly one question, "
+                f"got {json.dumps(node)[:80]}",
+            )
+            return Leaf("")
+        question, answers = next(iter(node.items()))
+        if not isinstance(answers, Mapping) or not answers:
+            self.reader.fail(where, f"question {question!r} needs an object of answers")
+            return Leaf("")
+        values = [answer_value(a) for a in answers]
+        if len(set(values)) != len(values):
+            values = [slug(a) or f"value_{k}" for k, a in enumerate(answers)]
+        factor = self.factors.get(question)
+        if factor is None:
+            if self.factors:  # a nested question: name it after the subtask and itself
+                exclude = frozenset(self.name.split("_"))
+                base = f"{self.name}_{question_name(question, exclude)}"
+            else:
+                base = self.name
+            factor = Factor(
+                id=_unique(base, self.taken_factors),
+                question=question,
+                domain=tuple(values),
+                answers=dict(zip(values, answers, strict=True)),
+            )
+            self.factors[question] = factor
+        branches = tuple(
+            (value, self.read(child, f"{where}.{question!r}.{answer!r}"))
+            for value, (answer, child) in zip(values, answers.items(), strict=True)
+        )
+        return Query(factor.id, branches)
+
+
 def plan_from_paper(
     data: Any, task: str = "", rooms: tuple[str, ...] = (), source: str = "plan"
 ) -> Plan:
@@ -446,48 +493,12 @@ def plan_from_paper(
     taken_factors: set[str] = set()
     subtasks = []
     for i, item in enumerate(data):
-        location = f"plan[{i}]"
-        factors: dict[str, Factor] = {}  # question -> factor, in order of appearance
         name = ""
         if isinstance(item, Mapping) and len(item) == 1:
             name = _unique(question_name(next(iter(item))), taken_subtasks)
-
-        def read(node: Any, where: str) -> Node:
-            if isinstance(node, str):
-                return Leaf(node)
-            if not isinstance(node, Mapping) or len(node) != 1:
-                reader.fail(
-                    where,
-                    "expected an action string or an object with exactly one question, "
-                    f"got {json.dumps(node)[:80]}",
-                )
-                return Leaf("")
-            question, answers = next(iter(node.items()))
-            if not isinstance(answers, Mapping) or not answers:
-                reader.fail(where, f"question {question!r} needs an object of answers")
-                return Leaf("")
-            factor = factors.get(question)
-            values = [answer_value(a) for a in answers]
-            if len(set(values)) != len(values):
-                values = [slug(a) or f"value_{k}" for k, a in enumerate(answers)]
-            if factor is None:
-                exclude = frozenset(name.split("_")) if factors else frozenset()
-                base = name if not factors else f"{name}_{question_name(question, exclude)}"
-                factor = Factor(
-                    id=_unique(base, taken_factors),
-                    question=question,
-                    domain=tuple(values),
-                    answers=dict(zip(values, answers, strict=True)),
-                )
-                factors[question] = factor
-            branches = tuple(
-                (value, read(child, f"{where}.{question!r}.{answer!r}"))
-                for value, (answer, child) in zip(values, answers.items(), strict=True)
-            )
-            return Query(factor.id, branches)
-
-        tree = read(item, location)
-        subtasks.append(Subtask(name or f"subtask_{i + 1}", tuple(factors.values()), tree))
+        builder = _PaperTree(reader, name, taken_factors)
+        tree = builder.read(item, f"plan[{i}]")
+        subtasks.append(Subtask(name or f"subtask_{i + 1}", tuple(builder.factors.values()), tree))
     if reader.violations:
         raise PlanError(source, reader.violations)
     return Plan(task=task, subtasks=tuple(subtasks), rooms=tuple(rooms))

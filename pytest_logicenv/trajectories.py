@@ -276,7 +276,7 @@ def _minimal(
 
         def preference(k: int, start: int = start) -> list[int]:
             rotation = [(start + r) % counts[k] for r in range(counts[k])]
-            return sorted(rotation, key=lambda j: j not in uncovered[k])
+            return sorted(rotation, key=lambda index: index not in uncovered[k])
 
         combo = _search(paths, {target[0]: target[1]}, preference, feasible)
         if combo is None:
