@@ -511,6 +511,55 @@ class Scene:
             ) from None
 
 
+# --------------------------------------------------------------------------- the design
+
+
+@dataclass(frozen=True)
+class DoorSpec:
+    """A door the design asks for between two rooms (or a room and ``"exterior"``); the
+    layout chooses its wall and offset."""
+
+    id: str
+    rooms: tuple[str, ...]
+    open: bool = True
+    width: float = 0.9
+    height: float = 2.1
+    asset_id: str = ""
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A window the design asks for in a room's exterior wall; the layout places it.
+    ``side`` (``north``/``south``/``east``/``west``) pins the wall when given."""
+
+    id: str
+    room: str
+    open: bool = False
+    width: float = 1.2
+    height: float = 1.2
+    sill: float = 0.9
+    asset_id: str = ""
+    role: str | None = None
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """What a designer decides before layout: the floor plan (room polygons), doors and
+    windows to place, every object with its support (``parent``/``relation``), states and
+    attributes, and the spatial relations to satisfy. The layout solver turns it into a
+    :class:`Scene` by choosing positions and rotations (and wall offsets)."""
+
+    id: str
+    rooms: tuple[Room, ...]
+    objects: tuple[SceneObject, ...]
+    doors: tuple[DoorSpec, ...] = ()
+    windows: tuple[WindowSpec, ...] = ()
+    relations: tuple[SpatialRelation, ...] = ()
+    agent_room: str = ""
+    provenance: Provenance = field(default_factory=Provenance)
+
+
 def footprint_gap(
     first: tuple[float, float, float, float], second: tuple[float, float, float, float]
 ) -> float:
