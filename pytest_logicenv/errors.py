@@ -53,7 +53,12 @@ class PlanError(LogicEnvError):
 
 
 class FactError(LogicEnvError):
-    """A fact in the facts language is malformed."""
+    """A fact in the facts language is malformed; ``location`` says where in the document."""
+
+    def __init__(self, location: str, reason: str) -> None:
+        self.location = location
+        self.reason = reason
+        super().__init__(f"{location}: {reason}")
 
 
 class SelectionError(LogicEnvError):

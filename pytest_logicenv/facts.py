@@ -216,33 +216,33 @@ def canonical_state(name: str) -> str | None:
 
 def _ref(value: Any, location: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise FactError(f"{location}: expected an object type or role name, got {value!r}")
+        raise FactError(location, f"expected an object type or role name, got {value!r}")
     return value.strip()
 
 
 def _states(value: Any, location: str) -> dict[str, bool]:
     if not isinstance(value, Mapping):
-        raise FactError(f"{location}: 'states' must be an object like {{\"open\": true}}")
+        raise FactError(location, "'states' must be an object like {\"open\": true}")
     result: dict[str, bool] = {}
     for name, flag in value.items():
         state = canonical_state(str(name))
         if state is None:
             raise FactError(
-                f"{location}: unknown state {name!r}; known states: {', '.join(STATES)}"
+                f"{location}", f"unknown state {name!r}; known states: {', '.join(STATES)}"
             )
         if not isinstance(flag, bool):
-            raise FactError(f"{location}: state {name!r} must be true or false, got {flag!r}")
+            raise FactError(location, f"state {name!r} must be true or false, got {flag!r}")
         result[state] = flag
     return result
 
 
 def _attrs(value: Any, location: str) -> dict[str, str]:
     if not isinstance(value, Mapping):
-        raise FactError(f'{location}: \'attrs\' must be an object like {{"colour": "red"}}')
+        raise FactError(location, '\'attrs\' must be an object like {"colour": "red"}')
     result: dict[str, str] = {}
     for name, item in value.items():
         if not isinstance(item, str | int | float) or isinstance(item, bool):
-            raise FactError(f"{location}: attribute {name!r} must be a string, got {item!r}")
+            raise FactError(location, f"attribute {name!r} must be a string, got {item!r}")
         result[str(name)] = str(item)
     return result
 
@@ -251,14 +251,14 @@ def _where(value: Any, location: str) -> Where:
     if value is None:
         return Where()
     if not isinstance(value, Mapping):
-        raise FactError(f'{location}: \'where\' must be an object like {{"on": "Floor"}}')
+        raise FactError(location, '\'where\' must be an object like {"on": "Floor"}')
     unknown = set(value) - {"on", "in", "room"}
     if unknown:
         raise FactError(
-            f"{location}: 'where' accepts 'on', 'in' and 'room'; remove {sorted(unknown)}"
+            f"{location}", f"'where' accepts 'on', 'in' and 'room'; remove {sorted(unknown)}"
         )
     if "on" in value and "in" in value:
-        raise FactError(f"{location}: 'where' cannot be both 'on' and 'in' something")
+        raise FactError(location, "'where' cannot be both 'on' and 'in' something")
     return Where(
         on=_ref(value["on"], f"{location}.on") if "on" in value else None,
         in_=_ref(value["in"], f"{location}.in") if "in" in value else None,
@@ -270,14 +270,14 @@ def _check_keys(data: Mapping[str, Any], allowed: set[str], location: str, form:
     unknown = set(data) - allowed
     if unknown:
         raise FactError(
-            f"{location}: a {form!r} fact accepts {sorted(allowed)}; remove {sorted(unknown)}"
+            f"{location}", f"a {form!r} fact accepts {sorted(allowed)}; remove {sorted(unknown)}"
         )
 
 
 def parse_fact(data: Any, location: str = "fact") -> Fact:
     """Parse one fact from its JSON form; a :class:`FactError` names ``location`` on error."""
     if not isinstance(data, Mapping) or not data:
-        raise FactError(f"{location}: a fact must be a non-empty JSON object, got {data!r}")
+        raise FactError(location, f"a fact must be a non-empty JSON object, got {data!r}")
     if "exists" in data or "absent" in data:
         form = "exists" if "exists" in data else "absent"
         allowed = {form, "where", "attrs", "states"} | ({"as"} if form == "exists" else set())
@@ -291,42 +291,43 @@ def parse_fact(data: Any, location: str = "fact") -> Fact:
         role = _ref(data["as"], f"{location}.as") if "as" in data else None
         if role is not None and is_type_ref(role):
             raise FactError(
-                f"{location}.as: role {role!r} starts with a capital, which marks a type; "
-                f"write it in lower case, e.g. {role[0].lower() + role[1:]!r}"
+                f"{location}.as",
+                f"role {role!r} starts with a capital, which marks a type; "
+                f"write it in lower case, e.g. {role[0].lower() + role[1:]!r}",
             )
         return Exists(ref, role, where, attrs, states)
-    for relation in RELATIONS:
-        if relation in data:
-            _check_keys(data, {relation}, location, relation)
-            pair = data[relation]
-            if not isinstance(pair, list | tuple) or len(pair) != 2:
-                raise FactError(
-                    f"{location}: {relation!r} takes a pair [subject, target], got {pair!r}"
-                )
-            return Related(
-                relation,
-                _ref(pair[0], f"{location}.{relation}[0]"),
-                _ref(pair[1], f"{location}.{relation}[1]"),
-            )
     if "held" in data:
         _check_keys(data, {"held"}, location, "held")
         return Held(_ref(data["held"], f"{location}.held"))
     if "state" in data:
         states = {k: v for k, v in data.items() if k != "state"}
         if not states:
-            raise FactError(f"{location}: a 'state' fact needs at least one state, e.g. open")
+            raise FactError(location, "a 'state' fact needs at least one state, e.g. open")
         return State(_ref(data["state"], f"{location}.state"), _states(states, location))
     if "attr" in data:
         attrs = {k: v for k, v in data.items() if k != "attr"}
         if not attrs:
-            raise FactError(f"{location}: an 'attr' fact needs at least one attribute")
+            raise FactError(location, "an 'attr' fact needs at least one attribute")
         return Attr(_ref(data["attr"], f"{location}.attr"), _attrs(attrs, location))
+    for relation in RELATIONS:
+        if relation in data:
+            _check_keys(data, {relation}, location, relation)
+            pair = data[relation]
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise FactError(
+                    f"{location}", f"{relation!r} takes a pair [subject, target], got {pair!r}"
+                )
+            return Related(
+                relation,
+                _ref(pair[0], f"{location}.{relation}[0]"),
+                _ref(pair[1], f"{location}.{relation}[1]"),
+            )
     for form in ("and", "or"):
         if form in data:
             _check_keys(data, {form}, location, form)
             items = data[form]
             if not isinstance(items, list) or not items:
-                raise FactError(f"{location}: {form!r} takes a non-empty list of facts")
+                raise FactError(location, f"{form!r} takes a non-empty list of facts")
             parsed = tuple(
                 parse_fact(item, f"{location}.{form}[{i}]") for i, item in enumerate(items)
             )
@@ -335,8 +336,9 @@ def parse_fact(data: Any, location: str = "fact") -> Fact:
         _check_keys(data, {"not"}, location, "not")
         return Not(parse_fact(data["not"], f"{location}.not"))
     raise FactError(
-        f"{location}: unknown fact {dict(data)!r}; a fact starts with one of "
-        "exists, absent, on, in, near, held, state, attr, and, or, not"
+        f"{location}",
+        f"unknown fact {dict(data)!r}; a fact starts with one of "
+        "exists, absent, on, in, near, held, state, attr, and, or, not",
     )
 
 
@@ -347,7 +349,7 @@ def parse_facts(data: Any, location: str) -> tuple[Fact, ...]:
     if isinstance(data, Mapping):
         data = [data]
     if not isinstance(data, list):
-        raise FactError(f"{location}: expected a list of facts, got {data!r}")
+        raise FactError(location, f"expected a list of facts, got {data!r}")
     return tuple(parse_fact(item, f"{location}[{i}]") for i, item in enumerate(data))
 
 

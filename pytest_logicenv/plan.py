@@ -200,7 +200,7 @@ class _Reader:
         try:
             return parse_facts(data, location)
         except FactError as error:
-            self.violations.append(Violation("facts", location, str(error).split(": ", 1)[-1]))
+            self.violations.append(Violation("facts", error.location, error.reason))
             return ()
 
     def node(self, data: Any, location: str) -> Node:
@@ -258,6 +258,13 @@ class _Reader:
         )
 
 
+def _task_text(reader: _Reader, value: Any) -> str:
+    if not isinstance(value, str):
+        reader.fail("task", f"the task description must be a string, got {value!r}")
+        return ""
+    return value
+
+
 def plan_from_json(data: Any, source: str = "plan") -> Plan:
     """Read our plan form; every shape problem is reported at once in one :class:`PlanError`."""
     reader = _Reader()
@@ -295,7 +302,7 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
             )
         )
     plan = Plan(
-        task=reader.text(data, "task", "plan") if "task" in data else "",
+        task=_task_text(reader, data.get("task", "")),
         subtasks=tuple(subtasks),
         setting=reader.facts(data.get("setting"), "setting"),
         rooms=tuple(rooms),

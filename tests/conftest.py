@@ -1,0 +1,25 @@
+"""Shared fixtures for the test suite."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("default", deadline=None, print_blob=True)
+settings.load_profile("default")
+
+
+@pytest.fixture
+def write_json(tmp_path: Path) -> Callable[[str, object], Path]:
+    """Write a JSON document to a file in tmp_path and return its path."""
+
+    def write(name: str, data: object) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+
+    return write
