@@ -62,8 +62,8 @@ def test_syntax_empty_domain_and_single_value() -> None:
     single = Subtask("b", (Factor("b", "?", ("yes",)),), Query("b", (("yes", Leaf("x")),)))
     found = messages(Plan("t", (empty, single)))
     assert (
-        "[syntax] subtasks[0](a).factors[0](a).domain: the domain is empty; list the factor's possible values"
-        in found
+        "[syntax] subtasks[0](a).factors[0](a).domain: the domain is empty; "
+        "list the factor's possible values" in found
     )
     assert any("a factor with one value ('yes') is not uncertain" in m for m in found)
     assert "[syntax] subtasks[0](a).tree: the query on 'a' has no branches" in found
@@ -152,7 +152,8 @@ def test_required_facts_are_reported_per_value() -> None:
 
 def test_validate_raises_one_error_listing_all() -> None:
     plan = Plan("t", ())
-    with pytest.raises(
-        PlanError, match="plan.json: 1 problem\n  \\[syntax\\] subtasks: the plan has no subtasks"
-    ):
+    with pytest.raises(PlanError) as caught:
         validate_plan(plan, "plan.json")
+    assert str(caught.value) == (
+        "plan.json: 1 problem\n  [syntax] subtasks: the plan has no subtasks; add at least one"
+    )
