@@ -1,1 +1,499 @@
-"""The pytest plugin (thin glue over the pipeline); filled in by the plugin issue."""
+"""The pytest plugin: thin glue between pytest and the pipeline.
+
+A test marked ``@pytest.mark.logic_env("task")`` that takes the ``logic_env`` fixture runs once
+per generated environment. Options live under ``--logicenv-*`` with ini equivalents; run state
+lives in ``config.stash``. Nothing heavy (z3, openai, py_trees) is imported until a marked test
+needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import os
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .errors import LogicEnvError
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .environments import Builders, Case, Environments, Mode, TaskRequest
+    from .report import Report, RunRecord
+
+STRATEGIES = ("minimal", "greedy", "pairwise", "exhaustive")
+FAULTS = ("counterfactual", "unreachable", "lackbranch")
+REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
+MARKER_LINE = (
+    "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None): "
+    "run the test once per logically diverse environment generated for the task "
+    "(pytest-logicenv)"
+)
+
+
+class MarkerError(LogicEnvError):
+    """A ``logic_env`` marker is used wrongly."""
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _report_spec(value: str) -> str:
+    if value == "":
+        return value
+    kind, _, target = value.partition(":")
+    if (
+        kind not in REPORT_KINDS
+        or (kind.startswith("term") and target)
+        or (not kind.startswith("term") and not target)
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
+        )
+    return value
+
+
+def _percent(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0 <= number <= 100:
+        raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 100")
+    return number
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hooks
+
+    pluginmanager.add_hookspecs(hooks)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("logicenv", "logically diverse environments (pytest-logicenv)")
+    group.addoption(
+        "--logicenv-cache-dir",
+        metavar="DIR",
+        help="where generated plans and scenes are cached (default: cache/ at the rootdir; "
+        "ini: logicenv_cache_dir)",
+    )
+    group.addoption(
+        "--logicenv-regenerate",
+        action="store_true",
+        help="generate the plans and scenes of the selected tests anew",
+    )
+    group.addoption(
+        "--logicenv-offline",
+        action="store_true",
+        default=None,
+        help="never call an LLM (the default when the CI variable is set; ini: logicenv_offline)",
+    )
+    group.addoption(
+        "--logicenv-report",
+        action="append",
+        type=_report_spec,
+        metavar="TYPE",
+        help="LogCov report: term (default), term-missing, json:PATH, markdown:PATH, html:DIR; "
+        "repeatable; an empty value turns the report off",
+    )
+    group.addoption(
+        "--logicenv-fail-under",
+        type=_percent,
+        metavar="PCT",
+        help="fail the run if total LogCov is below PCT (ini: logicenv_fail_under)",
+    )
+    group.addoption(
+        "--logicenv-max-ticks",
+        type=int,
+        metavar="N",
+        help="tick budget of one policy run (ini: logicenv_max_ticks)",
+    )
+    group.addoption(
+        "--logicenv-clean",
+        action="store_true",
+        help="remove cache entries no selected test uses (see also: logicenv clean)",
+    )
+    parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
+    parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
+    parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
+    parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
+    parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
+    parser.addini("logicenv_llm_base_url", "OpenAI-compatible endpoint for plan generation")
+    parser.addini("logicenv_llm_model", "model name for plan generation")
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass
+class LogicEnvState:
+    """Per-run state, kept in ``config.stash``."""
+
+    config: pytest.Config
+    cache_root: Path
+    offline: bool
+    regenerate: bool
+    run_id: str
+    reports: list[str]
+    fail_under: float | None
+    max_ticks: int | None
+    prepared: dict[str, Any] = field(default_factory=dict)  # function -> (args, environments)
+    collected: set[str] = field(default_factory=set)  # every marked function, even failed
+    records: list[RunRecord] = field(default_factory=list)
+    report: Report | None = None
+    failures: list[str] = field(default_factory=list)
+    unused: list[str] = field(default_factory=list)
+
+    @property
+    def cache(self) -> Cache:
+        from .cache import Cache
+
+        return Cache(self.cache_root)
+
+    @property
+    def mode(self) -> Mode:
+        from .environments import Mode
+
+        return Mode(regenerate=self.regenerate, offline=self.offline, run_id=self.run_id)
+
+
+STATE = pytest.StashKey[LogicEnvState]()
+
+
+def _truthy(value: str | None) -> bool:
+    return value is not None and value.strip().lower() not in ("0", "false", "no", "")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARKER_LINE)
+    root = config.rootpath
+    cache_dir = config.getoption("logicenv_cache_dir") or config.getini("logicenv_cache_dir")
+    offline = config.getoption("logicenv_offline")
+    if offline is None:
+        offline = bool(config.getini("logicenv_offline")) or _truthy(os.environ.get("CI"))
+    reports = config.getoption("logicenv_report")
+    if reports is None:
+        reports = [_report_spec(v) for v in config.getini("logicenv_report")] or ["term"]
+    fail_under = config.getoption("logicenv_fail_under")
+    if fail_under is None and config.getini("logicenv_fail_under"):
+        fail_under = _percent(str(config.getini("logicenv_fail_under")))
+    max_ticks = config.getoption("logicenv_max_ticks")
+    if max_ticks is None and config.getini("logicenv_max_ticks"):
+        max_ticks = int(str(config.getini("logicenv_max_ticks")))
+    worker = getattr(config, "workerinput", None)
+    config.stash[STATE] = LogicEnvState(
+        config=config,
+        cache_root=(root / cache_dir).resolve(),
+        offline=offline,
+        regenerate=bool(config.getoption("logicenv_regenerate")),
+        run_id=str(worker["testrunuid"]) if worker else uuid.uuid4().hex,
+        reports=[r for r in reports if r],
+        fail_under=fail_under,
+        max_ticks=max_ticks,
+    )
+    config.pluginmanager.register(LogicEnvReporter(config.stash[STATE]), "logicenv-reporter")
+
+
+# --------------------------------------------------------------------------- collection
+
+
+def _marker_signature(
+    task: str,
+    *,
+    plan: str | os.PathLike[str] | None = None,
+    rooms: Any = None,
+    select: str = "minimal",
+    seed: int = 0,
+    expect_fault: str | None = None,
+) -> None:
+    """The arguments ``@pytest.mark.logic_env`` accepts."""
+
+
+@dataclass(frozen=True)
+class MarkerArgs:
+    request: TaskRequest
+    expect_fault: str | None
+
+
+def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArgs:
+    """Validate a ``logic_env`` marker; errors name the test and the argument."""
+    from .environments import TaskRequest
+
+    accepted = "task, plan, rooms, select, seed, expect_fault"
+    try:
+        bound = inspect.signature(_marker_signature).bind(*marker.args, **marker.kwargs)
+    except TypeError as error:
+        unknown = sorted(set(marker.kwargs) - set(accepted.split(", ")))
+        detail = f"unknown argument(s) {', '.join(unknown)}" if unknown else str(error)
+        raise MarkerError(
+            f"{nodeid}: @pytest.mark.logic_env: {detail}; it accepts {accepted}, e.g. "
+            '@pytest.mark.logic_env("Put the toy in the box.", select="pairwise")'
+        ) from None
+    args = bound.arguments
+    task = args["task"]
+    if not isinstance(task, str) or not task.strip():
+        raise MarkerError(
+            f"{nodeid}: @pytest.mark.logic_env needs the task description as its first "
+            'argument, e.g. @pytest.mark.logic_env("Close the window if it is open.")'
+        )
+    select = args.get("select", "minimal")
+    if select not in STRATEGIES:
+        raise MarkerError(
+            f"{nodeid}: select={select!r} is not a strategy; choose one of {', '.join(STRATEGIES)}"
+        )
+    seed = args.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise MarkerError(f"{nodeid}: seed={seed!r} must be an integer")
+    expect_fault = args.get("expect_fault")
+    if expect_fault is not None and expect_fault not in FAULTS:
+        raise MarkerError(
+            f"{nodeid}: expect_fault={expect_fault!r} is not a fault class; choose one of "
+            f"{', '.join(FAULTS)}"
+        )
+    rooms = args.get("rooms") or ()
+    if isinstance(rooms, str):
+        rooms = (rooms,)
+    if not all(isinstance(r, str) for r in rooms):
+        raise MarkerError(f"{nodeid}: rooms={rooms!r} must be room types like ['Kitchen']")
+    plan = args.get("plan")
+    plan_path = None
+    if plan is not None:
+        plan_path = Path(plan)
+        if not plan_path.is_absolute():
+            plan_path = test_file.parent / plan_path
+        if not plan_path.is_file():
+            raise MarkerError(
+                f"{nodeid}: plan={str(plan)!r} does not exist (looked for {plan_path}); "
+                "paths are relative to the test file"
+            )
+    request = TaskRequest(
+        task=task, plan_file=plan_path, rooms=tuple(rooms), select=select, seed=seed
+    )
+    return MarkerArgs(request, expect_fault)
+
+
+@dataclass(frozen=True)
+class ErrorCase:
+    """Stands for the environments of a test whose preparation failed: the test errors with
+    ``message`` while the other tests run."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class CaseParam:
+    case: Case
+    function: str
+    expect_fault: str | None
+
+
+def _builders(config: pytest.Config) -> Builders:
+    from .environments import Builders
+    from .generation import default_scene_builder, planner_for
+
+    designer = config.hook.logicenv_designer(config=config)
+    catalog = config.hook.logicenv_catalog(config=config)
+    scene_builder = designer or default_scene_builder(catalog)
+
+    def known_types() -> frozenset[str] | None:
+        from .catalog import default_catalog
+
+        return frozenset((catalog or default_catalog()).types)
+
+    def on_scene(scene: Any, trajectory: Any) -> None:
+        config.hook.logicenv_scene_generated(config=config, scene=scene, trajectory=trajectory)
+
+    return Builders(
+        scene=scene_builder,
+        planner=lambda: planner_for(config),
+        known_types=known_types,
+        on_scene=on_scene,
+    )
+
+
+def _prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | ErrorCase:
+    from .environments import prepare
+
+    nodeid = metafunc.definition.nodeid
+    state.collected.add(nodeid)
+    try:
+        marker = metafunc.definition.get_closest_marker("logic_env")
+        assert marker is not None
+        args = parse_marker(marker, metafunc.definition.path, nodeid)
+        environments = prepare(
+            args.request,
+            state.cache,
+            state.mode,
+            _builders(state.config),
+            nodeid=nodeid,
+            rootdir=state.config.rootpath,
+        )
+    except LogicEnvError as error:
+        return ErrorCase(str(error))
+    state.prepared[nodeid] = (args, environments)  # only what succeeded: see unused.py
+    return environments
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("logic_env")
+    if marker is None or "logic_env" not in metafunc.fixturenames:
+        return
+    state = metafunc.config.stash[STATE]
+    prepared = _prepare(state, metafunc)
+    if isinstance(prepared, ErrorCase):
+        metafunc.parametrize("logic_env", [prepared], ids=["logicenv-error"], indirect=True)
+        return
+    args, _ = state.prepared[metafunc.definition.nodeid]
+    params = [
+        CaseParam(case, metafunc.definition.nodeid, args.expect_fault) for case in prepared.cases
+    ]
+    metafunc.parametrize(
+        "logic_env", params, ids=[p.case.trajectory_id for p in params], indirect=True
+    )
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+def logic_env(request: pytest.FixtureRequest) -> Any:
+    """The environment this test item runs in (see ``pytest_logicenv.env.LogicEnv``)."""
+    param = getattr(request, "param", None)
+    if param is None:
+        pytest.fail(
+            f"{request.node.nodeid} uses the logic_env fixture but has no "
+            '@pytest.mark.logic_env("task description") marker; add one',
+            pytrace=False,
+        )
+    if isinstance(param, ErrorCase):
+        pytest.fail(param.message, pytrace=False)
+    from .env import LogicEnv
+
+    state = request.config.stash[STATE]
+    record: dict[str, Any] = {
+        "function": param.function,
+        "entry": str(param.case.entry_root),
+        "trajectory": param.case.trajectory_id,
+        "outcomes": [],
+        "expect_fault": param.expect_fault,
+        "nodeid": request.node.nodeid,
+    }
+    request.node.user_properties.append(("logicenv", record))
+    item = request.node
+
+    def on_outcome(outcome: Any) -> None:
+        record["outcomes"].append(outcome.kind)
+        item.config.hook.logicenv_outcome(item=item, outcome=outcome)
+
+    return LogicEnv(
+        param.case,
+        expect_fault=param.expect_fault,
+        max_ticks=state.max_ticks,
+        base_dir=Path(request.node.path).parent,
+        on_outcome=on_outcome,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _logicenv_marker_without_fixture(request: pytest.FixtureRequest) -> None:
+    """A marked test that forgot the fixture would silently test nothing: fail it."""
+    node = request.node
+    if "logic_env" not in request.fixturenames and node.get_closest_marker("logic_env"):
+        pytest.fail(
+            f"{node.nodeid} is marked logic_env but does not take the logic_env fixture; "
+            "add a `logic_env` argument and call logic_env.run(policy)",
+            pytrace=False,
+        )
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+class LogicEnvReporter:
+    """The run-time half of the plugin, registered per run like pytest-cov's plugin: it
+    gathers what each item ran, then reports coverage and sets the exit status."""
+
+    def __init__(self, state: LogicEnvState) -> None:
+        self.state = state
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+        report = yield
+        if call.excinfo is not None:
+            explanation = getattr(call.excinfo.value, "logicenv_explanation", None)
+            if explanation:
+                report.longrepr = f'{explanation}\n  reproduce: pytest "{item.nodeid}"'
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # Teardown reports carry everything the fixture recorded, with and without xdist.
+        if report.when != "teardown":
+            return
+        from .report import RunRecord
+
+        for name, value in report.user_properties:
+            if name == "logicenv" and isinstance(value, dict):
+                self.state.records.append(RunRecord.from_json(value))
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if hasattr(session.config, "workerinput"):
+            return
+        from .unused import find_unused
+
+        state = self.state
+        state.unused = find_unused(state.cache, state.prepared, state.collected, session)
+        if state.unused and session.config.getoption("logicenv_clean"):
+            from .cache import Entry
+
+            for root in state.unused:
+                state.cache.remove(Entry(Path(root)))
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        state = self.state
+        if hasattr(session.config, "workerinput") or not state.records:
+            return
+        from .report import build_report
+
+        report = build_report(state.records)
+        state.report = report
+        for task in report.missed_faults:
+            state.failures.append(
+                f"{task.function}: no environment revealed the declared {task.expect_fault} "
+                f"fault ({len(task.runs)} scenes ran): the environments miss this faulty policy"
+            )
+        if state.fail_under is not None and report.total.log_cov < state.fail_under:
+            state.failures.append(
+                f"FAIL Required LogCov of {state.fail_under:g}% not reached. "
+                f"Total LogCov: {report.total.log_cov:.2f}%"
+            )
+        if state.failures and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
+        state = self.state
+        if state.unused:
+            verb = "removed" if config.getoption("logicenv_clean") else "unused"
+            terminalreporter.write_sep("-", f"logicenv: {len(state.unused)} {verb} cache entries")
+            for root in state.unused:
+                terminalreporter.write_line(f"  {root}")
+            if verb == "unused":
+                terminalreporter.write_line("  remove them with: logicenv clean")
+        report = state.report
+        if report is None:
+            return
+        from .report import format_term, write_reports
+
+        kinds = [spec.partition(":")[0] for spec in state.reports]
+        if "term" in kinds or "term-missing" in kinds:
+            terminalreporter.write_sep("-", "logic coverage")
+            for line in format_term(report, missing="term-missing" in kinds):
+                terminalreporter.write_line(line)
+        for line in write_reports(report, state.reports, config.rootpath):
+            terminalreporter.write_line(line)
+        for failure in state.failures:
+            terminalreporter.write_line(failure, red=True, bold=True)

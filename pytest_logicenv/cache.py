@@ -1,0 +1,196 @@
+"""The environment cache: versioned artifacts committed next to the tests (like syrupy).
+
+One entry per marked task and its settings::
+
+    cache/<task-slug>-<hash8>/
+      manifest.json          format version, task text and its hash, settings, who made what
+      plan.json              the Plan (hand-editable)
+      trajectories.json      the selected trajectories, whose ids become test ids
+      scenes/<traj-id>.json  one Scene each, with .svg (picture) and .house.json (AI2-THOR)
+      llm/<hash>.json        every LLM exchange, when an LLM was used
+
+An entry is written whole or not at all: it is built in a temporary directory beside the
+cache and renamed into place, under a lock, so concurrent pytest-xdist workers never see half
+an entry and only one of them generates. A corrupt or hand-broken file is a
+:class:`~pytest_logicenv.errors.CacheError` naming the file and the command that regenerates
+the entry; it never crashes the whole run.
+
+>>> key = entry_key("Tidy the bed.", {"select": "minimal", "seed": 0})
+>>> key.startswith("tidy_the_bed-") and len(key) == len("tidy_the_bed-") + 8
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import CacheError
+from .plan import slug
+
+#: Version of the cache layout; an entry with another version is stale, not an error.
+CACHE_FORMAT = "logicenv-cache/1"
+MANIFEST = "manifest.json"
+PLAN = "plan.json"
+TRAJECTORIES = "trajectories.json"
+SCENES = "scenes"
+LLM_LOG = "llm"
+#: How long a worker waits for another one generating the same entry.
+LOCK_TIMEOUT_S = 1800.0
+
+
+def text_hash(text: str) -> str:
+    """SHA-256 of text with whitespace normalized (re-wrapping a task is not an edit)."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def entry_key(task: str, settings: Mapping[str, Any]) -> str:
+    """The entry directory name: a readable slug of the task and a hash of task + settings."""
+    words = slug(task).split("_")[:6]
+    readable = "_".join(w for w in words if w)[:48].strip("_") or "task"
+    digest = hashlib.sha256(
+        json.dumps({"task": " ".join(task.split()), **settings}, sort_keys=True).encode()
+    ).hexdigest()
+    return f"{readable}-{digest[:8]}"
+
+
+def regenerate_hint(nodeid: str) -> str:
+    return f'pytest --logicenv-regenerate "{nodeid}"'
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One cache entry on disk."""
+
+    root: Path
+
+    @property
+    def key(self) -> str:
+        return self.root.name
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST
+
+    @property
+    def plan_path(self) -> Path:
+        return self.root / PLAN
+
+    @property
+    def trajectories_path(self) -> Path:
+        return self.root / TRAJECTORIES
+
+    def scene_path(self, trajectory_id: str, suffix: str = ".json") -> Path:
+        return self.root / SCENES / f"{safe_file_name(trajectory_id)}{suffix}"
+
+    def exists(self) -> bool:
+        return self.manifest_path.is_file()
+
+    def read_json(self, path: Path, *, fix: str) -> Any:
+        """Read one JSON file of the entry; a CacheError names it and says ``fix``."""
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CacheError(f"{path}: missing from cache entry {self.root}; {fix}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise CacheError(f"{path}: corrupt ({error}); {fix}") from None
+
+    def manifest(self, *, fix: str) -> dict[str, Any]:
+        data = self.read_json(self.manifest_path, fix=fix)
+        if not isinstance(data, dict):
+            raise CacheError(f"{self.manifest_path}: not a manifest object; {fix}")
+        return data
+
+
+def safe_file_name(name: str) -> str:
+    """A file name from an id; ids are already ``[a-z0-9_.=~-]``, but never trust a path."""
+    cleaned = "".join(c if c.isalnum() or c in "_.=~-" else "_" for c in name)
+    return cleaned.lstrip(".") or "_"
+
+
+class Cache:
+    """The cache directory: finds, locks and atomically writes entries."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def entry(self, key: str) -> Entry:
+        return Entry(self.root / safe_file_name(key))
+
+    def entries(self) -> list[Entry]:
+        if not self.root.is_dir():
+            return []
+        return [
+            Entry(path)
+            for path in sorted(self.root.iterdir())
+            if path.is_dir() and not path.name.startswith(".") and (path / MANIFEST).exists()
+        ]
+
+    @contextmanager
+    def lock(self, key: str) -> Iterator[None]:
+        """Exclusive access to one entry across processes (pytest-xdist workers)."""
+        from filelock import FileLock, Timeout
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(self.root / f".{safe_file_name(key)}.lock"))
+        try:
+            with lock.acquire(timeout=LOCK_TIMEOUT_S):
+                yield
+        except Timeout:
+            raise CacheError(
+                f"{self.root / key}: another process held the generation lock for "
+                f"{LOCK_TIMEOUT_S:.0f} s; if none is running, delete {lock.lock_file}"
+            ) from None
+
+    def write_entry(self, key: str, files: Mapping[str, bytes]) -> Entry:
+        """Write a whole entry atomically: build it beside the cache, then rename it in.
+
+        ``files`` maps relative paths to contents; ``manifest.json`` must be one of them.
+        Call under :meth:`lock`.
+        """
+        if MANIFEST not in files:
+            raise ValueError("an entry needs a manifest")
+        self.root.mkdir(parents=True, exist_ok=True)
+        final = self.entry(key).root
+        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=self.root))
+        try:
+            for relative, content in files.items():
+                target = (staging / relative).resolve()
+                if staging.resolve() not in target.parents:
+                    raise CacheError(f"refusing to write {relative!r} outside the cache entry")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+            retired = None
+            if final.exists():
+                retired = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=self.root))
+                os.replace(final, retired / "entry")
+            os.replace(staging, final)
+            if retired is not None:
+                shutil.rmtree(retired, ignore_errors=True)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+        return Entry(final)
+
+    def remove(self, entry: Entry) -> None:
+        """Delete an entry (rename first, so a half-deleted entry is never seen)."""
+        retired = Path(tempfile.mkdtemp(prefix=f".{entry.key}.gone.", dir=self.root))
+        os.replace(entry.root, retired / "entry")
+        shutil.rmtree(retired, ignore_errors=True)
+
+
+def dumps(data: Any) -> bytes:
+    """JSON as committed: indented, sorted where order carries no meaning, UTF-8, newline."""
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

@@ -1,0 +1,381 @@
+"""The LogCov report: computed once as data, then printed or written in several formats.
+
+As pytest-cov does, the report is data first (:func:`build_report`) and formats second:
+``term``, ``term-missing``, ``json:PATH``, ``markdown:PATH`` and ``html:DIR``. Coverage is
+computed from the scenes of test items that actually ran, by evaluating each condition's
+realization facts on them (see :mod:`pytest_logicenv.coverage`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cache import Entry, safe_file_name
+from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
+from .errors import LogicEnvError
+from .plan import Leaf, Node, Plan, plan_from_json
+from .scene import Scene
+
+REPORT_FORMAT = "logicenv-report/1"
+FAULT_KINDS = ("counterfactual", "unreachable", "lackbranch", "error")
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What one test item reported: which environment ran, and the policy outcomes."""
+
+    function: str
+    entry: str
+    trajectory: str
+    outcomes: tuple[str, ...] = ()
+    expect_fault: str | None = None
+    nodeid: str = ""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RunRecord:
+        return cls(
+            function=str(data["function"]),
+            entry=str(data["entry"]),
+            trajectory=str(data["trajectory"]),
+            outcomes=tuple(data.get("outcomes", ())),
+            expect_fault=data.get("expect_fault"),
+            nodeid=str(data.get("nodeid", "")),
+        )
+
+
+@dataclass(frozen=True)
+class TaskReport:
+    """One marked test function: its coverage, and its environments' outcomes."""
+
+    function: str
+    entry: str
+    coverage: PlanCoverage
+    plan: Plan
+    runs: tuple[RunRecord, ...]
+    expect_fault: str | None = None
+
+    @property
+    def revealed(self) -> bool:
+        """Whether some environment revealed the declared fault."""
+        return self.expect_fault is not None and any(
+            self.expect_fault in run.outcomes for run in self.runs
+        )
+
+    def faults(self) -> dict[str, int]:
+        counts = dict.fromkeys(FAULT_KINDS, 0)
+        for run in self.runs:
+            for kind in set(run.outcomes):
+                if kind in counts:
+                    counts[kind] += 1
+        return counts
+
+
+@dataclass(frozen=True)
+class Report:
+    tasks: tuple[TaskReport, ...]
+    total: TotalCoverage
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def expected_faults(self) -> tuple[TaskReport, ...]:
+        return tuple(t for t in self.tasks if t.expect_fault is not None)
+
+    @property
+    def missed_faults(self) -> tuple[TaskReport, ...]:
+        return tuple(t for t in self.expected_faults if not t.revealed)
+
+
+def build_report(records: Iterable[RunRecord]) -> Report:
+    """Group run records by test function and compute coverage from the scenes that ran."""
+    by_function: dict[str, list[RunRecord]] = {}
+    for record in records:
+        by_function.setdefault(record.function, []).append(record)
+    tasks = []
+    problems = []
+    for function, runs in sorted(by_function.items()):
+        entry = Entry(Path(runs[0].entry))
+        try:
+            plan = plan_from_json(
+                json.loads(entry.plan_path.read_text(encoding="utf-8")), str(entry.plan_path)
+            )
+            scenes = [_load_scene(entry, run.trajectory) for run in runs]
+        except (OSError, json.JSONDecodeError, LogicEnvError) as error:
+            problems.append(f"{function}: no coverage ({error})")
+            continue
+        tasks.append(
+            TaskReport(
+                function=function,
+                entry=str(entry.root),
+                coverage=plan_coverage(plan, scenes, name=function),
+                plan=plan,
+                runs=tuple(runs),
+                expect_fault=runs[0].expect_fault,
+            )
+        )
+    return Report(tuple(tasks), total([t.coverage for t in tasks]), tuple(problems))
+
+
+def _load_scene(entry: Entry, trajectory: str) -> Scene:
+    path = entry.scene_path(trajectory)
+    return Scene.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+def _short(function: str, width: int) -> str:
+    name = function.rsplit("::", 1)[-1] if len(function) > width else function
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def format_term(report: Report, *, missing: bool = False) -> list[str]:
+    """The terminal table, one line per marked test function, then a TOTAL line."""
+    width = max([len("Task"), *(len(t.function) for t in report.tasks)])
+    width = min(width, 60)
+    header = f"{'Task':<{width}}  Conditions  Covered  Paths  Covered  LogCov"
+    if missing:
+        header += "  Missing"
+    lines = [header, "-" * len(header)]
+    for task in report.tasks:
+        cov = task.coverage
+        line = (
+            f"{_short(task.function, width):<{width}}  {cov.total_conditions:>10}  "
+            f"{cov.covered_conditions:>7}  {cov.total_paths:>5}  {cov.covered_paths:>7}  "
+            f"{cov.log_cov:>5.0f}%"
+        )
+        if missing and (cov.missing_conditions or cov.unverifiable):
+            gaps = [f"{f}={v}" for f, v in cov.missing_conditions]
+            line += "  " + ", ".join(gaps)
+        lines.append(line)
+    if len(report.tasks) > 1:
+        t = report.total
+        lines.append("-" * len(header))
+        lines.append(
+            f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
+            f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
+        )
+    expected = report.expected_faults
+    if expected:
+        revealed = sum(t.revealed for t in expected)
+        lines.append(f"faults revealed: {revealed}/{len(expected)} declared faulty policies")
+        for task in expected:
+            mark = "revealed" if task.revealed else "MISSED"
+            hits = sum(task.expect_fault in r.outcomes for r in task.runs)
+            lines.append(
+                f"  {_short(task.function, width)}: {task.expect_fault} {mark} "
+                f"({hits}/{len(task.runs)} scenes)"
+            )
+    for problem in report.problems:
+        lines.append(f"warning: {problem}")
+    return lines
+
+
+# --------------------------------------------------------------------------- files
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    tasks = {}
+    for task in report.tasks:
+        cov = task.coverage
+        tasks[task.function] = {
+            "entry": task.entry,
+            "conditions": cov.total_conditions,
+            "covered_conditions": cov.covered_conditions,
+            "paths": cov.total_paths,
+            "covered_paths": cov.covered_paths,
+            "condition_coverage": round(cov.condition_cov, 2),
+            "LogCov": round(cov.log_cov, 2),
+            "missing_conditions": [list(c) for c in cov.missing_conditions],
+            "missing_paths": list(cov.missing_paths),
+            "unverifiable_conditions": [list(c) for c in cov.unverifiable],
+            "scenes": {run.trajectory: list(run.outcomes) for run in task.runs},
+            "expect_fault": task.expect_fault,
+            "fault_revealed": task.revealed if task.expect_fault else None,
+        }
+    t = report.total
+    return {
+        "format": REPORT_FORMAT,
+        "tasks": tasks,
+        "total": {
+            "conditions": t.total_conditions,
+            "covered_conditions": t.covered_conditions,
+            "paths": t.total_paths,
+            "covered_paths": t.covered_paths,
+            "condition_coverage": round(t.condition_cov, 2),
+            "LogCov": round(t.log_cov, 2),
+        },
+        "problems": list(report.problems),
+    }
+
+
+def to_markdown(report: Report) -> str:
+    """A Markdown table, e.g. for ``$GITHUB_STEP_SUMMARY``."""
+
+    def cell(text: str) -> str:
+        return html.escape(text).replace("|", "\\|")
+
+    lines = [
+        "## Logic coverage",
+        "",
+        "| Task | Conditions | Covered | Paths | Covered | LogCov |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for task in report.tasks:
+        cov = task.coverage
+        lines.append(
+            f"| `{cell(task.function)}` | {cov.total_conditions} | {cov.covered_conditions} | "
+            f"{cov.total_paths} | {cov.covered_paths} | {cov.log_cov:.0f}% |"
+        )
+    t = report.total
+    lines.append(
+        f"| **TOTAL** | {t.total_conditions} | {t.covered_conditions} | {t.total_paths} | "
+        f"{t.covered_paths} | **{t.log_cov:.0f}%** |"
+    )
+    expected = report.expected_faults
+    if expected:
+        lines += ["", f"Faults revealed: {sum(t.revealed for t in expected)}/{len(expected)}", ""]
+        for task in expected:
+            status = "revealed" if task.revealed else "**missed**"
+            lines.append(f"- `{cell(task.function)}`: {cell(task.expect_fault or '')} {status}")
+    return "\n".join(lines) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# --------------------------------------------------------------------------- HTML
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
+table { border-collapse: collapse; margin: 1rem 0; }
+th, td { border: 1px solid #ccc; padding: .3rem .6rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.tree ul { list-style: none; padding-left: 1.2rem; border-left: 1px dashed #bbb; }
+.covered { color: #17692f; } .missed { color: #b3261e; font-weight: bold; }
+.scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
+.scene { border: 1px solid #ddd; padding: .5rem; width: 420px; }
+.scene img { width: 400px; height: auto; background: #fafafa; }
+.pass { color: #17692f; } .fault { color: #b3261e; }
+"""
+
+
+def _tree_html(
+    plan: Plan, node: Node, prefix: tuple[tuple[str, str], ...], task: TaskReport
+) -> str:
+    covered_paths = task.coverage.covered_path_set
+    if isinstance(node, Leaf):
+        return f"<em>{html.escape(node.action)}</em>"
+    factor = plan.factor(node.factor)
+    items = []
+    for value, child in node.branches:
+        steps = (*prefix, (node.factor, value))
+        key_tail = "/".join(f"{f}={v}" for f, v in steps)
+        hit = any(key.split(":", 1)[1].startswith(key_tail) for key in covered_paths)
+        css = "covered" if hit else "missed"
+        items.append(
+            f'<li><span class="{css}">{html.escape(factor.answer(value))}</span> '
+            f"{_tree_html(plan, child, steps, task)}</li>"
+        )
+    return f"{html.escape(factor.question)}<ul>{''.join(items)}</ul>"
+
+
+def write_html(report: Report, directory: Path) -> Path:
+    """An HTML report: per task, its decision trees coloured by coverage and, per scene,
+    its picture and outcome. All text from plans and LLMs is escaped."""
+    directory.mkdir(parents=True, exist_ok=True)
+    pictures = directory / "scenes"
+    pictures.mkdir(exist_ok=True)
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Logic coverage</title>",
+        f"<style>{_CSS}</style></head><body><h1>Logic coverage</h1>",
+        "<table><tr><th>Task</th><th>Conditions</th><th>Covered</th><th>Paths</th>"
+        "<th>Covered</th><th>LogCov</th></tr>",
+    ]
+    for task in report.tasks:
+        cov = task.coverage
+        parts.append(
+            f"<tr><td><a href='#{html.escape(safe_file_name(task.function))}'>"
+            f"{html.escape(task.function)}</a></td><td>{cov.total_conditions}</td>"
+            f"<td>{cov.covered_conditions}</td><td>{cov.total_paths}</td>"
+            f"<td>{cov.covered_paths}</td><td>{cov.log_cov:.0f}%</td></tr>"
+        )
+    t = report.total
+    parts.append(
+        f"<tr><th>TOTAL</th><th>{t.total_conditions}</th><th>{t.covered_conditions}</th>"
+        f"<th>{t.total_paths}</th><th>{t.covered_paths}</th><th>{t.log_cov:.0f}%</th></tr>"
+        "</table>"
+    )
+    for task in report.tasks:
+        anchor = html.escape(safe_file_name(task.function))
+        parts.append(f"<section id='{anchor}'><h2>{html.escape(task.function)}</h2>")
+        parts.append(f"<p>{html.escape(task.plan.task)}</p><div class='tree'>")
+        for subtask in task.plan.subtasks:
+            tree = _tree_html(task.plan, subtask.tree, (), task)
+            parts.append(f"<h3>{html.escape(subtask.name)}</h3>{tree}")
+        parts.append("</div><div class='scenes'>")
+        for run in task.runs:
+            source = Entry(Path(task.entry)).scene_path(run.trajectory, ".svg")
+            name = safe_file_name(f"{task.function}-{run.trajectory}") + ".svg"
+            image = ""
+            if source.is_file():
+                shutil.copyfile(source, pictures / name)
+                alt = html.escape(f"scene {run.trajectory}")
+                image = f"<img src='scenes/{html.escape(name)}' alt='{alt}'>"
+            kinds = ", ".join(run.outcomes) or "not run"
+            css = "pass" if set(run.outcomes) <= {"pass"} and run.outcomes else "fault"
+            parts.append(
+                f"<div class='scene'><h4>{html.escape(run.trajectory)}</h4>{image}"
+                f"<p class='{css}'>{html.escape(kinds)}</p></div>"
+            )
+        parts.append("</div></section>")
+    parts.append("</body></html>")
+    index = directory / "index.html"
+    write_atomic(index, "\n".join(parts))
+    return index
+
+
+def parse_report_spec(spec: str) -> tuple[str, Path | None]:
+    """``"json:out.json"`` -> ``("json", Path("out.json"))``; ``"term"`` -> ``("term", None)``."""
+    kind, _, target = spec.partition(":")
+    if kind in ("term", "term-missing") and not target:
+        return kind, None
+    if kind in ("json", "markdown", "html") and target:
+        return kind, Path(target)
+    raise ValueError(
+        f"--logicenv-report={spec!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
+    )
+
+
+def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[str]:
+    """Write the file reports; returns one line per file written, for the terminal."""
+    written = []
+    for spec in specs:
+        kind, target = parse_report_spec(spec)
+        if target is None:
+            continue
+        path = target if target.is_absolute() else rootdir / target
+        if kind == "json":
+            write_atomic(path, json.dumps(to_json(report), indent=2) + "\n")
+        elif kind == "markdown":
+            write_atomic(path, to_markdown(report))
+        else:
+            path = write_html(report, path)
+        written.append(f"{kind} report written to {path}")
+    return written
