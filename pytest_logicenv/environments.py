@@ -187,9 +187,10 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
         return f"cache format {manifest.get('format')!r} is not {CACHE_FORMAT!r}"
     plan_bytes = _read_bytes(entry.plan_path, fix)
     recorded = manifest.get("plan", {})
-    if request.plan_file is not None:
-        if recorded.get("source_sha256") != file_hash(_read_bytes(request.plan_file, fix)):
-            return f"the plan file {request.plan_file} changed"
+    if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
+        _read_bytes(request.plan_file, fix)
+    ):
+        return f"the plan file {request.plan_file} changed"
     if recorded.get("sha256") != file_hash(plan_bytes):
         return "plan.json was edited"
     cases = _load_cases(entry, fix)
@@ -378,12 +379,7 @@ def _generate(
     }
     files[MANIFEST] = dumps(manifest)
     written = cache.write_entry(entry.key, files)
-    moved = tuple(Case(written.root, *_case_fields(c)) for c in cases)
-    return Environments(written, moved, generated=True, notes=tuple(notes))
-
-
-def _case_fields(case: Case) -> tuple[Any, ...]:
-    return (case.trajectory_id, case.situation, case.goal, case.conditions)
+    return Environments(written, tuple(cases), generated=True, notes=tuple(notes))
 
 
 def _previous_plan(
