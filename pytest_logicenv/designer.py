@@ -1,0 +1,1266 @@
+"""The procedural scene designer: a trajectory's facts -> a :class:`~scene.SceneSpec` (no LLM).
+
+It reads the plan's ``setting`` facts and the realization facts of the trajectory's
+conditions, and decides everything the layout solver does not: which rooms there are and how
+big, where the doors and windows go (which rooms, which side), which objects exist (the task
+objects the facts require, placed as they say, plus a room template of what such a room
+usually holds), what rests on or in what, and the spatial relations to satisfy, task-critical
+ones above enrichment ones. Positions are the layout's job.
+
+Facts are read as a designer must: ``exists`` adds (or binds, by role) an object; ``where``
+puts it on or in something or in a room; ``absent`` forbids any object that would match it,
+enrichment included; ``near`` becomes a task-critical relation. Contradictions (one object
+required in two places, an ``exists`` that an ``absent`` forbids, a towel that must be both
+dirty and clean) are reported before any layout, with the facts that clash.
+
+Deterministic for a seed; different seeds vary the room proportions, the materials, the
+assets and the enrichment.
+
+>>> from pytest_logicenv.plan import Plan
+>>> from pytest_logicenv.facts import parse_facts
+>>> plan = Plan("tidy", (), setting=parse_facts([
+...     {"exists": "Sofa", "as": "sofa"},
+...     {"exists": "Book", "as": "book", "where": {"on": "Floor"}}], "setting"),
+...     rooms=("LivingRoom",))
+>>> spec = design_scene(plan, None, seed=1)
+>>> [(o.id, o.parent, o.relation) for o in spec.objects if o.task]
+[('sofa', None, 'on'), ('book', None, 'on')]
+>>> design_scene(plan, None, seed=1) == spec
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .catalog import STATE_PROPERTY, Asset, Catalog, ObjectType, load_catalog
+from .errors import SceneError
+from .facts import (
+    FLOOR,
+    Absent,
+    And,
+    Attr,
+    Exists,
+    Fact,
+    Held,
+    Not,
+    Or,
+    Related,
+    State,
+    Where,
+    describe,
+    evaluate,
+    is_type_ref,
+    walk,
+)
+from .plan import Plan
+from .scene import (
+    PRIORITY_ENRICHMENT,
+    PRIORITY_TASK,
+    Door,
+    DoorSpec,
+    Provenance,
+    Room,
+    Scene,
+    SceneObject,
+    SceneSpec,
+    SpatialRelation,
+    Vector,
+    Window,
+    WindowSpec,
+)
+from .trajectories import Trajectory
+
+DESIGNER = "procedural"
+#: Room types the designer has templates for, and spellings people use for them.
+ROOM_TYPES: tuple[str, ...] = (
+    "LivingRoom",
+    "Kitchen",
+    "Bedroom",
+    "Bathroom",
+    "Study",
+    "LaundryRoom",
+    "DiningRoom",
+)
+ROOM_ALIASES: Mapping[str, str] = {
+    "lounge": "LivingRoom",
+    "office": "Study",
+    "homeoffice": "Study",
+    "laundry": "LaundryRoom",
+    "utilityroom": "LaundryRoom",
+    "restroom": "Bathroom",
+    "toilet": "Bathroom",
+}
+#: Relations that are not task-critical but belong to task objects rank between the two.
+PRIORITY_TASK_OBJECT = (PRIORITY_TASK + PRIORITY_ENRICHMENT) // 2
+WALL_HEIGHT = 2.5
+GRID = 0.5  # room sides are multiples of this (metres)
+MIN_SIDE = 2.5
+MAX_SIDE = 10.0
+WINDOW_SILL = 0.9
+MAX_SMALL_PER_RECEPTACLE = 3
+MAX_SMALL_PER_ROOM = 8
+#: A small enrichment object goes where receptacles.json finds it at least this often.
+MIN_USUAL = 0.05
+#: Receptacles whose contents would only distract (what is in the bin is nobody's business).
+NO_ENRICHMENT_INSIDE = frozenset({"GarbageCan", "Toilet", "Sink"})
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One line of a room template: ``count`` objects of ``type`` with probability
+    ``chance``, on the floor (``on`` is ``None``), on the wall (``"wall"``) or on/in an
+    object of type ``on``; ``relations`` are ``(kind, target type or None)`` pairs."""
+
+    type: str
+    chance: float = 1.0
+    count: tuple[int, int] = (1, 1)
+    on: str | None = None
+    relations: tuple[tuple[str, str | None], ...] = ()
+
+
+#: What each room type usually holds (from placement-annotations.json and judgement), in
+#: placement order: anchors first, then what relates to them.
+TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
+    "LivingRoom": (
+        Slot("Sofa", relations=(("edge", None),)),
+        Slot("CoffeeTable", 0.9, relations=(("in_front_of", "Sofa"), ("near", "Sofa"))),
+        Slot("TVStand", 0.8, relations=(("edge", None), ("face_to", "Sofa"))),
+        Slot("Television", 1.0, on="TVStand"),
+        Slot("ArmChair", 0.5, relations=(("near", "CoffeeTable"), ("face_to", "CoffeeTable"))),
+        Slot("SideTable", 0.6, relations=(("side_of", "Sofa"), ("near", "Sofa"))),
+        Slot("FloorLamp", 0.5, relations=(("near", "Sofa"),)),
+        Slot("HousePlant", 0.5, relations=(("edge", None),)),
+        Slot("ShelvingUnit", 0.4, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("Painting", 0.7, on="wall", relations=(("above", "Sofa"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Kitchen": (
+        Slot("CounterTop", count=(1, 2), relations=(("edge", None),)),
+        Slot("Fridge", relations=(("edge", None), ("near", "CounterTop"))),
+        Slot("DiningTable", 0.9, relations=(("center", None),)),
+        Slot(
+            "Chair",
+            0.9,
+            count=(2, 4),
+            relations=(("near", "DiningTable"), ("face_to", "DiningTable")),
+        ),
+        Slot("Microwave", 0.7, on="CounterTop"),
+        Slot("CoffeeMachine", 0.6, on="CounterTop"),
+        Slot("Toaster", 0.5, on="CounterTop"),
+        Slot("GarbageCan", 0.8, relations=(("edge", None),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Bedroom": (
+        Slot("Bed", relations=(("edge", None),)),
+        Slot("SideTable", 0.8, relations=(("side_of", "Bed"), ("near", "Bed"))),
+        Slot("DeskLamp", 0.5, on="SideTable"),
+        Slot("Dresser", 0.7, relations=(("edge", None),)),
+        Slot("Desk", 0.4, relations=(("edge", None),)),
+        Slot("Chair", 0.4, relations=(("near", "Desk"), ("face_to", "Desk"))),
+        Slot("ShelvingUnit", 0.4, relations=(("edge", None),)),
+        Slot("FloorLamp", 0.3, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("Painting", 0.5, on="wall", relations=(("above", "Bed"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Bathroom": (
+        Slot("Toilet", relations=(("edge", None),)),
+        Slot("ToiletPaperHanger", 0.9, on="wall", relations=(("near", "Toilet"),)),
+        Slot("TowelHolder", 0.7, on="wall"),
+        Slot("HandTowelHolder", 0.4, on="wall"),
+        Slot("GarbageCan", 0.7, relations=(("edge", None), ("near", "Toilet"))),
+        Slot("Plunger", 0.4, relations=(("near", "Toilet"),)),
+        Slot("ScrubBrush", 0.3, relations=(("near", "Toilet"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Study": (
+        Slot("Desk", relations=(("edge", None),)),
+        Slot("Chair", relations=(("near", "Desk"), ("face_to", "Desk"))),
+        Slot("DeskLamp", 0.7, on="Desk"),
+        Slot("Laptop", 0.6, on="Desk"),
+        Slot("ShelvingUnit", 0.8, relations=(("edge", None),)),
+        Slot("ArmChair", 0.4, relations=(("edge", None),)),
+        Slot("FloorLamp", 0.4, relations=(("near", "ArmChair"),)),
+        Slot("GarbageCan", 0.5, relations=(("near", "Desk"),)),
+        Slot("Painting", 0.5, on="wall", relations=(("above", "Desk"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "LaundryRoom": (
+        Slot("WashingMachine", relations=(("edge", None),)),
+        Slot("ClothesDryer", 0.8, relations=(("edge", None), ("side_of", "WashingMachine"))),
+        Slot("LaundryHamper", 0.8, relations=(("near", "WashingMachine"),)),
+        Slot("ShelvingUnit", 0.5, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "DiningRoom": (
+        Slot("DiningTable", relations=(("center", None),)),
+        Slot(
+            "Chair",
+            count=(2, 6),
+            relations=(("near", "DiningTable"), ("face_to", "DiningTable")),
+        ),
+        Slot("SideTable", 0.4, relations=(("edge", None),)),
+        Slot("HousePlant", 0.5, relations=(("edge", None),)),
+        Slot("Painting", 0.6, on="wall", relations=(("above", "DiningTable"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+}
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def trajectory_facts(plan: Plan, trajectory: Trajectory | None) -> tuple[Fact, ...]:
+    """The facts a scene for ``trajectory`` must make true: the plan's setting, then the
+    realization facts of each of its conditions. A condition without facts is an error."""
+    facts = list(plan.setting)
+    if trajectory is None:
+        return tuple(facts)
+    missing = []
+    for factor_id, value in trajectory.conditions:
+        try:
+            factor = plan.factor(factor_id)
+        except KeyError:
+            raise SceneError(
+                f"trajectory {trajectory.id!r} names factor {factor_id!r}, which the plan "
+                "does not have; select the trajectories again from this plan"
+            ) from None
+        realization = factor.realizations.get(value, ())
+        if not realization:
+            missing.append(f"{factor_id}={value}")
+        facts.extend(realization)
+    if missing:
+        raise SceneError(
+            f"trajectory {trajectory.id!r}: no realization facts for {', '.join(missing)}; "
+            "a scene can only be built for conditions the plan says how to make true "
+            "(add 'realization' facts to those factor values in the plan)"
+        )
+    return tuple(facts)
+
+
+def design_scene(
+    plan: Plan,
+    trajectory: Trajectory | None,
+    *,
+    seed: int = 0,
+    catalog: Catalog | None = None,
+) -> SceneSpec:
+    """Design a scene for ``trajectory`` (or, with ``None``, for the plan's setting alone)."""
+    facts = trajectory_facts(plan, trajectory)
+    builder = _Builder(plan, facts, seed, catalog or load_catalog())
+    spec = builder.build(trajectory)
+    _self_check(spec, facts)
+    return spec
+
+
+def room_type(name: str) -> str:
+    """The canonical room type for ``name`` (``"living room"`` -> ``"LivingRoom"``)."""
+    key = re.sub(r"[^a-z]", "", name.lower())
+    for known in ROOM_TYPES:
+        if known.lower() == key:
+            return known
+    if key in ROOM_ALIASES:
+        return ROOM_ALIASES[key]
+    raise SceneError(
+        f"unknown room type {name!r}; known room types: {', '.join(ROOM_TYPES)} "
+        f"(also: {', '.join(sorted(ROOM_ALIASES))})"
+    )
+
+
+# --------------------------------------------------------------------------- the builder
+
+
+@dataclass
+class _Object:
+    """An object being designed (mutable while the builder works on it)."""
+
+    id: str
+    type: ObjectType
+    role: str | None
+    task: bool
+    room: str | None = None
+    parent: str | None = None
+    relation: str | None = None  # "on"/"in" (parent None + "on": the floor), "wall"
+    states: dict[str, bool] = field(default_factory=dict)
+    attrs: dict[str, str] = field(default_factory=dict)
+    asset: Asset | None = None
+    size: Vector = (0.3, 0.3, 0.3)
+    # Which fact set each constraint, to name both sides of a contradiction.
+    why: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def placed(self) -> bool:
+        return self.relation is not None
+
+
+@dataclass
+class _WindowReq:
+    role: str | None
+    room: str | None
+    open: bool | None
+    why: str
+
+
+@dataclass(frozen=True)
+class _Far:
+    subject: str
+    target: str
+
+
+def _room_id(room_type_name: str, taken: set[str]) -> str:
+    base = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", room_type_name).lower()
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate, n = f"{base}_{n}", n + 1
+    taken.add(candidate)
+    return candidate
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+class _Builder:
+    def __init__(self, plan: Plan, facts: Sequence[Fact], seed: int, catalog: Catalog) -> None:
+        self.plan = plan
+        self.catalog = catalog
+        self.seed = seed
+        self.facts = self._flatten(facts, random.Random(f"{seed}:or"))
+        self.absent: list[Absent] = [f for f in self.facts if isinstance(f, Absent)]
+        self.objects: dict[str, _Object] = {}
+        self.roles: dict[str, str] = {}  # role -> object id
+        self.windows: dict[str, _WindowReq] = {}  # role (or "") -> requirement
+        self.door_states: list[tuple[str | None, bool, str]] = []
+        self.relations: list[SpatialRelation] = []
+        self.notes: list[str] = []
+        self.rooms: list[tuple[str, str]] = []  # (id, type)
+        self.cells: dict[str, tuple[int, int]] = {}  # room id -> (column, row) of the grid
+        self.excluded = self._mentioned_types(plan)
+
+    # -- facts ---------------------------------------------------------------------------
+
+    def _flatten(self, facts: Iterable[Fact], rng: random.Random) -> list[Fact | _Far]:
+        flat: list[Fact | _Far] = []
+        for fact in facts:
+            match fact:
+                case And(items):
+                    flat += self._flatten(items, rng)
+                case Or(items):
+                    # A disjunction is realized by one branch, chosen by the seed.
+                    flat += self._flatten([rng.choice(items)], rng)
+                case Not(Exists(ref, _, where, attrs, states)):
+                    flat.append(Absent(ref, where, attrs, states))
+                case Not(Absent(ref, where, attrs, states)):
+                    flat.append(Exists(ref, None, where, attrs, states))
+                case Not(Related("near", subject, target)):
+                    flat.append(_Far(subject, target))
+                case Not(Not(item)):
+                    flat += self._flatten([item], rng)
+                case Not(item):
+                    raise SceneError(
+                        f"cannot design a scene for 'not ({describe(item)})': state it "
+                        "positively (e.g. a state false, or an 'absent' fact)"
+                    )
+                case Held(ref):
+                    raise SceneError(
+                        f"'agent holds {ref}' cannot hold in a designed scene: the agent "
+                        "starts with empty hands; put the object somewhere instead"
+                    )
+                case _:
+                    flat.append(fact)
+        return flat
+
+    def _mentioned_types(self, plan: Plan) -> set[str]:
+        """Types the plan's conditions talk about, and their stand-ins: enrichment never adds
+        them, so that no extra object blurs which situation a scene shows."""
+        facts = list(plan.setting) + [
+            fact
+            for factor in plan.factors
+            for realization in factor.realizations.values()
+            for fact in realization
+        ]
+        types: set[str] = set()
+        for fact in facts:
+            for item in walk(fact):
+                refs: list[str] = []
+                if isinstance(item, Exists | Absent):
+                    refs = [item.ref]
+                elif isinstance(item, Related | State | Attr):
+                    refs = [getattr(item, "subject", getattr(item, "ref", ""))]
+                for ref in refs:
+                    if is_type_ref(ref) and self.catalog.has(ref):
+                        obj_type = self.catalog.type(ref)
+                        types.add(ref)
+                        types.update(a.source_type for a in obj_type.assets)
+        return types
+
+    # -- the whole design ----------------------------------------------------------------
+
+    def build(self, trajectory: Trajectory | None) -> SceneSpec:
+        self._make_rooms()
+        self._bind_roles()
+        for fact in self.facts:
+            self._apply(fact)
+        self._check_supports()
+        self._settle_rooms()
+        self._check_absent_clashes()
+        for room_id, kind in self.rooms:
+            self._furnish(room_id, kind)
+        self._place_free_objects()
+        self._choose_assets()  # furniture first: small objects must fit what they rest on
+        for room_id, kind in self.rooms:
+            self._add_small_objects(room_id, kind)
+        self._choose_assets()
+        rooms = self._floor_plan()
+        doors, windows = self._openings(rooms)
+        objects = tuple(self._scene_object(obj) for obj in self.objects.values())
+        return SceneSpec(
+            id=trajectory.id if trajectory is not None else "setting",
+            rooms=rooms,
+            objects=objects,
+            doors=doors,
+            windows=windows,
+            relations=tuple(self._all_relations()),
+            agent_room=self.rooms[0][0],
+            provenance=Provenance(
+                trajectory=trajectory.id if trajectory is not None else None,
+                conditions=trajectory.conditions if trajectory is not None else (),
+                designer=DESIGNER,
+                seed=self.seed,
+                notes=tuple(self.notes),
+            ),
+        )
+
+    # -- rooms ---------------------------------------------------------------------------
+
+    def _make_rooms(self) -> None:
+        kinds = [room_type(r) for r in self.plan.rooms]
+        for fact in self.facts:
+            room = getattr(getattr(fact, "where", None), "room", None)
+            if room is None or room in kinds:
+                continue
+            kind = room_type(room)
+            if kind not in kinds:
+                kinds.append(kind)
+                self.notes.append(f"room {kind} added: a fact puts something there")
+        if not kinds:
+            kinds = ["LivingRoom"]
+            self.notes.append("the plan names no rooms: designed one LivingRoom")
+        taken: set[str] = set()
+        self.rooms = [(_room_id(kind, taken), kind) for kind in kinds]
+
+    def _room_of(self, name: str, why: str) -> str:
+        """A room id for a room id or type named in a fact."""
+        for room_id, _kind in self.rooms:
+            if name == room_id:
+                return room_id
+        kind = room_type(name)
+        for room_id, room_kind in self.rooms:
+            if room_kind == kind:
+                return room_id
+        raise SceneError(f"{why}: no room {name!r} in this scene")  # pragma: no cover
+
+    # -- objects from facts --------------------------------------------------------------
+
+    def _new_object(self, type_name: str, role: str | None, task: bool) -> _Object:
+        obj_type = self.catalog.type(type_name)
+        base = role or f"{_snake(type_name)}_1"
+        object_id, n = base, 2
+        while object_id in self.objects:
+            object_id = f"{role}_{n}" if role else f"{_snake(type_name)}_{n}"
+            n += 1
+        obj = _Object(object_id, obj_type, role, task, states=dict(obj_type.states))
+        self.objects[object_id] = obj
+        if role is not None:
+            self.roles[role] = object_id
+        return obj
+
+    def _bind_roles(self) -> None:
+        """Create one object per role an ``exists`` binds, checking it has one type."""
+        for fact in self.facts:
+            if not (isinstance(fact, Exists) and fact.as_ is not None):
+                continue
+            text = describe(fact)
+            if not is_type_ref(fact.ref):
+                raise SceneError(
+                    f"'{text}': 'as' binds a role to a type; write the type in 'exists' "
+                    f"(e.g. {{'exists': 'Toy', 'as': '{fact.as_}'}})"
+                )
+            if fact.ref == "Window":
+                if fact.as_ in self.roles:
+                    raise SceneError(f"role {fact.as_!r} is an object and a Window ('{text}')")
+                self._window(fact.as_, text)
+                continue
+            if fact.ref == "Door":
+                raise SceneError(f"'{text}': doors cannot take roles; state their 'open' only")
+            if fact.as_ in self.windows:
+                raise SceneError(f"role {fact.as_!r} is a Window and a {fact.ref} ('{text}')")
+            if fact.as_ in self.roles:
+                existing = self.objects[self.roles[fact.as_]]
+                if existing.type.name != fact.ref:
+                    raise SceneError(
+                        f"role {fact.as_!r} is a {existing.type.name} "
+                        f"('{existing.why['type']}') and a {fact.ref} ('{text}'): "
+                        "one role names one object; use two roles"
+                    )
+                continue
+            obj = self._new_object(fact.ref, fact.as_, task=True)
+            obj.why["type"] = text
+
+    def _window(self, role: str | None, why: str) -> _WindowReq:
+        key = role or ""
+        if key not in self.windows:
+            self.windows[key] = _WindowReq(role, None, None, why)
+        return self.windows[key]
+
+    def _resolve(self, ref: str, why: str, room: str | None = None) -> _Object:
+        """The object a reference names: a bound role, or some object of a type (created
+        when none exists yet, preferably in ``room``)."""
+        if not is_type_ref(ref):
+            if ref in self.roles:
+                return self.objects[self.roles[ref]]
+            raise SceneError(
+                f"'{why}' names {ref!r}, but no 'exists' fact binds that role; add one such "
+                f'as {{"exists": "SomeType", "as": "{ref}"}} to the setting or realization'
+            )
+        candidates = [o for o in self.objects.values() if o.type.name == ref]
+        in_room = [o for o in candidates if room is not None and o.room == room]
+        if in_room or candidates:
+            return (in_room or candidates)[0]
+        obj = self._new_object(ref, None, task=True)
+        obj.why["type"] = why
+        return obj
+
+    def _apply(self, fact: Fact | _Far) -> None:
+        match fact:
+            case Exists(ref, role, where, attrs, states):
+                text = describe(fact)
+                if ref in ("Window", "Door") or (role is not None and role in self.windows):
+                    self._apply_opening(ref, role, where, states, text)
+                    return
+                if role is not None:
+                    obj = self.objects[self.roles[role]]
+                elif not is_type_ref(ref):
+                    obj = self._resolve(ref, text)
+                else:
+                    obj = self._find_or_make(ref, where, attrs, states, text)
+                self._constrain(obj, where, attrs, states, text)
+            case Related("near", subject, target):
+                text = describe(fact)
+                first, second = self._resolve(subject, text), self._resolve(target, text)
+                self.relations.append(
+                    SpatialRelation("near", first.id, second.id, PRIORITY_TASK, text)
+                )
+            case Related(relation, subject, target):
+                text = describe(fact)
+                where = Where(on=target) if relation == "on" else Where(in_=target)
+                self._constrain(self._resolve(subject, text), where, {}, {}, text)
+            case State(ref, states):
+                text = describe(fact)
+                if ref in self.windows or ref == "Window":
+                    self._apply_opening(
+                        "Window", ref if ref != "Window" else None, Where(), states, text
+                    )
+                    return
+                self._constrain(self._resolve(ref, text), Where(), {}, states, text)
+            case Attr(ref, attrs):
+                text = describe(fact)
+                self._constrain(self._resolve(ref, text), Where(), attrs, {}, text)
+            case _Far(subject, target):
+                text = f"not ({subject} near {target})"
+                first, second = self._resolve(subject, text), self._resolve(target, text)
+                self.relations.append(
+                    SpatialRelation("far", first.id, second.id, PRIORITY_TASK, text)
+                )
+            case Absent():
+                pass  # checked against every object the design adds
+
+    def _find_or_make(
+        self,
+        ref: str,
+        where: Where,
+        attrs: Mapping[str, str],
+        states: Mapping[str, bool],
+        text: str,
+    ) -> _Object:
+        """An anonymous ``exists``: an object already designed may satisfy it."""
+        for obj in self.objects.values():
+            if obj.type.name != ref:
+                continue
+            if any(obj.attrs.get(k, v) != v for k, v in attrs.items()):
+                continue
+            if any(obj.states.get(k, v) != v for k, v in states.items()):
+                continue
+            if where.on is None and where.in_ is None and where.room is None:
+                return obj
+            if not obj.placed and where.room is None:
+                return obj
+        obj = self._new_object(ref, None, task=True)
+        obj.why["type"] = text
+        return obj
+
+    def _apply_opening(
+        self,
+        ref: str,
+        role: str | None,
+        where: Where,
+        states: Mapping[str, bool],
+        text: str,
+    ) -> None:
+        extra = set(states) - {"open"}
+        if extra:
+            raise SceneError(f"'{text}': windows and doors have only the state 'open'")
+        if where.on is not None or where.in_ is not None:
+            raise SceneError(f"'{text}': windows and doors are in walls, not on or in objects")
+        room = self._room_of(where.room, text) if where.room is not None else None
+        if ref == "Door":
+            if "open" in states:
+                self.door_states.append((room, states["open"], text))
+            return
+        window = self._window(role, text)
+        if room is not None:
+            if window.room not in (None, room):
+                raise SceneError(
+                    f"window {role or ''} must be in {window.room} ('{window.why}') "
+                    f"and in {room} ('{text}')"
+                )
+            window.room = room
+        if "open" in states:
+            if window.open not in (None, states["open"]):
+                raise SceneError(
+                    f"window {role or ''} must be open and closed: '{window.why}' vs '{text}'"
+                )
+            window.open = states["open"]
+            window.why = text
+
+    def _constrain(
+        self,
+        obj: _Object,
+        where: Where,
+        attrs: Mapping[str, str],
+        states: Mapping[str, bool],
+        text: str,
+    ) -> None:
+        for name, value in attrs.items():
+            allowed = obj.type.attrs.get(name)
+            if allowed and value not in allowed:
+                raise SceneError(
+                    f"'{text}': a {obj.type.name} has {name} in {', '.join(allowed)}, not {value!r}"
+                )
+            if name in obj.attrs and obj.attrs[name] != value and f"attr:{name}" in obj.why:
+                raise SceneError(
+                    f"{obj.id} cannot have {name}={obj.attrs[name]} "
+                    f"('{obj.why[f'attr:{name}']}') and {name}={value} ('{text}')"
+                )
+            obj.attrs[name] = value
+            obj.why[f"attr:{name}"] = text
+        for name, flag in states.items():
+            needed = STATE_PROPERTY.get(name)
+            if needed is not None and not obj.type.has(needed):
+                raise SceneError(
+                    f"'{text}': a {obj.type.name} cannot be {name} (it is not {needed}); "
+                    "pick a type that can, or drop the state"
+                )
+            if f"state:{name}" in obj.why and obj.states.get(name) != flag:
+                raise SceneError(
+                    f"{obj.id} cannot be {name}={str(obj.states.get(name)).lower()} "
+                    f"('{obj.why[f'state:{name}']}') and {name}={str(flag).lower()} ('{text}')"
+                )
+            obj.states[name] = flag
+            obj.why[f"state:{name}"] = text
+        if where.room is not None:
+            room = self._room_of(where.room, text)
+            if obj.room not in (None, room):
+                raise SceneError(
+                    f"{obj.id} must be in {obj.room} ('{obj.why['room']}') and in {room} ('{text}')"
+                )
+            obj.room = room
+            obj.why["room"] = text
+        target_ref = where.on if where.on is not None else where.in_
+        if target_ref is None:
+            return
+        relation = "on" if where.on is not None else "in"
+        if target_ref in (FLOOR, "floor"):
+            if relation == "in":
+                raise SceneError(f"'{text}': things are on the Floor, not in it")
+            parent = None
+        else:
+            parent_obj = self._resolve(target_ref, text, obj.room)
+            if parent_obj is obj:
+                raise SceneError(f"'{text}': an object cannot rest on or in itself")
+            parent = parent_obj.id
+        if obj.placed and (obj.parent, obj.relation) != (parent, relation):
+            here = "the Floor" if obj.parent is None else obj.parent
+            there = "the Floor" if parent is None else parent
+            raise SceneError(
+                f"{obj.id} is required {obj.relation} {here} ('{obj.why['place']}') and "
+                f"{relation} {there} ('{text}'): one object cannot be in two places; use two "
+                "roles, or fix one of the facts"
+            )
+        obj.parent, obj.relation = parent, relation
+        obj.why["place"] = text
+
+    # -- consistency -----------------------------------------------------------------------
+
+    def _check_supports(self) -> None:
+        for obj in self.objects.values():
+            seen = [obj.id]
+            parent = obj.parent
+            while parent is not None:
+                if parent in seen:
+                    raise SceneError(
+                        "objects rest on each other in a circle: " + " -> ".join([*seen, parent])
+                    )
+                seen.append(parent)
+                parent = self.objects[parent].parent
+            if obj.parent is None:
+                continue
+            holder = self.objects[obj.parent]
+            if not holder.type.has("receptacle"):
+                raise SceneError(
+                    f"{obj.id} must be {obj.relation} {holder.id} ('{obj.why['place']}'), but "
+                    f"a {holder.type.name} is not a receptacle: nothing rests on or in it"
+                )
+            if holder.type.accepts and obj.type.name not in holder.type.accepts:
+                raise SceneError(
+                    f"{obj.id} must be {obj.relation} {holder.id} ('{obj.why['place']}'), but "
+                    f"a {holder.type.name} only takes {', '.join(holder.type.accepts)}"
+                )
+
+    def _root(self, obj: _Object) -> _Object:
+        while obj.parent is not None:
+            obj = self.objects[obj.parent]
+        return obj
+
+    def _chain(self, obj: _Object) -> list[_Object]:
+        chain = [obj]
+        while chain[-1].parent is not None:
+            chain.append(self.objects[chain[-1].parent])
+        return chain
+
+    def _settle_rooms(self) -> None:
+        """Give every placed object the room of its support chain; rooms must agree."""
+        for obj in list(self.objects.values()):
+            chain = self._chain(obj)
+            rooms = {(o.room, o.why.get("room", "")) for o in chain if o.room is not None}
+            if len({r for r, _ in rooms}) > 1:
+                listed = "; ".join(f"{r} ('{why}')" for r, why in sorted(rooms))
+                raise SceneError(
+                    f"{obj.id} and what it rests on are required in different rooms: {listed}"
+                )
+            if not obj.placed and not obj.type.has("pickupable"):
+                # Furniture the facts name without a place stands on the floor (or hangs).
+                obj.relation = "wall" if obj.type.on_wall and not obj.type.on_floor else "on"
+            if rooms:
+                room = next(iter(rooms))[0]
+            elif obj.placed:
+                room = self._default_room(self._root(obj).type)
+            else:
+                continue  # a free small object: its support and room come later
+            for link in chain:
+                link.room = room
+
+    def _default_room(self, obj_type: ObjectType) -> str:
+        for room_id, kind in self.rooms:
+            if kind in obj_type.rooms:
+                return room_id
+        return self.rooms[0][0]
+
+    def _provisional(self, extra: Sequence[_Object] = ()) -> Scene:
+        """A scene without geometry, for evaluating facts that need none."""
+        objects = [self._scene_object(o) for o in (*self.objects.values(), *extra)]
+        windows = [
+            Window(f"window_{i}", "", req.room or "", 0.0, open=bool(req.open), role=req.role)
+            for i, req in enumerate(self.windows.values())
+        ]
+        rooms = tuple(Room(room_id, kind, ()) for room_id, kind in self.rooms)
+        return Scene("provisional", rooms=rooms, windows=tuple(windows), objects=tuple(objects))
+
+    def _check_absent_clashes(self) -> None:
+        scene = self._provisional()
+        for fact in self.absent:
+            if evaluate(fact, scene):
+                continue
+            culprits = [o for o in self.objects.values() if not evaluate(fact, _without(scene, o))]
+            reasons = (
+                "; ".join(f"'{o.why.get('place') or o.why.get('type', o.id)}'" for o in culprits)
+                or "the facts above"
+            )
+            raise SceneError(
+                f"'{describe(fact)}' contradicts {reasons}: the same trajectory requires "
+                "and forbids this object; fix the plan's realization facts"
+            )
+
+    def _allowed(self, candidate: _Object) -> bool:
+        """Whether adding ``candidate`` keeps every ``absent`` fact true."""
+        if not self.absent:
+            return True
+        known = self.objects.get(candidate.id) is candidate
+        scene = self._provisional([] if known else [candidate])
+        return all(evaluate(fact, scene) for fact in self.absent)
+
+    # -- enrichment --------------------------------------------------------------------------
+
+    def _rng(self, *purpose: object) -> random.Random:
+        return random.Random(":".join(str(p) for p in (self.seed, *purpose)))
+
+    def _in_room(self, room_id: str, type_name: str) -> list[_Object]:
+        return [o for o in self.objects.values() if o.room == room_id and o.type.name == type_name]
+
+    def _furnish(self, room_id: str, kind: str) -> None:
+        rng = self._rng("furnish", room_id)
+        for slot in TEMPLATES.get(kind, ()):
+            present = self._in_room(room_id, slot.type)
+            wanted = rng.randint(*slot.count) if rng.random() < slot.chance else 0
+            if present:
+                anchors = present  # a task object fills the slot; the template relates to it
+            elif slot.type in self.excluded or not self.catalog.has(slot.type):
+                continue
+            else:
+                anchors = []
+                for _ in range(wanted):
+                    obj = self._enrichment(slot, room_id)
+                    if obj is None:
+                        break
+                    anchors.append(obj)
+            for obj in anchors:
+                for kind_name, target_type in slot.relations:
+                    self._template_relation(obj, kind_name, target_type, room_id)
+
+    def _enrichment(self, slot: Slot, room_id: str) -> _Object | None:
+        obj_type = self.catalog.type(slot.type)
+        obj = _Object("", obj_type, None, task=False, room=room_id, states=dict(obj_type.states))
+        if slot.on == "wall" or (slot.on is None and obj_type.on_wall and not obj_type.on_floor):
+            obj.relation = "wall"
+        elif slot.on is None:
+            obj.relation = "on"
+        else:
+            holders = self._in_room(room_id, slot.on)
+            if not holders:
+                return None
+            obj.parent = holders[0].id
+            obj.relation = "in" if holders[0].type.container else "on"
+        if not self._allowed(obj):
+            return None
+        return self._add(obj)
+
+    def _add(self, obj: _Object) -> _Object:
+        n = 1
+        while f"{_snake(obj.type.name)}_{n}" in self.objects:
+            n += 1
+        obj.id = f"{_snake(obj.type.name)}_{n}"
+        self.objects[obj.id] = obj
+        return obj
+
+    def _template_relation(
+        self, obj: _Object, kind: str, target_type: str | None, room_id: str
+    ) -> None:
+        """A template relation for a floor or wall object (what rests on another object is
+        placed by its contact relation alone)."""
+        if obj.parent is not None or obj.relation is None:
+            return
+        priority = PRIORITY_TASK_OBJECT if obj.task else PRIORITY_ENRICHMENT
+        if target_type is None:
+            self.relations.append(SpatialRelation(kind, obj.id, None, priority, "template"))
+            return
+        targets = [
+            t for t in self._in_room(room_id, target_type) if t is not obj and t.parent is None
+        ]
+        if targets:
+            self.relations.append(
+                SpatialRelation(kind, obj.id, targets[0].id, priority, "template")
+            )
+
+    def _place_free_objects(self) -> None:
+        """Objects the facts require without saying where: on a usual support, or the floor."""
+        for obj in list(self.objects.values()):
+            if obj.placed:
+                continue
+            rng = self._rng("free", obj.id)
+            self._put_somewhere(obj, rng)
+            if not self._allowed(obj):
+                raise SceneError(
+                    f"{obj.id} ('{obj.why.get('type', '')}') can be put nowhere that the "
+                    "plan's 'absent' facts allow; say where it is with a 'where'"
+                )
+
+    def _put_somewhere(self, obj: _Object, rng: random.Random) -> None:
+        rooms = [obj.room] if obj.room else [r for r, k in self.rooms if k in obj.type.rooms]
+        rooms = rooms or [self.rooms[0][0]]
+        options: list[tuple[float, _Object]] = []
+        for holder in self.objects.values():
+            weight = obj.type.parents.get(holder.type.name, 0.0)
+            if weight > 0 and holder.room in rooms and holder is not obj:
+                options.append((weight, holder))
+        rng.shuffle(options)
+        options.sort(key=lambda item: -item[0])
+        for _, holder in options:
+            obj.parent = holder.id
+            obj.relation = "in" if holder.type.container else "on"
+            obj.room = holder.room
+            if self._allowed(obj) and _fits(obj.type.assets, holder.type.assets):
+                return
+        obj.parent, obj.relation, obj.room = None, "on", rooms[0]
+
+    def _add_small_objects(self, room_id: str, kind: str) -> None:
+        """Small things on the room's furniture, as receptacles.json says they usually are."""
+        rng = self._rng("small", room_id)
+        added = 0
+        holders = [
+            o
+            for o in self.objects.values()
+            if o.room == room_id
+            and o.type.has("receptacle")
+            and not o.type.custom
+            and o.type.name not in NO_ENRICHMENT_INSIDE
+            and not o.type.has("object_specific_receptacle")  # what it holds is a state
+        ]
+        for holder in holders:
+            choices = [
+                (obj_type.parents[holder.type.name], obj_type)
+                for obj_type in self.catalog.types.values()
+                if obj_type.parents.get(holder.type.name, 0.0) >= MIN_USUAL
+                and obj_type.has("pickupable")
+                and not obj_type.custom
+                and obj_type.name not in self.excluded
+                and (not obj_type.rooms or kind in obj_type.rooms)
+                and _small_on(obj_type.assets, holder.size)
+            ]
+            if not choices:
+                continue
+            for _ in range(rng.randint(0, MAX_SMALL_PER_RECEPTACLE)):
+                if added >= MAX_SMALL_PER_ROOM:
+                    return
+                weights = [w for w, _ in choices]
+                obj_type = rng.choices([t for _, t in choices], weights=weights)[0]
+                relation = "in" if holder.type.container else "on"
+                obj = _Object(
+                    "",
+                    obj_type,
+                    None,
+                    task=False,
+                    room=room_id,
+                    parent=holder.id,
+                    relation=relation,
+                    states=dict(obj_type.states),
+                )
+                if self._allowed(obj):
+                    self._add(obj)
+                    added += 1
+
+    # -- assets and sizes ----------------------------------------------------------------------
+
+    def _choose_assets(self) -> None:
+        """Pick one asset per object: parents first, each large enough for its children."""
+        children: dict[str, list[_Object]] = {}
+        for obj in self.objects.values():
+            if obj.parent is not None:
+                children.setdefault(obj.parent, []).append(obj)
+        order = sorted(self.objects.values(), key=lambda o: len(self._chain(o)))
+        for obj in order:
+            if obj.asset is not None:
+                continue
+            rng = self._rng("asset", obj.id)
+            assets = list(obj.type.assets_for(obj.attrs))
+            wanted = set(obj.type.properties) - {"wall_mounted"}
+            exact = [a for a in assets if wanted <= set(a.properties) or obj.type.custom]
+            assets = exact or assets
+            if obj.parent is not None:
+                holder = self.objects[obj.parent].size
+                fitting = [a for a in assets if _fits_in(a.size, holder)]
+                if not fitting:
+                    raise SceneError(
+                        f"no {obj.type.name} asset fits {obj.relation} {obj.parent} "
+                        f"(a {self.objects[obj.parent].type.name} of "
+                        f"{holder[0]:.2f} x {holder[2]:.2f} m)"
+                    )
+                assets = fitting
+            kids = children.get(obj.id, [])
+            if kids:
+                need = [min(k.type.assets_for(k.attrs), key=_area).size for k in kids]
+                roomy = [a for a in assets if _holds(a.size, need)]
+                if roomy:
+                    assets = roomy
+                else:
+                    assets = [max(assets, key=_area)]
+                    self.notes.append(
+                        f"{obj.id} holds {len(kids)} objects; chose its largest asset"
+                    )
+            obj.asset = rng.choice(assets)
+            obj.size = obj.asset.size
+
+    # -- floor plan ----------------------------------------------------------------------------
+
+    def _room_size(self, room_id: str, kind: str) -> tuple[float, float]:
+        floor = [
+            o
+            for o in self.objects.values()
+            if o.room == room_id and o.parent is None and o.relation == "on"
+        ]
+        wall = [o for o in self.objects.values() if o.room == room_id and o.relation == "wall"]
+        area = sum((o.size[0] + 0.4) * (o.size[2] + 0.4) for o in floor)
+        area = max(area * 1.8 + 1.5, 6.0 if kind == "Bathroom" else 9.0)
+        longest = max([max(o.size[0], o.size[2]) for o in floor] + [1.0])
+        rng = self._rng("room", room_id)
+        aspect = rng.uniform(1.0, 1.5)
+        width = max(math.sqrt(area * aspect), longest + 0.8, MIN_SIDE)
+        depth = max(area / width, longest + 0.8, MIN_SIDE)
+        wall_need = sum(o.size[0] for o in wall) + 3.0  # + a door and a window
+        while 2 * (width + depth) - 2.0 < wall_need:
+            width, depth = width + GRID, depth + GRID
+        width, depth = _grid(width), _grid(depth)
+        if max(width, depth) > MAX_SIDE:
+            biggest = sorted(floor, key=lambda o: -o.size[0] * o.size[2])[:3]
+            raise SceneError(
+                f"room {room_id} would need {width:.1f} x {depth:.1f} m for its "
+                f"{len(floor)} floor objects (largest: "
+                + ", ".join(o.id for o in biggest)
+                + f"); the limit is {MAX_SIDE:.0f} m a side: put fewer objects in it"
+            )
+        return width, depth
+
+    def _floor_plan(self) -> tuple[Room, ...]:
+        sizes = [self._room_size(room_id, kind) for room_id, kind in self.rooms]
+        n = len(self.rooms)
+        columns = n if n <= 3 else math.ceil(n / 2)
+        cells = [(i % columns, i // columns) for i in range(n)]
+        widths = [
+            max(s[0] for s, c in zip(sizes, cells, strict=True) if c[0] == col)
+            for col in range(columns)
+        ]
+        rows = max(c[1] for c in cells) + 1
+        depths = [
+            max(s[1] for s, c in zip(sizes, cells, strict=True) if c[1] == row)
+            for row in range(rows)
+        ]
+        rng = self._rng("materials")
+        floors = self.catalog.floor_materials or ("",)
+        walls = self.catalog.wall_materials or ("",)
+        rooms = []
+        self.cells = dict(zip((r for r, _ in self.rooms), cells, strict=True))
+        for (room_id, kind), (col, row) in zip(self.rooms, cells, strict=True):
+            x0, z0 = sum(widths[:col]), sum(depths[:row])
+            x1, z1 = x0 + widths[col], z0 + depths[row]
+            rooms.append(
+                Room(
+                    room_id,
+                    kind,
+                    ((x0, z0), (x1, z0), (x1, z1), (x0, z1)),
+                    floor_material=rng.choice(floors),
+                    wall_material=rng.choice(walls),
+                )
+            )
+        return tuple(rooms)
+
+    def _openings(
+        self, rooms: Sequence[Room]
+    ) -> tuple[tuple[DoorSpec, ...], tuple[WindowSpec, ...]]:
+        by_cell = {cell: room_id for room_id, cell in self.cells.items()}
+        rng = self._rng("openings")
+        door_assets = [a for a in self.catalog.type("Doorway").assets if "Double" not in a.id]
+        doors: list[DoorSpec] = []
+        for room_id, (col, row) in self.cells.items():
+            neighbours = []
+            if col > 0 and row == 0:
+                neighbours.append(by_cell[(col - 1, 0)])
+            if row == 1:
+                neighbours.append(by_cell[(col, 0)])
+            for other in neighbours:
+                asset = rng.choice(door_assets)
+                width, height, _ = self.catalog.wall_hole(asset.id)
+                doors.append(
+                    DoorSpec(
+                        f"door_{len(doors) + 1}",
+                        (other, room_id),
+                        open=self._door_open(other, room_id),
+                        width=round(width, 3),
+                        height=round(height, 3),
+                        asset_id=asset.id,
+                    )
+                )
+        return tuple(doors), self._windows(rooms, by_cell, rng)
+
+    def _door_open(self, first: str, second: str) -> bool:
+        state = True  # interior doors stand open unless a fact says otherwise
+        for room, flag, _ in self.door_states:
+            if room is None or room in (first, second):
+                state = flag
+        return state
+
+    def _windows(
+        self, rooms: Sequence[Room], by_cell: Mapping[tuple[int, int], str], rng: random.Random
+    ) -> tuple[WindowSpec, ...]:
+        requests = list(self.windows.values())
+        for unplaced in requests:
+            if unplaced.room is None:
+                unplaced.room = self.rooms[0][0]
+        window_assets = [
+            a
+            for a in self.catalog.type("Window").assets
+            if not a.id.startswith("Window_Bay") and self.catalog.wall_hole(a.id)[1] <= 1.3
+        ]
+        specs: list[WindowSpec] = []
+        for room in rooms:
+            col, row = self.cells[room.id]
+            sides = [
+                side
+                for side, cell in (
+                    ("south", (col, row - 1)),
+                    ("north", (col, row + 1)),
+                    ("west", (col - 1, row)),
+                    ("east", (col + 1, row)),
+                )
+                if cell not in by_cell
+            ]
+            if not sides:  # pragma: no cover - every cell of a 2-row grid has an outside
+                continue
+            x0, z0, x1, z1 = room.bounds
+            mine: list[_WindowReq | None] = [r for r in requests if r.room == room.id]
+            mine = mine or [None]
+            for req in mine:
+                side = rng.choice(sides)
+                length = (x1 - x0) if side in ("north", "south") else (z1 - z0)
+                fitting = [
+                    a for a in window_assets if self.catalog.wall_hole(a.id)[0] <= length - 1.0
+                ]
+                asset = rng.choice(fitting or window_assets)
+                width, height, _ = self.catalog.wall_hole(asset.id)
+                specs.append(
+                    WindowSpec(
+                        f"window_{len(specs) + 1}",
+                        room.id,
+                        open=bool(req.open) if req is not None else False,
+                        width=round(width, 3),
+                        height=round(height, 3),
+                        sill=WINDOW_SILL,
+                        asset_id=asset.id,
+                        role=req.role if req is not None else None,
+                        side=side,
+                    )
+                )
+        return tuple(specs)
+
+    # -- output ------------------------------------------------------------------------------
+
+    def _scene_object(self, obj: _Object) -> SceneObject:
+        return SceneObject(
+            id=obj.id,
+            type=obj.type.name,
+            asset_id=obj.asset.id if obj.asset is not None else "",
+            role=obj.role,
+            room=obj.room or "",
+            size=obj.size,
+            parent=obj.parent,
+            relation=obj.relation if obj.relation is not None else "on",
+            states=dict(obj.states),
+            attrs=dict(obj.attrs),
+            properties=obj.type.properties,
+            task=obj.task,
+            custom_type=obj.type.custom,
+            accepts=obj.type.accepts,
+        )
+
+    def _all_relations(self) -> list[SpatialRelation]:
+        relations = list(self.relations)
+        for obj in self.objects.values():
+            priority = PRIORITY_TASK if obj.task else PRIORITY_ENRICHMENT
+            if obj.parent is not None:
+                kind = "in" if obj.relation == "in" else "on_top_of"
+                reason = obj.why.get("place", "support")
+                relations.append(SpatialRelation(kind, obj.id, obj.parent, priority, reason))
+            elif obj.relation == "wall":
+                relations.append(SpatialRelation("mounted_on_wall", obj.id, None, priority, "wall"))
+        unique: dict[tuple[str, str, str | None], SpatialRelation] = {}
+        for relation in relations:
+            key = (relation.kind, relation.subject, relation.target)
+            if key not in unique or unique[key].priority < relation.priority:
+                unique[key] = relation
+        return list(unique.values())
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _area(asset: Asset) -> float:
+    return asset.size[0] * asset.size[2]
+
+
+def _fits_in(child: Vector, holder: Vector) -> bool:
+    """Whether a footprint fits inside another, turned by 90 degrees if need be."""
+    small, large = sorted((child[0], child[2])), sorted((holder[0], holder[2]))
+    return small[0] <= large[0] and small[1] <= large[1]
+
+
+def _holds(holder: Vector, children: Sequence[Vector]) -> bool:
+    """Whether ``holder``'s top or inside can take every child, side by side."""
+    area = holder[0] * holder[2]
+    return (
+        all(_fits_in(c, holder) for c in children)
+        and sum(c[0] * c[2] for c in children) <= 0.8 * area
+    )
+
+
+def _fits(assets: Sequence[Asset], holders: Sequence[Asset]) -> bool:
+    """Whether the smallest of ``assets`` fits on the largest of ``holders``."""
+    if not assets or not holders:
+        return False
+    return _fits_in(min(assets, key=_area).size, max(holders, key=_area).size)
+
+
+def _small_on(assets: Sequence[Asset], holder: Vector) -> bool:
+    """Whether some asset is small enough to be an ornament on ``holder`` (a third of it)."""
+    return any(_fits_in(a.size, holder) and _area(a) <= holder[0] * holder[2] / 3 for a in assets)
+
+
+def _grid(value: float) -> float:
+    return math.ceil(value / GRID - 1e-9) * GRID
+
+
+def _without(scene: Scene, obj: _Object) -> Scene:
+    return scene.with_objects([o for o in scene.objects if o.id != obj.id])
+
+
+def _self_check(spec: SceneSpec, facts: Sequence[Fact]) -> None:
+    """The design must already realize every fact that needs no geometry."""
+    scene = provisional_scene(spec)
+    wrong = [
+        fact
+        for fact in facts
+        if not any(isinstance(item, Related) and item.relation == "near" for item in walk(fact))
+        and not evaluate(fact, scene)
+    ]
+    if wrong:
+        raise SceneError(
+            f"design {spec.id!r} does not realize: "
+            + "; ".join(describe(f) for f in wrong)
+            + " (the facts may be unsatisfiable together; check the plan)"
+        )
+
+
+def provisional_scene(spec: SceneSpec) -> Scene:
+    """The scene a design describes before layout (no positions): facts about what exists,
+    where it rests, its states and attributes already evaluate on it."""
+    return Scene(
+        spec.id,
+        rooms=spec.rooms,
+        doors=tuple(
+            Door(d.id, "", d.rooms, 0.0, d.width, d.height, d.open, d.asset_id) for d in spec.doors
+        ),
+        windows=tuple(
+            Window(w.id, "", w.room, 0.0, w.width, w.height, w.sill, w.open, w.asset_id, w.role)
+            for w in spec.windows
+        ),
+        objects=spec.objects,
+        relations=spec.relations,
+        provenance=spec.provenance,
+    )

@@ -1,0 +1,67 @@
+"""Realization: a generated scene must make its trajectory's conditions true, or it is invalid.
+
+A scene is built for one situation (a trajectory): the designer plans it, the layout places
+it, and this module checks the result with the same facts evaluator the simulator uses for
+goals. A scene that does not realize its conditions (and the plan's setting) raises a
+:class:`~pytest_logicenv.errors.SceneError` that lists every false fact; it is never used
+silently.
+
+>>> from pytest_logicenv.scene import Room, Scene, SceneObject
+>>> from pytest_logicenv.facts import parse_facts
+>>> scene = Scene("s", rooms=(Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
+...               objects=(SceneObject("book", "Book", room="r", role="book"),))
+>>> unrealized(scene, parse_facts([{"exists": "Book", "where": {"on": "Floor"}},
+...                                {"absent": "Book"}], "facts"))
+['no Book']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+
+from .catalog import Catalog
+from .designer import design_scene, trajectory_facts
+from .errors import SceneError
+from .facts import Fact, describe, false_facts
+from .plan import Plan
+from .scene import Scene
+from .trajectories import Trajectory
+
+
+def unrealized(scene: Scene, facts: Sequence[Fact]) -> list[str]:
+    """The facts of ``facts`` that ``scene`` does not make true, described in words."""
+    return [describe(fact) for fact in false_facts(facts, scene)]
+
+
+def require_realized(scene: Scene, plan: Plan, trajectory: Trajectory | None) -> Scene:
+    """Return ``scene`` if it realizes the plan's setting and ``trajectory``'s conditions;
+    otherwise raise a :class:`SceneError` naming the scene and every false fact."""
+    wrong = unrealized(scene, trajectory_facts(plan, trajectory))
+    if wrong:
+        situation = trajectory.id if trajectory is not None else "the setting"
+        raise SceneError(
+            f"scene {scene.id!r} does not realize {situation}: "
+            + "; ".join(wrong)
+            + ". It is invalid and will not be used; regenerate it "
+            "(pytest --logicenv-regenerate) or fix the plan's realization facts"
+        )
+    return scene
+
+
+def generate_scene(
+    plan: Plan,
+    trajectory: Trajectory | None,
+    *,
+    seed: int = 0,
+    catalog: Catalog | None = None,
+) -> Scene:
+    """Design, lay out and verify one scene: the whole scene-construction phase.
+
+    The layout solver (``pytest_logicenv.layout``) is imported here, lazily: it imports z3.
+    """
+    solve_layout: Callable[..., Scene] = importlib.import_module(
+        ".layout", __package__
+    ).solve_layout
+    spec = design_scene(plan, trajectory, seed=seed, catalog=catalog)
+    return require_realized(solve_layout(spec, seed=seed), plan, trajectory)
