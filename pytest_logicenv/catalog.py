@@ -16,7 +16,7 @@ imports pandas and ai2thor):
 Types a task needs that AI2-THOR lacks (a toy box, wet wipes, a stain) are added in the same
 form, flagged ``custom``, with a stand-in AI2-THOR asset for export where one makes sense.
 
->>> catalog = load_catalog()
+>>> catalog = default_catalog()
 >>> catalog.type("Sofa").has("receptacle"), catalog.type("Apple").has("pickupable")
 (True, True)
 >>> catalog.resolve("a wooden tea table").type
@@ -372,7 +372,7 @@ class Match:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Every known object type by name; built by :func:`load_catalog`."""
+    """Every known object type by name; built by :func:`default_catalog`."""
 
     types: Mapping[str, ObjectType]
     wall_holes: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
@@ -613,7 +613,7 @@ def _custom_type(spec: CustomSpec, types: Mapping[str, ObjectType]) -> ObjectTyp
 
 
 @cache
-def load_catalog() -> Catalog:
+def default_catalog() -> Catalog:
     """Read the procthor databases once (cached) and add :data:`CUSTOM_TYPES`."""
     folder = databases_dir()
     database = _read(folder / "asset-database.json")
@@ -731,7 +731,7 @@ def _clip_retriever(catalog: Catalog) -> _ClipRetriever:
 
 def main() -> None:  # pragma: no cover - a listing for people
     """Print every type with its properties and rooms."""
-    catalog = load_catalog()
+    catalog = default_catalog()
     for name, obj_type in sorted(catalog.types.items()):
         flag = " (custom)" if obj_type.custom else ""
         print(f"{name}{flag}: {', '.join(obj_type.properties)}; rooms: {', '.join(obj_type.rooms)}")

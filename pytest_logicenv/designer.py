@@ -37,7 +37,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .catalog import STATE_PROPERTY, Asset, Catalog, ObjectType, load_catalog
+from .catalog import STATE_PROPERTY, Asset, Catalog, ObjectType, default_catalog
 from .errors import SceneError
 from .facts import (
     FLOOR,
@@ -257,7 +257,7 @@ def design_scene(
 ) -> SceneSpec:
     """Design a scene for ``trajectory`` (or, with ``None``, for the plan's setting alone)."""
     facts = trajectory_facts(plan, trajectory)
-    builder = _Builder(plan, facts, seed, catalog or load_catalog())
+    builder = _Builder(plan, facts, seed, catalog or default_catalog())
     spec = builder.build(trajectory)
     _self_check(spec, facts)
     return spec
@@ -791,7 +791,7 @@ class _Builder:
         for fact in self.absent:
             if evaluate(fact, scene):
                 continue
-            culprits = [o for o in self.objects.values() if not evaluate(fact, _without(scene, o))]
+            culprits = [o for o in self.objects.values() if evaluate(fact, _without(scene, o))]
             reasons = (
                 "; ".join(f"'{o.why.get('place') or o.why.get('type', o.id)}'" for o in culprits)
                 or "the facts above"
@@ -978,6 +978,9 @@ class _Builder:
             if obj.parent is not None:
                 holder = self.objects[obj.parent].size
                 fitting = [a for a in assets if _fits_in(a.size, holder)]
+                if not fitting and not obj.task and obj.id not in children:
+                    del self.objects[obj.id]  # an ornament that does not fit: leave it out
+                    continue
                 if not fitting:
                     raise SceneError(
                         f"no {obj.type.name} asset fits {obj.relation} {obj.parent} "

@@ -24,7 +24,7 @@ Objects AI2-THOR cannot show (a stain, a shelf level) are left out and listed un
 >>> from pytest_logicenv.scene import Room, Scene, Wall
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> walls = (Wall("w0", ("kitchen",), (0, 0), (3, 0)),)
->>> house = scene_to_house(Scene("s", rooms=(room,), walls=walls))
+>>> house = to_house(Scene("s", rooms=(room,), walls=walls))
 >>> house["metadata"]["schema"], [w["id"] for w in house["walls"]]
 ('1.0.0', ['wall|kitchen|0.00|0.00|3.00|0.00', 'wall|exterior|0.00|0.00|3.00|0.00'])
 """
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog, load_catalog
+from .catalog import Catalog, default_catalog
 from .errors import SceneError
 from .scene import Door, Point, Room, Scene, SceneObject, Wall, Window
 
@@ -53,9 +53,9 @@ SKYBOX = "SkyAlbany"
 AGENT_HEIGHT = 0.95  # the y at which AI2-THOR's default agent stands on the floor
 
 
-def scene_to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
+def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
     """The ProcTHOR house (schema 1.0.0) for ``scene``."""
-    catalog = catalog or load_catalog()
+    catalog = catalog or default_catalog()
     rooms = {room.id: room for room in scene.rooms}
     walls, holes = _walls(scene, rooms)
     objects, skipped = _objects(scene, catalog)
@@ -84,12 +84,10 @@ def scene_to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, An
     }
 
 
-def write_house(
-    scene: Scene, path: str | Path, catalog: Catalog | None = None
-) -> dict[str, Any]:
+def write_house(scene: Scene, path: str | Path, catalog: Catalog | None = None) -> dict[str, Any]:
     """Write the house JSON to ``path`` atomically (a temporary file renamed into place);
     returns the house."""
-    house = scene_to_house(scene, catalog)
+    house = to_house(scene, catalog)
     atomic_write(Path(path), json.dumps(house, indent=2) + "\n")
     return house
 

@@ -9,7 +9,7 @@ trajectory's conditions) is XML-escaped, since it may come from a plan or an LLM
 >>> scene = Scene("demo", rooms=(Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
 ...               objects=(SceneObject("toy", "Toy", role="<toy>", room="r", task=True,
 ...                                    position=(1.5, 0.15, 1.5)),))
->>> svg = scene_svg(scene)
+>>> svg = render_svg(scene)
 >>> svg.startswith("<svg") and "&lt;toy&gt;" in svg and "<toy>" not in svg
 True
 """
@@ -24,7 +24,7 @@ from .export import atomic_write
 from .scene import Door, Point, Scene, SceneObject, Wall, Window
 
 SCALE = 100.0  # pixels per metre
-MARGIN = 40.0
+MARGIN = 60.0
 LEGEND_HEIGHT = 70.0
 ROOM_COLOURS = {
     "LivingRoom": "#f4efe6",
@@ -42,7 +42,7 @@ WALL_COLOUR, DOOR_COLOUR, WINDOW_COLOUR = "#343a40", "#b08968", "#4dabf7"
 Projector = Callable[[float, float], tuple[float, float]]
 
 
-def scene_svg(scene: Scene) -> str:
+def render_svg(scene: Scene) -> str:
     """The SVG document (text) for ``scene``."""
     points = [p for room in scene.rooms for p in room.polygon]
     points += [corner for obj in scene.objects for corner in _corners(obj)]
@@ -92,8 +92,9 @@ def scene_svg(scene: Scene) -> str:
         found = walls.get(opening.wall)
         if found is not None:
             parts.extend(_opening(opening, found, at))
+    holders = {obj.parent for obj in scene.objects if obj.parent is not None}
     for obj in sorted(scene.objects, key=lambda o: _depth(scene, o)):
-        parts.extend(_object(obj, at))
+        parts.extend(_object(obj, at, obj.id in holders))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -101,7 +102,7 @@ def scene_svg(scene: Scene) -> str:
 def write_svg(scene: Scene, path: str | Path) -> Path:
     """Write the picture atomically; returns the path."""
     path = Path(path)
-    atomic_write(path, scene_svg(scene))
+    atomic_write(path, render_svg(scene))
     return path
 
 
@@ -174,7 +175,9 @@ def _depth(scene: Scene, obj: SceneObject) -> int:
     return depth
 
 
-def _object(obj: SceneObject, at: Projector) -> Iterator[str]:
+def _object(obj: SceneObject, at: Projector, holds: bool) -> Iterator[str]:
+    """A footprint with its label: centred, or along the top edge for an object that holds
+    others (so that their labels do not cover it)."""
     x0, z0, x1, z1 = obj.footprint
     (left, top), (right, bottom) = at(x0, z1), at(x1, z0)
     fill, stroke = (TASK_FILL, TASK_STROKE) if obj.task else (OBJECT_FILL, OBJECT_STROKE)
@@ -197,8 +200,9 @@ def _object(obj: SceneObject, at: Projector) -> Iterator[str]:
     )
     size = 11 if obj.task else 9
     weight = ' font-weight="bold"' if obj.task else ""
+    y = top + size + 1 if holds else (top + bottom) / 2 + size / 3
     yield (
-        f'<text x="{(left + right) / 2:.1f}" y="{(top + bottom) / 2 + size / 3:.1f}" '
+        f'<text x="{(left + right) / 2:.1f}" y="{y:.1f}" '
         f'font-size="{size}" text-anchor="middle"{weight}>{escape(label)}</text>'
     )
     yield "</g>"

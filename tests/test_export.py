@@ -1,0 +1,166 @@
+"""The ProcTHOR house export and ``logicenv export``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sample_scenes import two_rooms
+
+from pytest_logicenv.catalog import default_catalog
+from pytest_logicenv.cli import main
+from pytest_logicenv.export import HOUSE_SCHEMA, to_house
+
+CATALOG = default_catalog()
+
+
+def _walk(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for obj in objects:
+        found.append(obj)
+        found += _walk(obj.get("children", []))
+    return found
+
+
+def _signed_area(points: list[dict[str, float]]) -> float:
+    pairs = zip(points, points[1:] + points[:1], strict=True)
+    return sum(a["x"] * b["z"] - b["x"] * a["z"] for a, b in pairs)
+
+
+def test_house_has_the_schema_ai2thor_reads() -> None:
+    house = to_house(two_rooms())
+    assert house["metadata"]["schema"] == HOUSE_SCHEMA == "1.0.0"
+    assert set(house) >= {"rooms", "walls", "doors", "windows", "objects", "proceduralParameters"}
+    assert house["proceduralParameters"]["ceilingMaterial"] == {"name": "PureWhite"}
+    assert house["metadata"]["agentPoses"]["default"]["position"] == {"x": 3.0, "y": 0.95, "z": 1.5}
+    for room in house["rooms"]:
+        assert set(room) >= {"id", "roomType", "floorMaterial", "floorPolygon"}
+        assert room["floorMaterial"]["name"]
+        assert _signed_area(room["floorPolygon"]) < 0  # clockwise, as ProcTHOR writes them
+
+
+def test_walls_are_one_per_room_side_with_outside_faces_and_one_hole_each() -> None:
+    house = to_house(two_rooms())
+    walls = {wall["id"]: wall for wall in house["walls"]}
+    assert len(walls) == len(house["walls"])  # ids are unique
+    assert {w["roomId"] for w in walls.values()} == {"living_room", "kitchen", "exterior"}
+    shared = [w for w in walls.values() if "|4.00|0.00|4.00|4.00" in w["id"]]
+    assert sorted(w["roomId"] for w in shared) == ["kitchen", "living_room"]
+    holes = house["doors"] + house["windows"]
+    used = [hole[key] for hole in holes for key in ("wall0", "wall1")]
+    assert len(used) == len(set(used))  # AI2-THOR keys holes by wall: one hole per wall
+    for hole in holes:
+        wall0 = walls[hole["wall0"]]
+        assert hole["wall1"] in walls
+        corners = wall0["polygon"]
+        length = (
+            (corners[0]["x"] - corners[1]["x"]) ** 2 + (corners[0]["z"] - corners[1]["z"]) ** 2
+        ) ** 0.5
+        low, high = hole["holePolygon"]
+        assert 0 <= low["x"] < high["x"] <= length + 1e-6
+        assert 0 <= low["y"] < high["y"] <= 2.5
+        assert low["x"] <= hole["assetPosition"]["x"] <= high["x"]
+        assert CATALOG.asset(hole["assetId"]) is not None
+    # The living room's north wall holds a door and a window: it was cut in two.
+    north = [
+        w["id"]
+        for w in walls.values()
+        if w["roomId"] == "living_room" and {p["z"] for p in w["polygon"]} == {4}
+    ]
+    assert len(north) == 2
+
+
+def test_doors_and_windows_keep_their_rooms_and_states() -> None:
+    house = to_house(two_rooms())
+    doors = {door["id"]: door for door in house["doors"]}
+    assert (doors["door_1"]["room0"], doors["door_1"]["room1"]) == ("living_room", "kitchen")
+    assert doors["door_1"]["openness"] == 1.0
+    assert doors["door_1"]["openable"]
+    assert doors["door_2"]["openness"] == 0.0
+    assert doors["door_2"]["wall1"].startswith("wall|exterior|")
+    windows = {w["id"]: w for w in house["windows"]}
+    assert windows["window_1"]["holePolygon"][0]["y"] == 0.9  # the sill
+    assert windows["window_1"]["openness"] == 1.0
+    assert windows["window_2"]["room0"] == windows["window_2"]["room1"] == "kitchen"
+
+
+def test_objects_use_real_assets_nest_on_receptacles_and_carry_states() -> None:
+    house = to_house(two_rooms())
+    objects = {obj["id"]: obj for obj in _walk(house["objects"])}
+    for obj in objects.values():
+        assert CATALOG.asset(obj["assetId"]) is not None
+        assert set(obj["rotation"]) == {"x", "y", "z"}
+    top = {obj["id"] for obj in house["objects"]}
+    assert "wipes" not in top
+    assert [c["id"] for c in objects["table"]["children"]] == ["wipes"]
+    assert [c["id"] for c in objects["fridge"]["children"]] == ["milk"]
+    # The shelf level is not an AI2-THOR object: its book rests on the shelving unit.
+    assert [c["id"] for c in objects["bookshelf"]["children"]] == ["book"]
+    skipped = {item["id"] for item in house["metadata"]["logicenv"]["skipped"]}
+    assert skipped == {"stain", "top_shelf"}
+    assert objects["toy"]["assetId"] == "Teddy_Bear_1"  # a custom type's stand-in
+    assert objects["light"]["isOn"] is True
+    assert objects["fridge"]["openness"] == 0.0
+    assert objects["fridge"]["kinematic"] is True
+    assert objects["milk"]["kinematic"] is False
+    assert objects["fridge"]["rotation"]["y"] == 180
+    # A stand-in keeps the object's bottom: the teddy bear stands on the floor.
+    teddy = CATALOG.asset("Teddy_Bear_1")
+    assert teddy is not None
+    assert objects["toy"]["position"]["y"] == pytest.approx(teddy.size[1] / 2, abs=1e-3)
+
+
+def test_cli_export_writes_the_house(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "scene.json"
+    source.write_text(json.dumps(two_rooms().to_json()))
+    assert main(["export", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {tmp_path / 'scene.house.json'}: 2 rooms, 2 doors, 2 windows, 9 objects" in out
+    assert "not exported: stain (Stain has no AI2-THOR asset)" in out
+    house = json.loads((tmp_path / "scene.house.json").read_text())
+    assert house == to_house(two_rooms())
+    assert main(["export", str(source), "-o", str(tmp_path / "out" / "h.json")]) == 0
+    assert (tmp_path / "out" / "h.json").is_file()
+    assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
+
+
+def test_cli_export_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(tmp_path / "missing.json")]) == 2
+    assert "no such scene file" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert main(["export", str(broken)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    stale = tmp_path / "stale.json"
+    stale.write_text(json.dumps({"format": "logicenv-scene/0", "id": "x"}))
+    assert main(["export", str(stale)]) == 2
+    assert "regenerate it" in capsys.readouterr().err
+    assert not (tmp_path / "broken.house.json").exists()
+
+
+def _thor_build() -> str | None:
+    return os.environ.get("LOGICENV_THOR_BUILD")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ai2thor") is None, reason="ai2thor is not installed")
+@pytest.mark.skipif(
+    not (_thor_build() and Path(_thor_build() or "").exists()),
+    reason="no local AI2-THOR build (set LOGICENV_THOR_BUILD to its executable; never downloaded)",
+)
+def test_the_house_loads_in_ai2thor() -> None:  # pragma: no cover - needs a Unity build
+    from ai2thor.controller import Controller
+
+    house = to_house(two_rooms())
+    controller = Controller(local_executable_path=_thor_build(), scene=house)
+    try:
+        event = controller.last_event
+        assert event.metadata["lastActionSuccess"], event.metadata.get("errorMessage")
+        ids = {obj["objectId"].split("|")[0] for obj in event.metadata["objects"]}
+        assert {"sofa", "table", "fridge"} <= ids or len(event.metadata["objects"]) >= 9
+    finally:
+        controller.stop()
