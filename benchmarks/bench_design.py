@@ -1,0 +1,48 @@
+"""Design speed and size: every trajectory of the six example plans, five seeds each.
+
+``python benchmarks/run.py design`` prints one line per plan and, last, the totals. The
+baseline is the catalog load it needs once per process, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from pytest_logicenv.catalog import default_catalog
+from pytest_logicenv.designer import design_scene
+from pytest_logicenv.plan import load_plan
+from pytest_logicenv.trajectories import select
+
+PLANS = Path(__file__).resolve().parents[1] / "example_agents" / "plans"
+SEEDS = range(5)
+
+
+def main(argv: list[str]) -> int:
+    start = time.perf_counter()
+    default_catalog()
+    load_ms = (time.perf_counter() - start) * 1000
+    times: list[float] = []
+    for path in sorted(PLANS.glob("*.json")):
+        plan = load_plan(path)
+        plan_times, objects, relations = [], [], []
+        for trajectory in select(plan, "exhaustive").trajectories:
+            for seed in SEEDS:
+                began = time.perf_counter()
+                spec = design_scene(plan, trajectory, seed=seed)
+                plan_times.append((time.perf_counter() - began) * 1000)
+                objects.append(len(spec.objects))
+                relations.append(len(spec.relations))
+        times += plan_times
+        median = statistics.median(plan_times)
+        print(
+            f"{path.stem:24} {len(plan_times):3} designs  median {median:5.1f} ms"
+            f"  objects {min(objects)}-{max(objects)}  relations {min(relations)}-{max(relations)}"
+        )
+    median = statistics.median(times)
+    print(
+        f"design: {len(times)} designs, median {median:.1f} ms, max {max(times):.1f} ms, "
+        f"catalog load {load_ms:.0f} ms (once), ratio {load_ms / median:.0f}x"
+    )
+    return 0
