@@ -556,11 +556,7 @@ class _Builder:
                     obj = self._find_or_make(ref, where, attrs, states, text)
                 self._constrain(obj, where, attrs, states, text)
             case Related("near", subject, target):
-                text = describe(fact)
-                first, second = self._resolve(subject, text), self._resolve(target, text)
-                self.relations.append(
-                    SpatialRelation("near", first.id, second.id, PRIORITY_TASK, text)
-                )
+                self._distance("near", subject, target, describe(fact))
             case Related(relation, subject, target):
                 text = describe(fact)
                 where = Where(on=target) if relation == "on" else Where(in_=target)
@@ -577,13 +573,13 @@ class _Builder:
                 text = describe(fact)
                 self._constrain(self._resolve(ref, text), Where(), attrs, {}, text)
             case _Far(subject, target):
-                text = f"not ({subject} near {target})"
-                first, second = self._resolve(subject, text), self._resolve(target, text)
-                self.relations.append(
-                    SpatialRelation("far", first.id, second.id, PRIORITY_TASK, text)
-                )
+                self._distance("far", subject, target, f"not ({subject} near {target})")
             case Absent():
                 pass  # checked against every object the design adds
+
+    def _distance(self, kind: str, subject: str, target: str, text: str) -> None:
+        first, second = self._resolve(subject, text), self._resolve(target, text)
+        self.relations.append(SpatialRelation(kind, first.id, second.id, PRIORITY_TASK, text))
 
     def _find_or_make(
         self,

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +40,7 @@ from typing import Any
 
 from .catalog import Catalog, default_catalog
 from .errors import SceneError
+from .report import write_atomic
 from .scene import Door, Point, Room, Scene, SceneObject, Wall, Window
 
 HOUSE_SCHEMA = "1.0.0"
@@ -88,21 +87,8 @@ def write_house(scene: Scene, path: str | Path, catalog: Catalog | None = None) 
     """Write the house JSON to ``path`` atomically (a temporary file renamed into place);
     returns the house."""
     house = to_house(scene, catalog)
-    atomic_write(Path(path), json.dumps(house, indent=2) + "\n")
+    write_atomic(Path(path), json.dumps(house, indent=2) + "\n")
     return house
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # --------------------------------------------------------------------------- rooms and walls

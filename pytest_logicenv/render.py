@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 
-from .export import atomic_write
+from .report import write_atomic
 from .scene import Door, Point, Scene, SceneObject, Wall, Window
 
 SCALE = 100.0  # pixels per metre
@@ -102,7 +102,7 @@ def render_svg(scene: Scene) -> str:
 def write_svg(scene: Scene, path: str | Path) -> Path:
     """Write the picture atomically; returns the path."""
     path = Path(path)
-    atomic_write(path, render_svg(scene))
+    write_atomic(path, render_svg(scene))
     return path
 
 
