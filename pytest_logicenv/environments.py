@@ -243,6 +243,14 @@ def prepare(
         return environments
 
 
+def _shown(path: Path, rootdir: Path) -> str:
+    """A path as the user best reads it: relative to the rootdir when inside it."""
+    try:
+        return path.resolve().relative_to(rootdir.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _read_marker(path: Path) -> str:
     try:
         return path.read_text()
@@ -292,7 +300,8 @@ def _generate(
         if planner is None:
             stale = _stale_entries(cache, nodeid, entry)
             why = (
-                f"the task text or settings changed since {stale[0].root} was generated"
+                f"the task text or settings changed since {_shown(stale[0].root, rootdir)} "
+                "was generated"
                 if stale
                 else "there is no cached plan for this task"
             )
@@ -303,9 +312,12 @@ def _generate(
                 "LOGICENV_LLM_MODEL, or the logicenv_llm_* ini options)"
             )
             raise CacheError(
-                f"{nodeid}: {why} ({entry.root}), and {how}. Generate it where an LLM is "
-                f"available with {regenerate_hint(nodeid)} and commit {cache.root}, or give "
-                "the marker a hand-written plan with plan='path/to/plan.json'"
+                f"{nodeid}: {why}\n"
+                f"  cache entry: {_shown(entry.root, rootdir)}\n"
+                f"  {how}\n"
+                f"  fix: generate it where an LLM is available with {regenerate_hint(nodeid)}"
+                f" and commit {_shown(cache.root, rootdir)}/,\n"
+                '       or give the marker a hand-written plan: plan="path/to/plan.json"'
             )
         plan, exchanges = planner.derive(request.task, request.rooms)
         plan_record = {"made_by": planner.name}

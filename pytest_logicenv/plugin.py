@@ -224,6 +224,12 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     from .environments import TaskRequest
 
     accepted = "task, plan, rooms, select, seed, expect_fault"
+    needs_task = MarkerError(
+        f"{nodeid}: @pytest.mark.logic_env needs the task description as its first "
+        'argument, e.g. @pytest.mark.logic_env("Close the window if it is open.")'
+    )
+    if not marker.args and "task" not in marker.kwargs:
+        raise needs_task
     try:
         bound = inspect.signature(_marker_signature).bind(*marker.args, **marker.kwargs)
     except TypeError as error:
@@ -236,10 +242,7 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     args = bound.arguments
     task = args["task"]
     if not isinstance(task, str) or not task.strip():
-        raise MarkerError(
-            f"{nodeid}: @pytest.mark.logic_env needs the task description as its first "
-            'argument, e.g. @pytest.mark.logic_env("Close the window if it is open.")'
-        )
+        raise needs_task
     select = args.get("select", "minimal")
     if select not in STRATEGIES:
         raise MarkerError(

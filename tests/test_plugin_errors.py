@@ -1,0 +1,139 @@
+"""Bad input to the plugin is an error of the one test concerned, naming the fix."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+
+def test_marker_without_a_task_errors_only_that_test(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.logic_env()
+        def test_no_task(logic_env):
+            pass
+
+        def test_other():
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_no_task*logicenv-error*",
+            "*@pytest.mark.logic_env needs the task description as its first argument*",
+        ]
+    )
+
+
+def test_unknown_marker_arguments_are_named(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.logic_env("Close the window.", seeds=3, strategy="x")
+        def test_typo(logic_env):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["*unknown argument(s) seeds, strategy; it accepts task, plan, rooms, select, seed*"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ('select="fastest"', "select='fastest' is not a strategy; choose one of minimal*"),
+        ('seed="1"', "seed='1' must be an integer"),
+        ('expect_fault="crash"', "expect_fault='crash' is not a fault class*"),
+        ('plan="missing.json"', "plan='missing.json' does not exist (looked for *missing.json)*"),
+    ],
+)
+def test_bad_marker_values(pytester: pytest.Pytester, arguments: str, message: str) -> None:
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        @pytest.mark.logic_env("Close the window.", {arguments})
+        def test_bad(logic_env):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"*{message}"])
+
+
+def test_marker_without_the_fixture_fails_instead_of_testing_nothing(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.logic_env("Close the window.")
+        def test_forgot():
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["*is marked logic_env but does not take the logic_env fixture; add a `logic_env`*"]
+    )
+
+
+def test_fixture_without_the_marker(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        def test_unmarked(logic_env):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(['*has no @pytest.mark.logic_env("task description") marker*'])
+
+
+def test_cache_miss_offline_names_test_path_and_command(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.logic_env("Close the window if it is open.")
+        def test_window(logic_env):
+            pass
+        """
+    )
+    result = pytester.runpytest("--logicenv-offline")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*::test_window: there is no cached plan for this task",
+            "  cache entry: cache/close_the_window_if_it_is-*",
+            "  LLM calls are off (--logicenv-offline, or the CI variable is set)",
+            '  fix: generate it where an LLM is available with pytest --logicenv-regenerate "*'
+            '::test_window" and commit cache/,',
+            '       or give the marker a hand-written plan: plan="path/to/plan.json"',
+        ]
+    )
+
+
+def test_the_marker_is_registered(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--markers")
+    result.stdout.fnmatch_lines(["@pytest.mark.logic_env(task, *, plan=None, rooms=None*"])
+
+
+def test_options_are_validated(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--logicenv-report=xml:out.xml")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*use term, term-missing, json:PATH, markdown:PATH or html:DIR*"])
+    result = pytester.runpytest("--logicenv-fail-under=120")
+    result.stderr.fnmatch_lines(["*'120' must be between 0 and 100*"])
