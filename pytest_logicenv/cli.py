@@ -16,7 +16,11 @@ from .errors import LogicEnvError
 
 # Modules that add subcommands; each defines ``register(subparsers) -> None`` and sets
 # ``handler`` (a function ``(argparse.Namespace) -> int``) on its parsers.
-COMMAND_MODULES: tuple[str, ...] = ("pytest_logicenv.cli_plan", "pytest_logicenv.cli_scene")
+COMMAND_MODULES: tuple[str, ...] = (
+    "pytest_logicenv.cli_plan",
+    "pytest_logicenv.cli_scene",
+    "pytest_logicenv.cli_llm",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

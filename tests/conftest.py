@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLMServer
 from hypothesis import settings
 
 settings.register_profile("default", deadline=None, print_blob=True)
@@ -23,3 +24,10 @@ def write_json(tmp_path: Path) -> Callable[[str, object], Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeLLMServer]:
+    """A scripted OpenAI-compatible server on 127.0.0.1 (see ``tests/fake_llm.py``)."""
+    with FakeLLMServer() as server:
+        yield server
