@@ -363,6 +363,8 @@ def _now() -> str:
 
 # --------------------------------------------------------------------------- the real client
 
+# Request parameters we can do without, in the order they are given up on an unclear 400.
+_OPTIONAL = ("response_format", "seed", "temperature")
 # HTTP statuses worth another try: request timeout, conflict, rate limit, server errors.
 _TRANSIENT = frozenset({408, 409, 429})
 
@@ -403,9 +405,11 @@ class OpenAILLM:
         return f"OpenAILLM(model={self.config.model!r}, endpoint={self.config.endpoint!r})"
 
     def parameters(self) -> dict[str, Any]:
-        """The sampling parameters the next request sends (optional ones until rejected)."""
+        """The request parameters the next request sends (optional ones until rejected)."""
         config = self.config
-        params: dict[str, Any] = {"temperature": config.temperature}
+        params: dict[str, Any] = {}
+        if "temperature" not in self._unsupported:
+            params["temperature"] = config.temperature
         if config.seed is not None and "seed" not in self._unsupported:
             params["seed"] = config.seed
         if config.json_mode and "response_format" not in self._unsupported:
@@ -510,15 +514,19 @@ class OpenAILLM:
     def _status_failure(self, status: int, headers: Mapping[str, str], body: object) -> _Failure:
         detail = f"HTTP {status}: {_error_text(body)}"
         outcome = f"http {status}"
-        if status == 400:
-            # Servers without JSON mode or seeds (older vLLM, llama.cpp, some proxies) say 400.
+        if status in (400, 422):
+            # Servers without JSON mode or seeds (older vLLM, llama.cpp, some proxies) and
+            # models with a fixed temperature reject the parameter: resend without it.
             text = detail.lower()
-            for name in ("response_format", "seed"):
-                optional = name in self.parameters()
-                if optional and (name in text or name.replace("_", " ") in text):
-                    return _Failure(outcome, detail, drop=name)
-            if "response_format" in self.parameters():
-                return _Failure(outcome, detail, drop="response_format")
+            sent = [name for name in _OPTIONAL if name in self.parameters()]
+            named = [name for name in sent if name in text or name.replace("_", " ") in text]
+            if named or "response_format" in sent:
+                return _Failure(
+                    outcome,
+                    detail,
+                    drop=(named or ["response_format"])[0],
+                    message="the server rejected the request as malformed",
+                )
             return _Failure(outcome, detail, message="the server rejected the request as malformed")
         if status in (401, 403):
             return _Failure(

@@ -274,6 +274,17 @@ def test_a_seed_the_server_rejects_is_dropped(fake_llm: FakeLLMServer) -> None:
     assert "seed" not in fake_llm.requests[1].body
 
 
+def test_a_fixed_temperature_model_gets_requests_without_temperature(
+    fake_llm: FakeLLMServer,
+) -> None:
+    fake_llm.push(
+        error(400, "Unsupported value: 'temperature' does not support 0 with this model."),
+        answer("{}"),
+    )
+    exchange = client(fake_llm).complete(HELLO, purpose="t")
+    assert exchange.parameters == {"seed": 0, "response_format": {"type": "json_object"}}
+
+
 def test_a_bad_request_without_optional_parameters_is_not_retried(
     fake_llm: FakeLLMServer,
 ) -> None:

@@ -1,0 +1,101 @@
+"""What the LLM path costs beyond the model itself, and how large its prompts are.
+
+``python benchmarks/run.py llm [--repeat N]``
+
+Against the tests' scripted OpenAI-compatible server on 127.0.0.1 (answers are instant, so
+only client-side work and the local HTTP round trip remain), prints the median time of:
+
+* a bare ``openai`` client ``chat.completions.create`` call (the baseline);
+* ``OpenAILLM.complete`` for the same request (retry loop, raw body parsing, the exchange);
+* a whole ``derive_plan`` (three steps: decomposition, factors, plan) against 3 baselines;
+* reading and checking one plan answer (JSON, plan reader, checks), without HTTP;
+
+and the size of what a derivation sends: the system prompt, and all request text of the
+three steps, in characters and roughly in tokens (characters / 4).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+sys.path.insert(0, str(TESTS))
+
+from fake_llm import MODEL, FakeLLMServer, answer, planner_script  # noqa: E402
+from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, TYPES  # noqa: E402
+
+from pytest_logicenv.checks import check_plan  # noqa: E402
+from pytest_logicenv.llm import LLMConfig, Message, OpenAILLM, parse_json_answer  # noqa: E402
+from pytest_logicenv.plan import PLAN_FORMAT, plan_from_json  # noqa: E402
+from pytest_logicenv.planner import derive_plan, system_prompt  # noqa: E402
+
+
+def median_ms(run: Callable[[], object], repeat: int) -> float:
+    run()  # warm up (imports, connection)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench llm")
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args(argv)
+
+    import openai
+
+    plan_text = json.dumps(GOOD_PLAN)
+    messages = [Message("system", system_prompt(sorted(TYPES))), Message("user", "Step 1")]
+    with FakeLLMServer(planner_script(DECOMPOSITION, FACTORS, [])) as server:
+        server.respond_with(lambda request: answer(plan_text))
+        bare = openai.OpenAI(base_url=server.base_url, api_key="x", max_retries=0)
+
+        payload: Any = [m.to_json() for m in messages]
+
+        def bare_call() -> object:
+            return bare.chat.completions.create(model=MODEL, messages=payload, temperature=0)
+
+        llm = OpenAILLM(LLMConfig(server.base_url, MODEL))
+        baseline = median_ms(bare_call, args.repeat)
+        ours = median_ms(lambda: llm.complete(messages, purpose="bench"), args.repeat)
+
+        def derive() -> object:
+            server.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+            return derive_plan(TASK, ["Kitchen"], llm, known_types=TYPES)
+
+        derivation_ms = median_ms(derive, args.repeat)
+        requests = server.requests[-3:]
+
+    def read_and_check() -> object:
+        data = {**parse_json_answer(plan_text), "format": PLAN_FORMAT, "task": TASK}
+        return check_plan(plan_from_json(data), known_types=TYPES, require_facts=True)
+
+    checking = median_ms(read_and_check, args.repeat)
+    sent = sum(len(m["content"]) for r in requests for m in r.messages)
+    prompt = len(system_prompt(None))
+
+    print(f"median of {args.repeat} runs, local scripted server")
+    print(f"bare openai create          {baseline:8.2f} ms  (baseline)")
+    print(f"OpenAILLM.complete          {ours:8.2f} ms  ({ours / baseline:.2f}x baseline)")
+    print(
+        f"derive_plan, 3 steps        {derivation_ms:8.2f} ms  "
+        f"({derivation_ms / (3 * baseline):.2f}x three baselines)"
+    )
+    print(f"read + check one plan       {checking:8.2f} ms")
+    print(f"system prompt               {prompt:8d} chars  (~{prompt // 4} tokens)")
+    print(f"sent by one derivation      {sent:8d} chars  (~{sent // 4} tokens, 3 requests)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+"""``logicenv plan`` as a user runs it, against the scripted local server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_llm import MODEL, FakeLLMServer, answer, planner_script
+from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, missing_branch_plan
+
+from pytest_logicenv.cli import main
+from pytest_logicenv.llm import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS, exchange_from_json
+from pytest_logicenv.plan import load_plan
+
+KEY = "sk-cli-test-key"
+ENDPOINT_VARS = (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS)
+
+
+@pytest.fixture
+def endpoint(fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> FakeLLMServer:
+    for name in ENDPOINT_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("LOGICENV_LLM_MODEL", MODEL)
+    monkeypatch.setenv("LOGICENV_LLM_API_KEY", KEY)
+    monkeypatch.setenv("LOGICENV_LLM_MAX_RETRIES", "0")
+    return fake_llm
+
+
+def test_without_an_endpoint_plan_exits_2_saying_what_to_set(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ENDPOINT_VARS}
+    out = tmp_path / "plan.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest_logicenv.cli", "plan", TASK, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("logicenv plan: error: no LLM endpoint is configured: set ")
+    assert "LOGICENV_LLM_BASE_URL" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def test_plan_writes_a_checked_plan_and_the_exchanges(
+    endpoint: FakeLLMServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(
+        planner_script(DECOMPOSITION, FACTORS, [answer(missing_branch_plan()), answer(GOOD_PLAN)])
+    )
+    out = tmp_path / "plans" / "breakfast.json"
+    logs = tmp_path / "llm"
+    code = main(["plan", TASK, "--rooms", "Kitchen", "--out", str(out), "--exchanges", str(logs)])
+    assert code == 0
+    assert capsys.readouterr().out == (
+        f"wrote {out}: 2 subtasks, 3 factors, 5 decision paths; model {MODEL}, 2 rounds, "
+        "4 exchanges\n"
+    )
+    plan = load_plan(out)
+    assert (plan.task, plan.rooms) == (TASK, ("Kitchen",))
+    assert [p.name for p in out.parent.iterdir()] == ["breakfast.json"]  # no temp file left
+    recorded = sorted(logs.iterdir())
+    assert len(recorded) == 4
+    for path in recorded:
+        text = path.read_text(encoding="utf-8")
+        assert KEY not in text
+        assert exchange_from_json(json.loads(text)).key == path.stem
+
+
+def test_plan_prints_to_stdout_without_out(
+    endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    assert main(["plan", TASK, "--rooms", "Kitchen,DiningRoom"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["rooms"] == ["Kitchen", "DiningRoom"]
+    assert "1 round, 3 exchanges" in captured.err
+
+
+def test_a_plan_that_stays_wrong_exits_2_and_writes_no_plan(
+    endpoint: FakeLLMServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(
+        planner_script(DECOMPOSITION, FACTORS, [answer(missing_branch_plan())] * 2)
+    )
+    out = tmp_path / "plan.json"
+    logs = tmp_path / "llm"
+    code = main(["plan", TASK, "--out", str(out), "--max-rounds", "2", "--exchanges", str(logs)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "logicenv plan: error: plan.tree: the answer of model 'fake-model' after 2 rounds" in err
+    assert "has no branch for value 'bowl'" in err
+    assert not out.exists()
+    assert len(list(logs.iterdir())) == 4  # kept to see what the model answered
+
+
+def test_max_rounds_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["plan", TASK, "--max-rounds", "0"])
+    assert caught.value.code == 2
+    assert "expected a whole number of at least 1, got '0'" in capsys.readouterr().err
