@@ -19,7 +19,7 @@ model, which answers again (the paper's rule-guided iterative refinement), up to
 
 >>> from pytest_logicenv.llm import CallableLLM
 >>> example = example_plan()
->>> steps = iter([{"subtasks": example_decomposition()}, {"subtasks": example_factors()},
+>>> steps = iter([{"subtasks": example_decomposition()}, factors_answer(plan_to_json(example)),
 ...               plan_to_json(example)])
 >>> llm = CallableLLM(lambda messages: json.dumps(next(steps)), model="canned")
 >>> derivation = derive_plan(example.task, ["LivingRoom"], llm)
@@ -30,7 +30,7 @@ model, which answers again (the paper's rule-guided iterative refinement), up to
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -286,23 +286,20 @@ def example_decomposition() -> list[dict[str, str]]:
     return [dict(item) for item in _example_document()["decomposition"]]
 
 
-def example_factors() -> list[dict[str, Any]]:
-    """The example's step-2 answer: each subtask's factors, without facts."""
-    return [
-        {
-            "name": subtask.name,
-            "factors": [
-                {
-                    "id": f.id,
-                    "question": f.question,
-                    "domain": list(f.domain),
-                    "answers": dict(f.answers),
-                }
-                for f in subtask.factors
-            ],
-        }
-        for subtask in example_plan().subtasks
-    ]
+def factors_answer(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The step-2 answer a plan document implies: each subtask's factors, without facts."""
+    return {
+        "subtasks": [
+            {
+                "name": subtask["name"],
+                "factors": [
+                    {k: v for k, v in factor.items() if k != "realization"}
+                    for factor in subtask["factors"]
+                ],
+            }
+            for subtask in document["subtasks"]
+        ]
+    }
 
 
 def _without_task(document: dict[str, Any]) -> dict[str, Any]:
@@ -378,7 +375,7 @@ Example.
 Task: {example.task}
 Rooms: {", ".join(example.rooms)}
 Step 1 answer: {_compact({"subtasks": example_decomposition()})}
-Step 2 answer: {_compact({"subtasks": example_factors()})}
+Step 2 answer: {_compact(factors_answer(plan_to_json(example)))}
 Step 3 answer: {_compact(_without_task(plan_to_json(example)))}
 """
 

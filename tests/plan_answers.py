@@ -9,6 +9,8 @@ from typing import Any
 
 from helpers import TASKS
 
+from pytest_logicenv.planner import factors_answer
+
 BREAKFAST = json.loads((TASKS / "breakfast.json").read_text(encoding="utf-8"))
 TASK = BREAKFAST["description"]
 TYPES = frozenset(
@@ -20,32 +22,6 @@ DECOMPOSITION = {
     "subtasks": [
         {"name": "drink", "covers": "milk from the fridge into the mug, else coffee"},
         {"name": "food", "covers": "toast the bread on the counter, else an apple on the plate"},
-    ]
-}
-FACTORS = {
-    "subtasks": [
-        {
-            "name": "drink",
-            "factors": [
-                {
-                    "id": "milk",
-                    "question": "Is there milk in the fridge?",
-                    "domain": ["yes", "no"],
-                    "answers": {"yes": "YES", "no": "NO"},
-                }
-            ],
-        },
-        {
-            "name": "food",
-            "factors": [
-                {
-                    "id": "bread",
-                    "question": "Is there bread on the counter?",
-                    "domain": ["yes", "no"],
-                },
-                {"id": "apple", "question": "Where is the apple?", "domain": ["fridge", "bowl"]},
-            ],
-        },
     ]
 }
 # A correct step-3 answer, as a model would write it (no task text: the planner fills it in).
@@ -166,3 +142,7 @@ def missing_branch_plan() -> dict[str, Any]:
     plan = copy.deepcopy(GOOD_PLAN)
     del plan["subtasks"][1]["tree"]["branches"]["no"]["branches"]["bowl"]
     return plan
+
+
+# The step-2 answer that goes with it.
+FACTORS = factors_answer(GOOD_PLAN)
