@@ -1,26 +1,27 @@
 """``logicenv plan "TASK" --rooms LivingRoom``: derive a plan with the configured LLM.
 
 The endpoint comes from the environment (``LOGICENV_LLM_BASE_URL``, ``LOGICENV_LLM_MODEL``,
-``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.LLMConfig`). The plan is printed,
-or written atomically with ``--out``; ``--exchanges DIR`` keeps every LLM exchange as
-``DIR/<key>.json``, even when the derivation fails, to see what the model answered.
+``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.LLMConfig`), the object types from
+the catalog. The plan is printed, or written atomically with ``--out``; ``--exchanges DIR``
+keeps every LLM exchange as ``DIR/<key>.json``, even when the derivation fails, to see what
+the model answered.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .catalog import default_catalog
 from .errors import LLMError, LogicEnvError
 from .llm import CONFIGURE_HINT, Exchange, exchange_to_json, llm_from_env
 from .plan import dump_plan
-from .planner import PlanDerivationError, derive_plan
+from .planner import PlanDerivationError, derive_plan, type_vocabulary
+from .report import write_atomic
 from .trajectories import plan_paths
 
 
@@ -69,7 +70,13 @@ def run_plan(args: argparse.Namespace) -> int:
         raise LLMError(f"no LLM endpoint is configured: {CONFIGURE_HINT}")
     rooms = [room.strip() for item in args.rooms for room in item.split(",") if room.strip()]
     try:
-        derivation = derive_plan(args.task, rooms, llm, max_rounds=args.max_rounds)
+        derivation = derive_plan(
+            args.task,
+            rooms,
+            llm,
+            known_types=type_vocabulary(default_catalog()),
+            max_rounds=args.max_rounds,
+        )
     except PlanDerivationError as error:
         if args.exchanges:
             _write_exchanges(Path(args.exchanges), error.exchanges)
@@ -85,7 +92,7 @@ def run_plan(args: argparse.Namespace) -> int:
         f"{len(derivation.exchanges)} exchanges"
     )
     if args.out:
-        write_atomic(Path(args.out), dump_plan(plan))
+        _write(Path(args.out), dump_plan(plan))
         print(f"wrote {args.out}: {summary}")
     else:
         print(dump_plan(plan), end="")
@@ -96,24 +103,11 @@ def run_plan(args: argparse.Namespace) -> int:
 def _write_exchanges(directory: Path, exchanges: Iterable[Exchange]) -> None:
     for exchange in exchanges:
         document = json.dumps(exchange_to_json(exchange), indent=2, ensure_ascii=False)
-        write_atomic(directory / f"{exchange.key}.json", document + "\n")
+        _write(directory / f"{exchange.key}.json", document + "\n")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written."""
+def _write(path: Path, text: str) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(
-            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-        )
+        write_atomic(path, text)
     except OSError as error:
         raise LogicEnvError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise LogicEnvError(f"cannot write {path}: {error.strerror or error}") from None
-        raise

@@ -181,12 +181,15 @@ class LLMConfig:
         return public_url(self.base_url)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig | None:
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None
+    ) -> LLMConfig | None:
         """The configuration in the environment, or ``None`` when no endpoint is configured.
 
         An endpoint is configured by a base URL (``LOGICENV_LLM_BASE_URL`` or
         ``OPENAI_BASE_URL``) or a model (``LOGICENV_LLM_MODEL``, then OpenAI's own URL is
-        used); an API key alone does not opt in to calling a paid service.
+        used); an API key alone does not opt in to calling a paid service. ``defaults`` give
+        variables the environment leaves unset or empty (the plugin's ini options).
 
         >>> LLMConfig.from_env({}) is None
         True
@@ -195,7 +198,10 @@ class LLMConfig:
         >>> config.endpoint, config.model, config.api_key
         ('http://127.0.0.1:8080/v1', 'llama', '')
         """
-        env = os.environ if environ is None else environ
+        env = {
+            **(defaults or {}),
+            **{k: v for k, v in (os.environ if environ is None else environ).items() if v},
+        }
         base_url = _first(env, BASE_URL_VARS)
         model = _first(env, MODEL_VARS)
         if base_url is None and model is None:
@@ -245,9 +251,11 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-def llm_from_env(environ: Mapping[str, str] | None = None) -> OpenAILLM | None:
+def llm_from_env(
+    environ: Mapping[str, str] | None = None, defaults: Mapping[str, str] | None = None
+) -> OpenAILLM | None:
     """An :class:`OpenAILLM` for the configured endpoint, or ``None`` when there is none."""
-    config = LLMConfig.from_env(environ)
+    config = LLMConfig.from_env(environ, defaults)
     return None if config is None else OpenAILLM(config)
 
 

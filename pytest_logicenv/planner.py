@@ -34,13 +34,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .checks import check_plan
 from .errors import LLMError, PlanError, Violation
 from .facts import STATES, to_json
-from .llm import LLM, AnswerError, Exchange, Message, parse_json_answer
+from .llm import LLM, AnswerError, Exchange, Message, exchange_to_json, parse_json_answer
 from .plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
 
 #: The hand-written few-shot example, shipped as package data.
 EXAMPLE_PLAN = "example_plan_clean_living_room.json"
@@ -86,16 +89,18 @@ def derive_plan(
     rooms: Sequence[str],
     llm: LLM,
     *,
-    known_types: Collection[str] | None = None,
+    known_types: Collection[str] | Mapping[str, str] | None = None,
     max_rounds: int = 3,
 ) -> PlanDerivation:
     """Derive a checked plan for ``task`` in ``rooms`` with ``llm``.
 
     ``known_types`` (the catalog's types) are offered to the model and enforced by the checks;
-    without them any CamelCase type passes. The plan's ``task`` and ``rooms`` are the ones
-    given, whatever the model writes. Raises :class:`PlanDerivationError` listing what was
-    still wrong after ``max_rounds`` answers to a step, and :class:`~pytest_logicenv.errors.
-    LLMError` when the endpoint fails.
+    without them any CamelCase type passes. A mapping also gives the model a note per type
+    (:func:`type_vocabulary` makes one from the catalog, e.g. which kinds a ``Toy`` has).
+    The plan's ``task`` and ``rooms`` are the ones given, whatever the model writes.
+
+    Raises :class:`PlanDerivationError` listing what was still wrong after ``max_rounds``
+    answers to a step, and :class:`~pytest_logicenv.errors.LLMError` when the endpoint fails.
     """
     if not task.strip():
         raise LLMError("cannot derive a plan for an empty task description; describe the task")
@@ -103,7 +108,8 @@ def derive_plan(
         raise LLMError(f"max_rounds must be at least 1, got {max_rounds}")
     rooms = tuple(rooms)
     types = sorted(known_types) if known_types is not None else None
-    talk = _Conversation(llm, system_prompt(types), max_rounds)
+    notes = known_types if isinstance(known_types, Mapping) else {}
+    talk = _Conversation(llm, system_prompt(types, notes), max_rounds)
     talk.step("plan.decompose", decomposition_prompt(task, rooms), _read_decomposition)
     talk.step("plan.factors", FACTORS_PROMPT, _read_factors)
 
@@ -118,6 +124,41 @@ def derive_plan(
         rejected=tuple(talk.rejected),
         exchanges=tuple(talk.exchanges),
     )
+
+
+class LLMPlanner:
+    """The plugin's plan source: ``name`` says who makes plans (``llm:<model>``), ``derive``
+    returns the plan and its exchanges as the JSON objects the cache writes."""
+
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        known_types: Collection[str] | Mapping[str, str] | None = None,
+        max_rounds: int = 3,
+    ) -> None:
+        self.llm = llm
+        self.known_types = known_types
+        self.max_rounds = max_rounds
+
+    @property
+    def name(self) -> str:
+        return f"llm:{self.llm.model}"
+
+    def derive(self, task: str, rooms: Sequence[str]) -> tuple[Plan, list[dict[str, Any]]]:
+        derivation = derive_plan(
+            task, rooms, self.llm, known_types=self.known_types, max_rounds=self.max_rounds
+        )
+        return derivation.plan, [exchange_to_json(e) for e in derivation.exchanges]
+
+
+def type_vocabulary(catalog: Catalog) -> dict[str, str]:
+    """Every catalog type, with its description as a note for the custom ones (the types
+    AI2-THOR lacks, whose attributes the model cannot know)."""
+    return {
+        name: obj_type.description if obj_type.custom else ""
+        for name, obj_type in catalog.types.items()
+    }
 
 
 class _Rejected(Exception):
@@ -310,11 +351,15 @@ def _compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def system_prompt(known_types: Sequence[str] | None) -> str:
-    """The instructions, the plan and facts formats, the rules and the worked example."""
+def system_prompt(known_types: Sequence[str] | None, notes: Mapping[str, str] | None = None) -> str:
+    """The instructions, the plan and facts formats, the rules and the worked example;
+    ``notes`` describe some of the known types."""
     example = example_plan()
+    notes = notes or {}
     types = (
-        "Use only these object types: " + ", ".join(known_types) + "."
+        "Use only these object types: "
+        + ", ".join(f"{t} ({notes[t]})" if notes.get(t) else t for t in known_types)
+        + "."
         if known_types is not None
         else f"Use {DEFAULT_TYPES_HINT}."
     )

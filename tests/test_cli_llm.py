@@ -99,6 +99,26 @@ def test_a_plan_that_stays_wrong_exits_2_and_writes_no_plan(
     assert len(list(logs.iterdir())) == 4  # kept to see what the model answered
 
 
+def test_plan_offers_the_catalogs_types(
+    endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    assert main(["plan", TASK]) == 0
+    prompt = endpoint.requests[0].messages[0]["content"]
+    assert "Use only these object types: AlarmClock, " in prompt
+    assert "WetWipes (a pack of wet wipes, a cleaning tool)" in prompt
+
+
+def test_an_unwritable_out_path_is_a_clear_error(
+    endpoint: FakeLLMServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    assert main(["plan", TASK, "--out", str(blocker / "plan.json")]) == 2
+    assert f"logicenv plan: error: cannot write {blocker / 'plan.json'}" in capsys.readouterr().err
+
+
 def test_max_rounds_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["plan", TASK, "--max-rounds", "0"])

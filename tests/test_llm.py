@@ -85,6 +85,16 @@ def test_environment_names_the_endpoint_model_and_key() -> None:
     assert only_model.endpoint == "https://api.openai.com/v1"
 
 
+def test_defaults_fill_what_the_environment_leaves_unset() -> None:
+    ini = {"LOGICENV_LLM_BASE_URL": "http://127.0.0.1:8000/v1", "LOGICENV_LLM_MODEL": "ini-model"}
+    config = LLMConfig.from_env(
+        {"LOGICENV_LLM_MODEL": "env-model", "LOGICENV_LLM_BASE_URL": ""}, ini
+    )
+    assert config is not None
+    assert (config.endpoint, config.model) == ("http://127.0.0.1:8000/v1", "env-model")
+    assert LLMConfig.from_env({}, {"LOGICENV_LLM_BASE_URL": ""}) is None
+
+
 @pytest.mark.parametrize(
     ("environ", "expected"),
     [

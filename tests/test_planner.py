@@ -19,16 +19,19 @@ from plan_answers import (
     shared_factor_plan,
 )
 
+from pytest_logicenv.catalog import default_catalog
 from pytest_logicenv.checks import check_plan
 from pytest_logicenv.errors import LLMError, PlanError
-from pytest_logicenv.llm import LLMConfig, OpenAILLM, exchange_to_json
+from pytest_logicenv.llm import LLMConfig, OpenAILLM, exchange_from_json, exchange_to_json
 from pytest_logicenv.plan import load_plan, plan_from_json, plan_to_json
 from pytest_logicenv.planner import (
+    LLMPlanner,
     PlanDerivationError,
     derive_plan,
     example_plan,
     indistinct_values,
     system_prompt,
+    type_vocabulary,
 )
 from pytest_logicenv.trajectories import plan_paths
 
@@ -222,3 +225,30 @@ def test_an_empty_task_is_refused_before_calling_the_model(fake_llm: FakeLLMServ
     with pytest.raises(LLMError, match="empty task description"):
         derive_plan("  ", ["Kitchen"], planner_llm(fake_llm))
     assert fake_llm.requests == []
+
+
+def test_the_plugins_plan_source_names_the_model_and_returns_recordable_exchanges(
+    fake_llm: FakeLLMServer,
+) -> None:
+    script(fake_llm, answer(GOOD_PLAN))
+    source = LLMPlanner(planner_llm(fake_llm), known_types=TYPES)
+    assert source.name == f"llm:{MODEL}"
+    plan, exchanges = source.derive(TASK, ["Kitchen"])
+    assert plan.rooms == ("Kitchen",)
+    assert [e["purpose"] for e in exchanges] == ["plan.decompose", "plan.factors", "plan.tree"]
+    assert [exchange_from_json(json.loads(json.dumps(e))).key for e in exchanges] == [
+        e["key"] for e in exchanges
+    ]
+
+
+def test_catalog_types_reach_the_prompt_with_notes_for_custom_types(
+    fake_llm: FakeLLMServer,
+) -> None:
+    vocabulary = type_vocabulary(default_catalog())
+    assert vocabulary["Sofa"] == ""
+    assert "kind=doll" in vocabulary["Toy"]
+    script(fake_llm, answer(GOOD_PLAN))
+    derive_plan(TASK, ["Kitchen"], planner_llm(fake_llm), known_types=vocabulary)
+    prompt = fake_llm.requests[0].messages[0]["content"]
+    assert f"Toy ({vocabulary['Toy']})" in prompt
+    assert ", Sofa, " in prompt
