@@ -85,7 +85,7 @@ class Exchange:
     """One request to an LLM and its answer, as the cache records it (never an API key).
 
     ``model`` is the model asked for, ``response_model`` the one the server says answered;
-    ``parameters`` are the sampling parameters actually sent (temperature, seed,
+    ``parameters`` are the request parameters actually sent (temperature, seed,
     response_format, ...); ``attempts`` lists every try, the last one successful.
     """
 
@@ -165,7 +165,10 @@ class LLMConfig:
     def __post_init__(self) -> None:
         problems = []
         if urlsplit(self.base_url).scheme not in ("http", "https"):
-            problems.append(f"base URL {self.base_url!r} must start with http:// or https://")
+            problems.append(
+                f"base URL {self.base_url!r} must start with http:// or https:// "
+                "(check LOGICENV_LLM_BASE_URL)"
+            )
         if not self.model.strip():
             problems.append("the model name is empty (set LOGICENV_LLM_MODEL)")
         if not self.timeout_s > 0:
