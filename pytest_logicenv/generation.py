@@ -26,5 +26,25 @@ def default_scene_builder(catalog: Any = None) -> SceneBuilder:
 
 
 def planner_for(config: pytest.Config) -> PlanSource | None:
-    """The plan source for this run: none until an LLM is available (see llm.py)."""
-    return None
+    """The LLM planner for this run, or ``None`` when no LLM is available.
+
+    The LLM is a ``pytest_logicenv_make_llm`` hook's, else the endpoint in the environment
+    (``LOGICENV_LLM_*``, ``OPENAI_*``), else the ``logicenv_llm_*`` ini options; the object
+    types offered and enforced are the catalog's (``pytest_logicenv_catalog`` hook, or the default).
+    """
+    from .catalog import default_catalog
+    from .llm import llm_from_env
+    from .planner import LLMPlanner, type_vocabulary
+
+    llm = config.hook.pytest_logicenv_make_llm(config=config)
+    if llm is None:
+        llm = llm_from_env(
+            defaults={
+                "LOGICENV_LLM_BASE_URL": str(config.getini("logicenv_llm_base_url") or ""),
+                "LOGICENV_LLM_MODEL": str(config.getini("logicenv_llm_model") or ""),
+            }
+        )
+    if llm is None:
+        return None
+    catalog = config.hook.pytest_logicenv_catalog(config=config) or default_catalog()
+    return LLMPlanner(llm, known_types=type_vocabulary(catalog))

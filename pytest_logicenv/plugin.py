@@ -298,8 +298,8 @@ def _builders(config: pytest.Config) -> Builders:
     from .environments import Builders
     from .generation import default_scene_builder, planner_for
 
-    designer = config.hook.logicenv_designer(config=config)
-    catalog = config.hook.logicenv_catalog(config=config)
+    designer = config.hook.pytest_logicenv_designer(config=config)
+    catalog = config.hook.pytest_logicenv_catalog(config=config)
     scene_builder = designer or default_scene_builder(catalog)
 
     def known_types() -> frozenset[str] | None:
@@ -308,7 +308,9 @@ def _builders(config: pytest.Config) -> Builders:
         return frozenset((catalog or default_catalog()).types)
 
     def on_scene(scene: Any, trajectory: Any) -> None:
-        config.hook.logicenv_scene_generated(config=config, scene=scene, trajectory=trajectory)
+        config.hook.pytest_logicenv_scene_generated(
+            config=config, scene=scene, trajectory=trajectory
+        )
 
     return Builders(
         scene=scene_builder,
@@ -390,7 +392,7 @@ def logic_env(request: pytest.FixtureRequest) -> Any:
 
     def on_outcome(outcome: Any) -> None:
         record["outcomes"].append(outcome.kind)
-        item.config.hook.logicenv_outcome(item=item, outcome=outcome)
+        item.config.hook.pytest_logicenv_outcome(item=item, outcome=outcome)
 
     return LogicEnv(
         param.case,

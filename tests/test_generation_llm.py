@@ -1,0 +1,62 @@
+"""The plugin's plan source: which LLM it picks, and that it derives through it."""
+
+from __future__ import annotations
+
+import pytest
+from fake_llm import MODEL, FakeLLMServer, answer, planner_script
+from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK
+
+from pytest_logicenv.generation import planner_for
+from pytest_logicenv.llm import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True)
+def no_endpoint_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_no_endpoint_means_no_planner(pytester: pytest.Pytester) -> None:
+    assert planner_for(pytester.parseconfig()) is None
+
+
+def test_the_ini_options_name_the_endpoint(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer
+) -> None:
+    pytester.makeini(
+        f"[pytest]\nlogicenv_llm_base_url = {fake_llm.base_url}\nlogicenv_llm_model = {MODEL}\n"
+    )
+    source = planner_for(pytester.parseconfig())
+    assert source is not None
+    assert source.name == f"llm:{MODEL}"
+    fake_llm.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    plan, exchanges = source.derive(TASK, ["Kitchen"])
+    assert [s.name for s in plan.subtasks] == ["drink", "food"]
+    assert len(exchanges) == 3
+    assert "Toy (a child's toy" in fake_llm.requests[0].messages[0]["content"]  # catalog types
+
+
+def test_the_environment_overrides_the_ini_model(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeini("[pytest]\nlogicenv_llm_base_url = http://127.0.0.1:9/v1\n")
+    monkeypatch.setenv("LOGICENV_LLM_MODEL", "from-env")
+    source = planner_for(pytester.parseconfig())
+    assert source is not None
+    assert source.name == "llm:from-env"
+
+
+def test_a_conftest_can_supply_its_own_llm(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        from pytest_logicenv.llm import CallableLLM
+
+        def pytest_logicenv_make_llm(config):
+            return CallableLLM(lambda messages: "{}", model="house-model")
+        """
+    )
+    source = planner_for(pytester.parseconfigure(pytester.path))
+    assert source is not None
+    assert source.name == "llm:house-model"
