@@ -35,15 +35,9 @@ class Request:
     def messages(self) -> list[dict[str, str]]:
         return list(self.body.get("messages", [])) if isinstance(self.body, dict) else []
 
-    @property
-    def last_user(self) -> str:
-        users = [m["content"] for m in self.messages if m.get("role") == "user"]
-        return users[-1] if users else ""
-
-    @property
-    def text(self) -> str:
-        """Every message's content, joined: what the model was shown."""
-        return "\n".join(m.get("content", "") for m in self.messages)
+    def header(self, name: str) -> str | None:
+        """A request header, whatever the case the client sent it in."""
+        return {k.lower(): v for k, v in self.headers.items()}.get(name.lower())
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from fake_llm import (
     MODEL,
     FakeLLMServer,
     Reply,
+    Request,
     answer,
     dropped,
     error,
@@ -146,7 +147,7 @@ def test_an_exchange_records_request_parameters_answer_and_timing_but_not_the_ke
     assert request.body["messages"] == [m.to_json() for m in HELLO]
     assert request.body["temperature"] == 0
     assert request.body["seed"] == 7
-    assert {k.lower(): v for k, v in request.headers.items()}["authorization"] == f"Bearer {KEY}"
+    assert request.header("Authorization") == f"Bearer {KEY}"
     # ... and what is recorded: never the key.
     document = exchange_to_json(exchange)
     assert KEY not in json.dumps(document)
@@ -306,9 +307,8 @@ def test_a_bad_request_without_optional_parameters_is_not_retried(
 
 
 def test_a_refused_key_is_reported_without_echoing_it(fake_llm: FakeLLMServer) -> None:
-    def echo_key(request: object) -> Reply:
-        headers = {k.lower(): v for k, v in request.headers.items()}  # type: ignore[attr-defined]
-        return error(401, f"Incorrect API key provided: {headers['authorization']}")
+    def echo_key(request: Request) -> Reply:
+        return error(401, f"Incorrect API key provided: {request.header('authorization')}")
 
     fake_llm.respond_with(echo_key)
     with pytest.raises(LLMError) as caught:
