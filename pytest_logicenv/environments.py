@@ -322,8 +322,9 @@ def _generate(
         plan, exchanges = planner.derive(request.task, request.rooms)
         plan_record = {"made_by": planner.name}
         for exchange in exchanges:
-            name = file_hash(json.dumps(exchange, sort_keys=True).encode())[:16]
-            files[f"{LLM_LOG}/{name}.json"] = dumps(exchange)
+            # Named by the request's hash: the same question keeps the same file name.
+            name = exchange.get("key") or file_hash(dumps(exchange))[:16]
+            files[f"{LLM_LOG}/{safe_file_name(str(name))}.json"] = dumps(exchange)
     if request.rooms:
         plan = Plan(plan.task, plan.subtasks, plan.setting, request.rooms)
     if not plan.task:
