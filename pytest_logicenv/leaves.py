@@ -247,10 +247,18 @@ class ConditionLeaf(AgentBehaviour):
         self.fact = condition_fact(condition, ports)
         super().__init__(name or condition)
         self.condition = condition
+        # Trace labels, the same however the ports were written: required ports by value,
+        # then the others as port=value in a fixed order.
         if condition == "Check":
             self.args: tuple[str, ...] = (facts.describe(self.fact),)
         else:
-            self.args = tuple(value for value in ports.values() if value)
+            spec = CONDITIONS[condition]
+            others = [p for p in spec.optional if ports.get(p)]
+            others += sorted(p for p in ports if p not in spec.required + spec.optional)
+            self.args = (
+                *(ports[p] for p in spec.required),
+                *(f"{p}={ports[p]}" for p in others),
+            )
 
     def references(self) -> tuple[str, ...]:
         bound = facts.bound_roles(self.fact)

@@ -129,8 +129,8 @@ class Outcome:
             lines.append("situation: " + "; ".join(f"{q} = {a}" for q, a in self.situation))
         if self.violation is not None:
             lines.append(
-                f"precondition {self.violation.precondition}: {self.violation.requirement}; "
-                f"but {self.violation.reason}"
+                f"broken precondition [{self.violation.precondition}]: "
+                f"{self.violation.requirement}; but {self.violation.reason}"
             )
         if self.false_goals:
             lines.append("false goal facts: " + "; ".join(describe(f) for f in self.false_goals))

@@ -1,0 +1,1 @@
+"""Runnable example policies and scenes (the paper's Clean Living Room)."""
