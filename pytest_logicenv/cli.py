@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli_plan",
     "pytest_logicenv.cli_scene",
     "pytest_logicenv.cli_llm",
+    "pytest_logicenv.cli_run",
 )
 
 

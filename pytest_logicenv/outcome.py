@@ -26,7 +26,7 @@ trace: IsOn(wet_wipes, table)? no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import PreconditionViolation
@@ -82,6 +82,8 @@ class Outcome:
     scene: str = ""
     max_ticks: int = 0
     goal: tuple[Fact, ...] = field(default=(), repr=False)
+    #: The fault a test declares its policy has (``expect_fault``); see :meth:`expecting`.
+    expected: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -89,7 +91,16 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        return self.kind == "pass"
+        """Whether the run passed (or showed exactly the fault the test expects)."""
+        return self.kind == "pass" or self.kind == self.expected
+
+    def expecting(self, fault: str) -> Outcome:
+        """This outcome judged for a test that declares its policy has ``fault``: a run that
+        passes or shows that fault is ok, any other fault is not. (Whether some scene
+        revealed the fault at all is for the session to judge.)"""
+        if fault not in KINDS[1:-1]:
+            raise ValueError(f"{fault!r} is not a fault class; choose one of {KINDS[1:-1]}")
+        return replace(self, expected=fault)
 
     @property
     def actions(self) -> tuple[Step, ...]:
@@ -98,7 +109,8 @@ class Outcome:
 
     def headline(self) -> str:
         """The first line of the explanation: ``<Class>: <one-line reason>``."""
-        return f"{self.kind.capitalize()}: {self._reason()}"
+        expected = " (expected)" if self.kind == self.expected else ""
+        return f"{self.kind.capitalize()}{expected}: {self._reason()}"
 
     def _reason(self) -> str:
         if self.violation is not None:
@@ -125,6 +137,8 @@ class Outcome:
         """A short text fit for a pytest failure: the class and reason, the situation, the
         broken precondition or the false goal facts (or the traceback), the last steps."""
         lines = [self.headline()]
+        if self.expected is not None and not self.ok:
+            lines.append(f"expected fault: {self.expected} (the test declares expect_fault)")
         if self.situation:
             lines.append("situation: " + "; ".join(f"{q} = {a}" for q, a in self.situation))
         if self.violation is not None:
@@ -149,6 +163,7 @@ class Outcome:
         return {
             "kind": self.kind,
             "ok": self.ok,
+            "expected": self.expected,
             "scene": self.scene,
             "status": self.status,
             "ticks": self.ticks,

@@ -1,0 +1,148 @@
+"""``logicenv run``: run a behavior-tree policy in one or more scenes and print the outcomes.
+
+``POLICY`` is a BehaviorTree.CPP v4 XML file (``--tree`` picks a tree other than the main
+one) or a py_trees policy written ``module:name`` or ``path/to/file.py:name``, where ``name``
+is a function returning a root behaviour (or a root behaviour itself). Exit status: 0 when
+every run passes, 1 when some run shows a fault, 2 for bad input.
+
+    logicenv run policy.xml --scene cache/tidy/scenes/toy=doll.json --goal goal.json
+    logicenv run my_robot.policies:tidy --scene a.json --scene b.json --json
+
+With several scenes (or ``--known``), names the policy uses are checked before any run: a name
+found in no scene, goal fact or ``--known`` is bad input, while a name missing from some scenes
+only is a situation the policy must handle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import FactError, PolicyError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run a behavior-tree policy in scenes and classify the outcome",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("policy", metavar="POLICY", help="XML file, module:name or file.py:name")
+    parser.add_argument(
+        "--scene",
+        dest="scenes",
+        action="append",
+        required=True,
+        metavar="SCENE.json",
+        help="a scene file (repeat for several scenes)",
+    )
+    parser.add_argument("--goal", metavar="FACTS.json", help="goal facts that must hold at the end")
+    parser.add_argument("--tree", metavar="ID", help="the BehaviorTree of an XML file to run")
+    parser.add_argument(
+        "--max-ticks", type=_positive, default=None, metavar="N", help="tick budget of a run"
+    )
+    parser.add_argument(
+        "--known",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name that may be absent from these scenes (checks every name the policy uses)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
+    parser.set_defaults(handler=run_command)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from .facts import parse_facts
+    from .runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
+    from .scene import load_scene
+
+    scenes = [load_scene(path) for path in args.scenes]
+    goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else ()
+    policy = load_policy(args.policy, tree=args.tree)
+    known = None
+    if len(scenes) > 1 or args.known:
+        known = vocabulary(scenes, goal) | set(args.known)
+    max_ticks = args.max_ticks or DEFAULT_MAX_TICKS
+    outcomes = [
+        run_policy(policy, scene, goal=goal, max_ticks=max_ticks, known=known) for scene in scenes
+    ]
+    if args.json:
+        print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))
+    else:
+        for scene, outcome in zip(scenes, outcomes, strict=True):
+            if len(scenes) > 1:
+                print(f"== {scene.id}")
+            print(outcome.explain())
+        if len(outcomes) > 1:
+            failed = sum(not o.ok for o in outcomes)
+            print(f"{len(outcomes)} runs: {len(outcomes) - failed} passed, {failed} failed")
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def _read_json(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FactError(path, f"cannot read the goal file ({error.strerror})") from None
+    except json.JSONDecodeError as error:
+        raise FactError(path, f"not valid JSON ({error})") from None
+
+
+def load_policy(spec: str, *, tree: str | None = None) -> Any:
+    """The policy ``spec`` names: an XML file's factory, or a module's (or a Python file's)
+    function or root behaviour."""
+    from .btxml import load_bt_xml
+
+    if spec.lower().endswith(".xml"):
+        return load_bt_xml(spec, tree=tree)
+    if tree is not None:
+        raise PolicyError("--tree applies to BehaviorTree.CPP XML policies only")
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise PolicyError(f"{spec}: a policy is an XML file, module:name or path/to/file.py:name")
+    try:
+        if module_name.endswith(".py"):
+            module = _import_file(Path(module_name))
+        else:
+            sys.path.insert(0, str(Path.cwd()))
+            try:
+                module = importlib.import_module(module_name)
+            finally:
+                sys.path.remove(str(Path.cwd()))
+    except PolicyError:
+        raise
+    except Exception as error:  # the user's module failed to import
+        reason = f"{type(error).__name__}: {error}"
+        raise PolicyError(f"{spec}: cannot import {module_name} ({reason})") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise PolicyError(f"{spec}: {module_name} has no {attr!r}") from None
+
+
+def _import_file(path: Path) -> Any:
+    if not path.is_file():
+        raise PolicyError(f"{path}: no such file")
+    module_spec = importlib.util.spec_from_file_location(path.stem, path)
+    if module_spec is None or module_spec.loader is None:
+        raise PolicyError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module

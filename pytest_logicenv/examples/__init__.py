@@ -1,1 +1,0 @@
-"""Runnable example policies and scenes (the paper's Clean Living Room)."""
