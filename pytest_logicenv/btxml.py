@@ -54,6 +54,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import re
 import sys
 import xml.parsers.expat
 from collections.abc import Callable, Mapping
@@ -93,6 +94,8 @@ _RETRY = "RetryUntilSuccessful"
 _SUBTREE = "SubTree"
 # Generic forms: <Action ID="PickUp" .../> is <PickUp .../>.
 _GENERIC = ("Action", "Condition", "Control", "Decorator")
+# A port value that reads a blackboard entry: {key}, or {=} for the port's own name.
+_BLACKBOARD_KEY = re.compile(r"\{\s*(=|[A-Za-z_@][\w.@/]*)\s*\}")
 # Attributes every node may carry that are not ports.
 _NOT_PORTS = ("ID", "name", "_description")
 
@@ -352,11 +355,10 @@ class _Builder:
     def resolve(self, element: Element, port: str, value: str, scope: Mapping[str, str]) -> str:
         """A port's value: literal text, or ``{key}`` (``{=}``: the port's own name) read from
         the SubTree parameters in scope."""
-        text = value.strip()
-        if not (text.startswith("{") and text.endswith("}")):
+        match = _BLACKBOARD_KEY.fullmatch(value.strip())
+        if match is None:  # literal text (JSON in a Check's fact port too)
             return value
-        key = text[1:-1].strip()
-        key = port if key == "=" else key
+        key = port if match.group(1) == "=" else match.group(1)
         if key not in scope:
             defined = ", ".join(scope) or "none"
             raise self.fail(

@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run a behavior-tree policy in scenes and classify the outcome",
-        description=__doc__,
+        description=(__doc__ or "").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("policy", metavar="POLICY", help="XML file, module:name or file.py:name")

@@ -40,7 +40,7 @@ from py_trees.blackboard import Blackboard, KeyMetaData
 
 from .agent import Agent, PolicyStopped
 from .errors import PolicyError
-from .facts import Fact, evaluate, parse_fact, references
+from .facts import Fact, bound_roles, evaluate, parse_fact, references
 from .leaves import AgentBehaviour
 from .outcome import Outcome
 from .scene import Scene
@@ -153,6 +153,7 @@ def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset
             names.update((room.id, room.type))
     for fact in facts:
         names.update(references(fact))
+        names.update(bound_roles(fact))
     return frozenset(names)
 
 

@@ -1,0 +1,233 @@
+"""BehaviorTree.CPP v4 XML: node semantics (memory, reactive, retry, subtrees) checked through
+runs, and every kind of bad input named with its file, line and node."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import py_trees
+import pytest
+from sim_scenes import kitchen
+
+from pytest_logicenv.btxml import load_bt_xml, parse_bt_xml
+from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.outcome import Outcome
+from pytest_logicenv.runner import run_policy
+
+
+class Busy(py_trees.behaviour.Behaviour):
+    """A user's node for XML: RUNNING for ``ticks`` ticks after it starts, then SUCCESS."""
+
+    def __init__(self, name: str, ticks: str = "2") -> None:
+        super().__init__(name)
+        self.ticks = int(ticks)
+        self.left = self.ticks
+
+    def initialise(self) -> None:
+        self.left = self.ticks
+
+    def update(self) -> py_trees.common.Status:
+        if self.left > 0:
+            self.left -= 1
+            return py_trees.common.Status.RUNNING
+        return py_trees.common.Status.SUCCESS
+
+
+def tree(body: str, *extra_trees: str) -> str:
+    others = "".join(extra_trees)
+    return (
+        '<root BTCPP_format="4" main_tree_to_execute="Main">'
+        f'<BehaviorTree ID="Main">{body}</BehaviorTree>{others}</root>'
+    )
+
+
+def run_xml(body: str, *extra_trees: str, max_ticks: int = 100) -> Outcome:
+    policy = parse_bt_xml(tree(body, *extra_trees), "test.xml", nodes={"Busy": Busy})
+    return run_policy(policy, kitchen(), max_ticks=max_ticks)
+
+
+def checks(outcome: Outcome) -> list[str]:
+    return [str(step) for step in outcome.trace if step.kind == "condition"]
+
+
+def test_sequence_resumes_its_running_child_and_reactive_sequence_rechecks() -> None:
+    body = '<{0}><Exists object="mug"/><Busy ticks="2"/></{0}>'
+    memory = run_xml(body.format("Sequence"))
+    reactive = run_xml(body.format("ReactiveSequence"))
+    assert (memory.kind, memory.ticks, checks(memory)) == ("pass", 3, ["Exists(mug)? yes"])
+    assert (reactive.kind, reactive.ticks) == ("pass", 3)
+    assert checks(reactive) == ["Exists(mug)? yes"] * 3
+
+
+def test_fallback_resumes_its_running_child_and_reactive_fallback_rechecks() -> None:
+    body = '<{0}><Exists object="Banana"/><Busy ticks="2"/></{0}>'
+    memory = run_xml(body.format("Fallback"))
+    reactive = run_xml(body.format("ReactiveFallback"))
+    assert checks(memory) == ["Exists(Banana)? no"]
+    assert checks(reactive) == ["Exists(Banana)? no"] * 3
+    assert memory.kind == reactive.kind == "pass"
+
+
+def test_retry_until_successful_tries_num_attempts_times() -> None:
+    outcome = run_xml(
+        '<RetryUntilSuccessful num_attempts="3"><Exists object="Banana"/></RetryUntilSuccessful>'
+    )
+    assert (outcome.kind, outcome.status) == ("lackbranch", "FAILURE")
+    assert len(checks(outcome)) == 3
+
+
+def test_retrying_forever_meets_the_tick_budget() -> None:
+    outcome = run_xml(
+        '<RetryUntilSuccessful num_attempts="-1"><Exists object="Banana"/></RetryUntilSuccessful>',
+        max_ticks=25,
+    )
+    assert (outcome.kind, outcome.status, outcome.ticks) == ("lackbranch", "RUNNING", 25)
+    assert outcome.headline() == (
+        "Lackbranch: the policy did not finish within 25 ticks in this situation"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ('<Inverter><Exists object="mug"/></Inverter>', "FAILURE"),
+        ('<Inverter><Exists object="Banana"/></Inverter>', "SUCCESS"),
+        ('<ForceSuccess><Exists object="Banana"/></ForceSuccess>', "SUCCESS"),
+        ('<ForceFailure><Exists object="mug"/></ForceFailure>', "FAILURE"),
+        ("<AlwaysSuccess/>", "SUCCESS"),
+        ("<Sequence><AlwaysSuccess/><AlwaysFailure/></Sequence>", "FAILURE"),
+        ('<Condition ID="IsClosed" object="fridge"/>', "SUCCESS"),
+        ('<Condition ID="InState" object="fridge" open="false"/>', "SUCCESS"),
+        ('<HasAttr object="mug" colour="red"/>', "FAILURE"),
+        ('<Check fact=\'{"in": ["Apple", "Fridge"]}\'/>', "FAILURE"),  # hidden: fridge shut
+    ],
+)
+def test_decorators_constants_and_conditions(body: str, status: str) -> None:
+    assert run_xml(body).status == status
+
+
+def test_subtree_parameters_autoremap_and_the_port_name_shorthand() -> None:
+    main = '<Sequence><SubTree ID="Fetch" item="sponge" place="{=}" _autoremap="false"/></Sequence>'
+    with pytest.raises(PolicyError, match="reads 'place', which no enclosing SubTree passes"):
+        run_xml(main, '<BehaviorTree ID="Fetch"><GoTo target="{item}"/></BehaviorTree>')
+    outer = '<SubTree ID="Outer" item="sponge"/>'
+    trees = (
+        '<BehaviorTree ID="Outer"><SubTree ID="Inner" _autoremap="true" target="{item}"/>'
+        "</BehaviorTree>",
+        '<BehaviorTree ID="Inner"><Sequence><GoTo target="{=}"/><PickUp object="{item}"/>'
+        "</Sequence></BehaviorTree>",
+    )
+    outcome = run_xml(outer, *trees)
+    assert [str(step) for step in outcome.trace] == ["GoTo(sponge) ok", "PickUp(sponge) ok"]
+
+
+def test_action_leaves_in_both_forms_act_alike() -> None:
+    short = run_xml('<Sequence><GoTo target="counter"/><PickUp object="mug"/></Sequence>')
+    generic = run_xml(
+        '<Sequence><Action ID="GoTo" target="counter"/><Action ID="PickUp" object="mug"/>'
+        "</Sequence>"
+    )
+    assert short.trace == generic.trace
+    assert short.ok
+
+
+def test_the_tree_option_picks_another_behavior_tree(tmp_path: Path) -> None:
+    path = tmp_path / "two.xml"
+    path.write_text(
+        tree("<AlwaysSuccess/>", '<BehaviorTree ID="Other"><AlwaysFailure/></BehaviorTree>')
+    )
+    assert run_policy(load_bt_xml(path), kitchen()).kind == "pass"
+    assert run_policy(load_bt_xml(path, tree="Other"), kitchen()).kind == "lackbranch"
+
+
+def test_loading_an_unchanged_file_again_uses_the_cache(tmp_path: Path) -> None:
+    path = tmp_path / "policy.xml"
+    path.write_text(tree("<AlwaysSuccess/>"))
+    first = load_bt_xml(path)
+    assert load_bt_xml(path) is first
+    path.write_text(tree("<AlwaysFailure/>"))
+    os.utime(path, ns=(1, 10**18))
+    assert run_policy(load_bt_xml(path), kitchen()).kind == "lackbranch"
+
+
+BAD: list[tuple[str, str]] = [
+    (
+        "<root><BehaviorTree ID='T'><Sequence></BehaviorTree></root>",
+        "test.xml:1:39: malformed XML: mismatched tag",
+    ),
+    ("<tree/>", "test.xml:1: the document element must be <root>"),
+    (
+        '<root BTCPP_format="3"><BehaviorTree ID="T"><AlwaysSuccess/></BehaviorTree></root>',
+        "BTCPP_format '3' is not supported",
+    ),
+    ("<root/>", "test.xml: no <BehaviorTree> in the document"),
+    ("<root><BehaviorTree><AlwaysSuccess/></BehaviorTree></root>", "<BehaviorTree> needs an ID"),
+    (
+        "<root><BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree>"
+        "<BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree></root>",
+        "a second BehaviorTree 'T'",
+    ),
+    (
+        "<root><BehaviorTree ID='T'><AlwaysSuccess/><AlwaysSuccess/></BehaviorTree></root>",
+        "must have exactly one child node, it has 2",
+    ),
+    (
+        "<root><BehaviorTree ID='A'><AlwaysSuccess/></BehaviorTree>"
+        "<BehaviorTree ID='B'><AlwaysSuccess/></BehaviorTree></root>",
+        "2 BehaviorTrees and no main_tree_to_execute",
+    ),
+    (
+        "<root><include path='x.xml'/><BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree></root>",
+        "test.xml:1: <include> is not supported under <root>",
+    ),
+    (tree('<Pickup object="mug"/>'), "<Pickup>: unknown node ID 'Pickup'; did you mean 'PickUp'?"),
+    (tree('<Action object="mug"/>'), "<Action>: <Action> needs an ID attribute"),
+    (tree("<PutIn object='mug'/>"), "<PutIn>: PutIn needs port 'target'"),
+    (
+        tree("<PickUp name='grab' object='mug' from='counter'/>"),
+        "<PickUp 'grab'>: PickUp has no port 'from'",
+    ),
+    (tree("<Exists/>"), "<Exists>: Exists needs port 'object'"),
+    (tree("<IsOn object='mug' target='counter' colour='red'/>"), "IsOn has no port 'colour'"),
+    (tree("<HasAttr object='mug'/>"), "HasAttr needs at least one attrs port"),
+    (tree("<InState object='mug' open='maybe'/>"), "state port 'open' must be true or false"),
+    (tree("<Check fact='{not json'/>"), "port 'fact' is not valid JSON"),
+    (tree('<Check fact=\'{"up": "mug"}\'/>'), "unknown fact"),
+    (tree("<Sequence reason='x'><AlwaysSuccess/></Sequence>"), "<Sequence>: unknown port 'reason'"),
+    (tree("<Sequence/>"), "<Sequence>: needs at least 1 child node(s)"),
+    (
+        tree("<Inverter><AlwaysSuccess/><AlwaysSuccess/></Inverter>"),
+        "<Inverter>: takes 1 child node(s), it has 2",
+    ),
+    (tree("<GoTo target='mug'><AlwaysSuccess/></GoTo>"), "<GoTo>: takes 0 child node(s)"),
+    (
+        tree("<RetryUntilSuccessful><AlwaysSuccess/></RetryUntilSuccessful>"),
+        "missing port 'num_attempts'",
+    ),
+    (
+        tree("<RetryUntilSuccessful num_attempts='0'><AlwaysSuccess/></RetryUntilSuccessful>"),
+        "num_attempts must be a positive integer or -1, got '0'",
+    ),
+    (tree("<SubTree ID='Nope'/>"), "<SubTree 'Nope'>: no BehaviorTree with ID 'Nope'"),
+    (tree("<SubTree ID='Main'/>"), "SubTree 'Main' includes itself (Main)"),
+    (tree("<GoTo target='{where}'/>"), "port target='{where}' reads 'where'"),
+    (tree("<GoTo target='mug' _skipIf='true'/>"), "attribute '_skipIf' (BT.CPP scripting)"),
+    ('<!DOCTYPE root [<!ENTITY a "b">]><root/>', "DOCTYPE is not allowed"),
+    (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: Busy.__init__() got an unexpected keyword"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD, ids=[m for _, m in BAD])
+def test_bad_input_names_the_file_line_and_node(text: str, message: str) -> None:
+    with pytest.raises(PolicyError) as caught:
+        parse_bt_xml(text, "test.xml", nodes={"Busy": Busy})
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("test.xml")
+
+
+def test_an_unknown_main_tree_and_a_missing_file_are_policy_errors(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="no BehaviorTree with ID 'Other' \\(trees: Main\\)"):
+        parse_bt_xml(tree("<AlwaysSuccess/>"), "test.xml", tree="Other")
+    with pytest.raises(PolicyError, match="cannot read the policy file"):
+        load_bt_xml(tmp_path / "missing.xml")

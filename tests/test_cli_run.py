@@ -1,0 +1,156 @@
+"""``logicenv run`` as a user runs it: exit 0 on pass, 1 on a fault, 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, load_benchmark
+
+from pytest_logicenv.cli import main
+
+bench = load_benchmark("simulate")
+XML = str(ROOT / "example_agents" / "clean_living_room.xml")
+PY = str(ROOT / "example_agents" / "clean_living_room.py")
+
+
+@pytest.fixture
+def scenes(tmp_path: Path) -> dict[str, Path]:
+    """The 12 Clean Living Room scenes as files, by trajectory id, and the goal of each."""
+    paths = {}
+    for _, trajectory, scene in bench.cases():
+        path = tmp_path / f"{trajectory.id}.json"
+        path.write_text(json.dumps(scene.to_json()))
+        paths[trajectory.id] = path
+        goal = [{"state": "stain", "dirty": False}]
+        (tmp_path / f"{trajectory.id}.goal.json").write_text(json.dumps(goal))
+    return paths
+
+
+WIPES = "toy=doll-book=yes-wipe=yes"
+NO_WIPES = "toy=no-book=no-wipe=no"
+
+
+def test_a_passing_run_exits_0(scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    goal = scenes[WIPES].with_suffix(".goal.json")
+    assert main(["run", XML, "--scene", str(scenes[WIPES]), "--goal", str(goal)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Pass: the policy returned SUCCESS and every goal fact holds\n")
+    assert "PutIn(toy, red_box) ok" in out
+
+
+def test_a_fault_exits_1_with_the_explanation(
+    scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", XML, "--tree", "CleanLivingRoomLackbranch", "--scene", str(scenes[NO_WIPES])]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "Lackbranch: GoTo(wet_wipes) acts on wet_wipes, which this situation does not contain\n"
+    )
+
+
+def test_a_python_policy_in_several_scenes_with_json(
+    scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", f"{PY}:lackbranch_policy", "--json"]
+    for name in (WIPES, NO_WIPES):
+        args += ["--scene", str(scenes[name])]
+    assert main(args) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert [o["kind"] for o in document["outcomes"]] == ["pass", "lackbranch"]
+    assert [o["scene"] for o in document["outcomes"]] == [WIPES, NO_WIPES]
+
+
+def test_several_scenes_print_a_summary(
+    scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", f"{PY}:correct_policy"]
+    for path in scenes.values():
+        args += ["--scene", str(path)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"== {NO_WIPES}\nPass: " in out
+    assert out.rstrip().endswith("12 runs: 12 passed, 0 failed")
+
+
+def test_a_module_policy_is_imported_from_the_working_directory(
+    scenes: dict[str, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "my_policies.py").write_text(
+        "from pytest_logicenv.leaves import GoTo\n\ndef walk():\n    return GoTo('sofa')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "my_policies", raising=False)
+    assert main(["run", "my_policies:walk", "--scene", str(scenes[WIPES])]) == 0
+    assert capsys.readouterr().out.startswith("Pass: ")
+
+
+BAD = [
+    (["--scene", "missing.json"], "missing.json: no such scene file"),
+    (["--tree", "Nope"], "no BehaviorTree with ID 'Nope'"),
+    (["--goal", "GOAL"], "not valid JSON"),
+    (["--known", "Sofa"], "clean_living_room.xml:68 <Condition>: 'book' names no object"),
+]
+
+
+@pytest.mark.parametrize(("extra", "message"), BAD, ids=[m for _, m in BAD])
+def test_bad_input_exits_2_with_a_message(
+    extra: list[str],
+    message: str,
+    scenes: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad_goal = tmp_path / "goal.json"
+    bad_goal.write_text("{")
+    extra = [str(bad_goal) if arg == "GOAL" else arg for arg in extra]
+    scene = [] if "--scene" in extra else ["--scene", str(scenes[NO_WIPES])]
+    assert main(["run", XML, *scene, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("logicenv run: error: ")
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        ("policy", "a policy is an XML file, module:name or path/to/file.py:name"),
+        (f"{PY}:no_such_policy", "has no 'no_such_policy'"),
+        ("no_such_module_xyz:tidy", "cannot import no_such_module_xyz (ModuleNotFoundError"),
+        ("missing.py:tidy", "missing.py: no such file"),
+    ],
+)
+def test_bad_policy_specs_exit_2(
+    policy: str, message: str, scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", policy, "--scene", str(scenes[WIPES])]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_installed_command_runs_without_a_traceback(scenes: dict[str, Path]) -> None:
+    bad = scenes[WIPES].with_name("bad.xml")
+    bad.write_text("<root><BehaviorTree ID='T'><Pickup object='toy'/></BehaviorTree></root>")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_logicenv.cli",
+            "run",
+            str(bad),
+            "--scene",
+            str(scenes[WIPES]),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert f"{bad}:1: <Pickup>: unknown node ID 'Pickup'; did you mean 'PickUp'?" in result.stderr

@@ -1,0 +1,80 @@
+"""The world state: built from a scene, read by the facts evaluator like a scene."""
+
+from __future__ import annotations
+
+from sim_scenes import kitchen, square
+
+from pytest_logicenv.actions import execute
+from pytest_logicenv.facts import evaluate, parse_fact
+from pytest_logicenv.scene import Door, Scene, Window
+from pytest_logicenv.world import WorldState
+
+
+def test_a_fresh_world_answers_facts_exactly_as_its_scene_does() -> None:
+    source = kitchen()
+    world = WorldState.from_scene(source)
+    facts = [
+        {"exists": "Apple", "where": {"in": "Fridge"}},
+        {"on": ["mug", "counter"]},
+        {"on": ["stain", "Floor"]},
+        {"near": ["mug", "toaster"]},
+        {"near": ["mug", "statue"]},
+        {"state": "fridge", "open": False},
+        {"absent": "Banana"},
+        {"exists": "Stain", "where": {"room": "Kitchen"}, "states": {"dirty": True}},
+    ]
+    for data in facts:
+        fact = parse_fact(data)
+        assert evaluate(fact, world) == evaluate(fact, source), data
+
+
+def test_windows_and_doors_are_entities_with_an_open_state() -> None:
+    world = WorldState.from_scene(
+        Scene(
+            "with door",
+            rooms=(square("kitchen", "Kitchen"), square("hall", "Hallway", x=5)),
+            doors=(Door("d1", "wall", ("kitchen", "hall"), 1.0, open=False),),
+            windows=(Window("w1", "wall", "kitchen", 1.0, role="window"),),
+        )
+    )
+    assert {o.type for o in world.entities} == {"Window", "Door"}
+    assert evaluate(parse_fact({"state": "Door", "open": False}), world)
+    assert evaluate(parse_fact({"state": "window", "open": False}), world)
+    assert world.objects["w1"].has("openable")
+
+
+def test_only_the_outermost_closed_receptacle_hides_and_open_ones_do_not() -> None:
+    world = WorldState.from_scene(kitchen())
+    apple, lunchbox = world.objects["apple"], world.objects["lunchbox"]
+    assert world.enclosure(apple) is world.objects["fridge"]
+    assert not world.is_visible(apple)
+    world.set_state(world.objects["fridge"], "open", True)
+    assert world.is_visible(apple)
+    assert world.is_visible(lunchbox)
+
+
+def test_the_agent_reaches_its_spot_and_everything_on_it() -> None:
+    world = WorldState.from_scene(kitchen())
+    assert not world.reachable(world.objects["mug"])
+    assert execute(world, "GoTo", {"target": "knife"}) is None  # knife is on the counter
+    assert world.agent.spot == "counter"
+    assert world.reachable(world.objects["mug"])
+    assert world.reachable(world.objects["counter"])
+    assert not world.reachable(world.objects["stain"])
+
+
+def test_held_objects_are_near_what_the_agent_stands_at() -> None:
+    world = WorldState.from_scene(kitchen())
+    for call in (("GoTo", "mug"), ("PickUp", "mug"), ("GoTo", "statue")):
+        port = "target" if call[0] == "GoTo" else "object"
+        assert execute(world, call[0], {port: call[1]}) is None
+    assert world.near("mug", "statue")
+    assert not world.near("mug", "toaster")
+
+
+def test_the_visible_view_is_cached_until_the_world_changes() -> None:
+    world = WorldState.from_scene(kitchen())
+    first = world.visible()
+    assert world.visible() is first
+    execute(world, "GoTo", {"target": "fridge"})
+    assert world.visible() is not first
