@@ -123,7 +123,6 @@ class ActionSpec:
     ports: tuple[str, ...]
     preconditions: tuple[Precondition, ...]
     effect: Callable[[WorldState, Bound], None]
-    summary: str
     #: Ports that may also name a room (``GoTo(Kitchen)``).
     room_ports: tuple[str, ...] = ()
 
@@ -357,10 +356,26 @@ def _spec(
     ports: Sequence[str],
     preconditions: Sequence[Precondition],
     effect: Callable[[WorldState, Bound], None],
-    summary: str,
     room_ports: Sequence[str] = (),
 ) -> ActionSpec:
-    return ActionSpec(name, tuple(ports), tuple(preconditions), effect, summary, tuple(room_ports))
+    return ActionSpec(name, tuple(ports), tuple(preconditions), effect, tuple(room_ports))
+
+
+def _switch(
+    name: str,
+    prop: str,
+    state: str,
+    value: bool,
+    effect: Callable[[WorldState, Bound], None] | None = None,
+) -> ActionSpec:
+    """An action that sets ``state`` of a reachable ``target`` that has ``prop`` and is not
+    already in that state (Open, Close, ToggleOn, ToggleOff, Fill)."""
+    return _spec(
+        name,
+        ["target"],
+        [*_reach("target"), has_property("target", prop), in_state("target", state, not value)],
+        effect or _set("target", state, value),
+    )
 
 
 def _reach(port: str) -> tuple[Precondition, Precondition]:
@@ -381,71 +396,23 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
     )
 
 
-#: Every action, by name.
+#: Every action, by name (each leaf class in :mod:`pytest_logicenv.leaves` says what it does).
 ACTIONS: Mapping[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        _spec(
-            "GoTo",
-            ["target"],
-            [visible("target")],
-            _go_to,
-            "walk to an object (or a room) so it is within reach",
-            room_ports=["target"],
-        ),
+        _spec("GoTo", ["target"], [visible("target")], _go_to, room_ports=["target"]),
         _spec(
             "PickUp",
             ["object"],
             [*_reach("object"), has_property("object", "pickupable"), hand_free()],
             _pick_up,
-            "take an object in the (one) hand",
         ),
-        _spec("PutOn", ["object", "target"], _receive("on"), _put("on"), "put what is held on"),
-        _spec("PutIn", ["object", "target"], _receive("in"), _put("in"), "put what is held in"),
-        _spec(
-            "Open",
-            ["target"],
-            [
-                *_reach("target"),
-                has_property("target", "openable"),
-                in_state("target", "open", False),
-            ],
-            _set("target", "open", True),
-            "open a door, window, fridge, drawer, ...",
-        ),
-        _spec(
-            "Close",
-            ["target"],
-            [
-                *_reach("target"),
-                has_property("target", "openable"),
-                in_state("target", "open", True),
-            ],
-            _set("target", "open", False),
-            "close something open",
-        ),
-        _spec(
-            "ToggleOn",
-            ["target"],
-            [
-                *_reach("target"),
-                has_property("target", "toggleable"),
-                in_state("target", "toggled", False),
-            ],
-            _toggle_on,
-            "switch something on (a heat source then cooks or fills what it holds)",
-        ),
-        _spec(
-            "ToggleOff",
-            ["target"],
-            [
-                *_reach("target"),
-                has_property("target", "toggleable"),
-                in_state("target", "toggled", True),
-            ],
-            _set("target", "toggled", False),
-            "switch something off",
-        ),
+        _spec("PutOn", ["object", "target"], _receive("on"), _put("on")),
+        _spec("PutIn", ["object", "target"], _receive("in"), _put("in")),
+        _switch("Open", "openable", "open", True),
+        _switch("Close", "openable", "open", False),
+        _switch("ToggleOn", "toggleable", "toggled", True, effect=_toggle_on),
+        _switch("ToggleOff", "toggleable", "toggled", False),
         _spec(
             "Clean",
             ["target", "tool"],
@@ -456,25 +423,13 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "dirty", True),
             ],
             _set("target", "dirty", False),
-            "clean a dirty object with a held cleaning tool",
         ),
-        _spec(
-            "Fill",
-            ["target"],
-            [
-                *_reach("target"),
-                has_property("target", "fillable"),
-                in_state("target", "filled", False),
-            ],
-            _set("target", "filled", True),
-            "fill a container with water",
-        ),
+        _switch("Fill", "fillable", "filled", True),
         _spec(
             "Empty",
             ["target"],
             [*_reach("target"), in_state("target", "filled", True)],
             _set("target", "filled", False),
-            "empty a filled container",
         ),
         _spec(
             "Pour",
@@ -488,7 +443,6 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "filled", False),
             ],
             _pour,
-            "pour a held filled container into another",
         ),
         _spec(
             "Slice",
@@ -501,9 +455,8 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 has_property("tool", "cutting_tool"),
             ],
             _set("target", "sliced", True),
-            "slice an object with a held cutting tool",
         ),
-        _spec("Drop", ["object"], [holding("object")], _drop, "put what is held on the floor"),
+        _spec("Drop", ["object"], [holding("object")], _drop),
     )
 }
 

@@ -102,7 +102,6 @@ class ConditionSpec:
     optional: tuple[str, ...]
     extra: str | None
     build: Callable[[Mapping[str, str], Mapping[str, str]], Any]
-    summary: str
     extra_required: bool = False
 
 
@@ -137,6 +136,14 @@ def _parse_bool(text: str, port: str) -> bool:
     return lowered == "true"
 
 
+def _attrs(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+    return {"attr": ports["object"], **extra}
+
+
+def _states(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+    return {"state": ports["object"], **{k: _parse_bool(v, k) for k, v in extra.items()}}
+
+
 def _check_fact(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
     try:
         return json.loads(ports["fact"])
@@ -148,69 +155,37 @@ def _cond(
     name: str,
     required: tuple[str, ...],
     build: Callable[[Mapping[str, str], Mapping[str, str]], Any],
-    summary: str,
     optional: tuple[str, ...] = (),
     extra: str | None = None,
     extra_required: bool = False,
 ) -> ConditionSpec:
-    return ConditionSpec(name, required, optional, extra, build, summary, extra_required)
+    return ConditionSpec(name, required, optional, extra, build, extra_required)
 
 
 _OBJ = ("object",)
 _PAIR = ("object", "target")
 _WHERE = ("on", "in", "room")
 
-#: Every condition, by ID.
+#: Every condition, by ID (each condition class below says what it checks).
 CONDITIONS: Mapping[str, ConditionSpec] = {
     spec.name: spec
     for spec in (
-        _cond("Check", ("fact",), _check_fact, "any fact, as JSON"),
-        _cond(
-            "Exists",
-            _OBJ,
-            _exists("exists"),
-            "some such object (other ports: attributes)",
-            _WHERE,
-            "attrs",
-        ),
-        _cond(
-            "Absent",
-            _OBJ,
-            _exists("absent"),
-            "no such object (other ports: attributes)",
-            _WHERE,
-            "attrs",
-        ),
-        _cond("IsOn", _PAIR, _related("on"), "object rests on target"),
-        _cond("IsIn", _PAIR, _related("in"), "object is inside target"),
-        _cond("IsNear", _PAIR, _related("near"), "object is near target"),
-        _cond("IsHeld", _OBJ, lambda ports, extra: {"held": ports["object"]}, "agent holds it"),
-        _cond("IsOpen", _OBJ, _state("open", True), "object is open"),
-        _cond("IsClosed", _OBJ, _state("open", False), "object is closed"),
-        _cond("IsToggledOn", _OBJ, _state("toggled", True), "object is switched on"),
-        _cond("IsToggledOff", _OBJ, _state("toggled", False), "object is switched off"),
-        _cond("IsDirty", _OBJ, _state("dirty", True), "object is dirty"),
-        _cond("IsClean", _OBJ, _state("dirty", False), "object is clean"),
-        _cond("IsFilled", _OBJ, _state("filled", True), "object is filled"),
-        _cond(
-            "HasAttr",
-            _OBJ,
-            lambda ports, extra: {"attr": ports["object"], **extra},
-            "object has these attributes (other ports)",
-            extra="attrs",
-            extra_required=True,
-        ),
-        _cond(
-            "InState",
-            _OBJ,
-            lambda ports, extra: {
-                "state": ports["object"],
-                **{k: _parse_bool(v, k) for k, v in extra.items()},
-            },
-            "object is in these states (other ports: open=true, ...)",
-            extra="states",
-            extra_required=True,
-        ),
+        _cond("Check", ("fact",), _check_fact),
+        _cond("Exists", _OBJ, _exists("exists"), _WHERE, "attrs"),
+        _cond("Absent", _OBJ, _exists("absent"), _WHERE, "attrs"),
+        _cond("IsOn", _PAIR, _related("on")),
+        _cond("IsIn", _PAIR, _related("in")),
+        _cond("IsNear", _PAIR, _related("near")),
+        _cond("IsHeld", _OBJ, lambda ports, extra: {"held": ports["object"]}),
+        _cond("IsOpen", _OBJ, _state("open", True)),
+        _cond("IsClosed", _OBJ, _state("open", False)),
+        _cond("IsToggledOn", _OBJ, _state("toggled", True)),
+        _cond("IsToggledOff", _OBJ, _state("toggled", False)),
+        _cond("IsDirty", _OBJ, _state("dirty", True)),
+        _cond("IsClean", _OBJ, _state("dirty", False)),
+        _cond("IsFilled", _OBJ, _state("filled", True)),
+        _cond("HasAttr", _OBJ, _attrs, extra="attrs", extra_required=True),
+        _cond("InState", _OBJ, _states, extra="states", extra_required=True),
     )
 }
 
@@ -276,74 +251,80 @@ class ConditionLeaf(AgentBehaviour):
 # --------------------------------------------------------------------------- the leaves by name
 
 
-class GoTo(ActionLeaf):
+class _OnTarget(ActionLeaf):
     def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("GoTo", {"target": target}, name=name)
+        super().__init__(type(self).__name__, {"target": target}, name=name)
 
 
-class PickUp(ActionLeaf):
+class _OnObject(ActionLeaf):
     def __init__(self, object: str, *, name: str | None = None) -> None:
-        super().__init__("PickUp", {"object": object}, name=name)
+        super().__init__(type(self).__name__, {"object": object}, name=name)
 
 
-class PutOn(ActionLeaf):
+class _ObjectToTarget(ActionLeaf):
     def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
-        super().__init__("PutOn", {"object": object, "target": target}, name=name)
+        super().__init__(type(self).__name__, {"object": object, "target": target}, name=name)
 
 
-class PutIn(ActionLeaf):
-    def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
-        super().__init__("PutIn", {"object": object, "target": target}, name=name)
-
-
-class Open(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("Open", {"target": target}, name=name)
-
-
-class Close(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("Close", {"target": target}, name=name)
-
-
-class ToggleOn(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("ToggleOn", {"target": target}, name=name)
-
-
-class ToggleOff(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("ToggleOff", {"target": target}, name=name)
-
-
-class Clean(ActionLeaf):
+class _TargetWithTool(ActionLeaf):
     def __init__(self, target: str, tool: str, *, name: str | None = None) -> None:
-        super().__init__("Clean", {"target": target, "tool": tool}, name=name)
+        super().__init__(type(self).__name__, {"target": target, "tool": tool}, name=name)
 
 
-class Fill(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("Fill", {"target": target}, name=name)
+class GoTo(_OnTarget):
+    """Walk to ``target`` (an object, or a room) so that it is within reach."""
 
 
-class Empty(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__("Empty", {"target": target}, name=name)
+class PickUp(_OnObject):
+    """Take ``object`` in the agent's one hand."""
 
 
-class Pour(ActionLeaf):
-    def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
-        super().__init__("Pour", {"object": object, "target": target}, name=name)
+class PutOn(_ObjectToTarget):
+    """Put the held ``object`` on ``target``."""
 
 
-class Slice(ActionLeaf):
-    def __init__(self, target: str, tool: str, *, name: str | None = None) -> None:
-        super().__init__("Slice", {"target": target, "tool": tool}, name=name)
+class PutIn(_ObjectToTarget):
+    """Put the held ``object`` in ``target`` (open it first if it opens)."""
 
 
-class Drop(ActionLeaf):
-    def __init__(self, object: str, *, name: str | None = None) -> None:
-        super().__init__("Drop", {"object": object}, name=name)
+class Open(_OnTarget):
+    """Open ``target``: a fridge, a drawer, a window, a door, ..."""
+
+
+class Close(_OnTarget):
+    """Close ``target``."""
+
+
+class ToggleOn(_OnTarget):
+    """Switch ``target`` on (a heat source then cooks or fills what it holds)."""
+
+
+class ToggleOff(_OnTarget):
+    """Switch ``target`` off."""
+
+
+class Clean(_TargetWithTool):
+    """Clean the dirty ``target`` with the held cleaning ``tool``."""
+
+
+class Fill(_OnTarget):
+    """Fill ``target`` with water."""
+
+
+class Empty(_OnTarget):
+    """Empty the filled ``target``."""
+
+
+class Pour(_ObjectToTarget):
+    """Pour the held, filled ``object`` into ``target``."""
+
+
+class Slice(_TargetWithTool):
+    """Slice ``target`` with the held cutting ``tool``."""
+
+
+class Drop(_OnObject):
+    """Put the held ``object`` on the floor where the agent stands."""
 
 
 class Check(ConditionLeaf):

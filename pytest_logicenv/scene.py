@@ -57,6 +57,7 @@ PROPERTIES: tuple[str, ...] = (
     "cold_source",
     "see_through",
     "cleaning_tool",
+    "cutting_tool",
     "wall_mounted",
 )
 
