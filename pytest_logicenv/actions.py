@@ -246,9 +246,10 @@ def distinct(first: str, second: str) -> Precondition:
         a, b = bound[first], bound[second]
         if a is not b and all(ancestor is not a for ancestor in world.ancestors(b)):
             return None
+        relation = "the same object as" if a is b else "on or in"
         return Broken(
-            f"{b.label} is neither {a.label} nor on or in it",
-            (f"{b.label} is {'the same object as' if a is b else 'carried with'} {a.label}",),
+            f"{b.label} is another object than {a.label}, not on or in it",
+            (f"{b.label} is {relation} {a.label}",),
         )
 
     return Precondition("distinct", check)

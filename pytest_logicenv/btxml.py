@@ -301,8 +301,10 @@ class _Builder:
         make = self.leaf_factory(element, node_id)
         try:
             behaviour = make(name, ports)
-        except (PolicyError, TypeError) as error:  # TypeError: a user's factory refused a port
+        except PolicyError as error:
             raise self.fail(element, str(error)) from None
+        except Exception as error:  # a user's node factory refused its ports
+            raise self.fail(element, f"{type(error).__name__}: {error}") from None
         if isinstance(behaviour, AgentBehaviour):
             behaviour.origin = f"{self.policy.source}:{element.line} <{element.tag}>"
         return behaviour

@@ -335,42 +335,28 @@ class Check(ConditionLeaf):
         super().__init__("Check", {"fact": json.dumps(data)}, name=name)
 
 
-def _where_ports(on: str | None, in_: str | None, room: str | None) -> dict[str, str]:
-    return {k: v for k, v in (("on", on), ("in", in_), ("room", room)) if v is not None}
+class _Presence(ConditionLeaf):
+    def __init__(
+        self,
+        object: str,
+        *,
+        on: str | None = None,
+        in_: str | None = None,
+        room: str | None = None,
+        attrs: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        where = {k: v for k, v in (("on", on), ("in", in_), ("room", room)) if v is not None}
+        ports = {"object": object, **where, **(attrs or {})}
+        super().__init__(type(self).__name__, ports, name=name)
 
 
-class Exists(ConditionLeaf):
+class Exists(_Presence):
     """Some object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
 
-    def __init__(
-        self,
-        object: str,
-        *,
-        on: str | None = None,
-        in_: str | None = None,
-        room: str | None = None,
-        attrs: Mapping[str, str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        ports = {"object": object, **_where_ports(on, in_, room), **(attrs or {})}
-        super().__init__("Exists", ports, name=name)
 
-
-class Absent(ConditionLeaf):
+class Absent(_Presence):
     """No object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
-
-    def __init__(
-        self,
-        object: str,
-        *,
-        on: str | None = None,
-        in_: str | None = None,
-        room: str | None = None,
-        attrs: Mapping[str, str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        ports = {"object": object, **_where_ports(on, in_, room), **(attrs or {})}
-        super().__init__("Absent", ports, name=name)
 
 
 class _Pair(ConditionLeaf):

@@ -34,6 +34,8 @@ from .facts import Fact, describe, to_json
 
 #: The outcome classes, in the order reports list them.
 KINDS: tuple[str, ...] = ("pass", "counterfactual", "unreachable", "lackbranch", "error")
+#: The classes a faulty policy can be declared to have.
+FAULTS: tuple[str, ...] = ("counterfactual", "unreachable", "lackbranch")
 #: How many trailing trace steps an explanation shows.
 TRACE_TAIL = 8
 
@@ -69,7 +71,14 @@ class Step:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of running one policy in one scene."""
+    """The result of running one policy in one scene.
+
+    ``status`` is how the run ended: the root's last status (``SUCCESS``, ``FAILURE``,
+    ``RUNNING`` when the tick budget ran out, ``INVALID``), ``STOPPED`` at a broken
+    precondition or ``RAISED`` by an exception. ``trace`` holds every action and condition in
+    order, ``violation`` the broken precondition, ``false_goals`` the goal facts that did not
+    hold at SUCCESS, ``error`` the traceback, ``situation`` the trajectory's conditions in words.
+    """
 
     kind: str
     status: str = ""
@@ -98,8 +107,8 @@ class Outcome:
         """This outcome judged for a test that declares its policy has ``fault``: a run that
         passes or shows that fault is ok, any other fault is not. (Whether some scene
         revealed the fault at all is for the session to judge.)"""
-        if fault not in KINDS[1:-1]:
-            raise ValueError(f"{fault!r} is not a fault class; choose one of {KINDS[1:-1]}")
+        if fault not in FAULTS:
+            raise ValueError(f"{fault!r} is not a fault class; choose one of {', '.join(FAULTS)}")
         return replace(self, expected=fault)
 
     @property
@@ -127,8 +136,10 @@ class Outcome:
             facts = "goal fact is" if count == 1 else "goal facts are"
             return f"the policy returned SUCCESS but {count} {facts} false"
         if self.kind == "error":
-            last = (self.error or "").strip().splitlines()
-            return f"the policy raised {last[-1] if last else 'an exception'}"
+            lines = (self.error or "").strip().splitlines()
+            if self.status != "RAISED":
+                return lines[0] if lines else "the policy ended in an invalid state"
+            return f"the policy raised {lines[-1] if lines else 'an exception'}"
         if self.status == "FAILURE":
             return "the policy returned FAILURE in a situation it has no branch for"
         return f"the policy did not finish within {self.max_ticks} ticks in this situation"

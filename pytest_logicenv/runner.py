@@ -99,7 +99,7 @@ def run_policy(
         except PolicyError:
             raise
         except Exception as error:  # the user's factory raised
-            return finish("error", error=_user_traceback(error))
+            return finish("error", status="RAISED", error=_user_traceback(error))
         check_references(root, scene, known)
         world = WorldState.from_scene(scene)
         agent = Agent(world)
@@ -130,8 +130,8 @@ def run_policy(
     status = root.status.name
     if root.status == Status.INVALID:
         message = (
-            "the tree's status is INVALID: some behaviour's update() returned something that "
-            "is not a py_trees Status"
+            "the tree ended INVALID: some behaviour's update() returned something that is not "
+            "a py_trees Status"
         )
         return finish("error", status=status, ticks=ticks, trace=agent.trace, error=message)
     if root.status == Status.SUCCESS:

@@ -214,7 +214,8 @@ BAD: list[tuple[str, str]] = [
     (tree("<GoTo target='{where}'/>"), "port target='{where}' reads 'where'"),
     (tree("<GoTo target='mug' _skipIf='true'/>"), "attribute '_skipIf' (BT.CPP scripting)"),
     ('<!DOCTYPE root [<!ENTITY a "b">]><root/>', "DOCTYPE is not allowed"),
-    (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: Busy.__init__() got an unexpected keyword"),
+    (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: TypeError: Busy.__init__() got an unexpected"),
+    (tree("<Busy ticks='soon'/>"), "<Busy>: ValueError: invalid literal for int()"),
 ]
 
 

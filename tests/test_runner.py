@@ -167,7 +167,10 @@ def test_an_invalid_status_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(py_trees.logging, "level", py_trees.logging.Level.ERROR)
     outcome = run_policy(lambda: seq(Forgetful()), kitchen())
     assert outcome.kind == "error"
-    assert "INVALID" in (outcome.error or "")
+    assert outcome.headline() == (
+        "Error: the tree ended INVALID: some behaviour's update() returned something that is "
+        "not a py_trees Status"
+    )
 
 
 class Counter(AgentBehaviour):
