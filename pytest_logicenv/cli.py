@@ -17,6 +17,7 @@ from .errors import LogicEnvError
 # Modules that add subcommands; each defines ``register(subparsers) -> None`` and sets
 # ``handler`` (a function ``(argparse.Namespace) -> int``) on its parsers.
 COMMAND_MODULES: tuple[str, ...] = (
+    "pytest_logicenv.cli_cache",
     "pytest_logicenv.cli_plan",
     "pytest_logicenv.cli_scene",
     "pytest_logicenv.cli_llm",

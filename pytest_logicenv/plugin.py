@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import os
 import uuid
 from dataclasses import dataclass, field
@@ -117,6 +118,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="remove cache entries no selected test uses (see also: logicenv clean)",
     )
+    group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
     parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
@@ -451,11 +453,17 @@ class LogicEnvReporter:
 
         state = self.state
         state.unused = find_unused(state.cache, state.prepared, state.collected, session)
-        if state.unused and session.config.getoption("logicenv_clean"):
+        clean = session.config.getoption("logicenv_clean")
+        if state.unused and clean:
             from .cache import Entry
 
             for root in state.unused:
                 state.cache.remove(Entry(Path(root)))
+        result_file = session.config.getoption("logicenv_unused_json")
+        if result_file:  # for `logicenv clean`, which runs this collection
+            from .report import write_atomic
+
+            write_atomic(Path(result_file), json.dumps({"unused": state.unused, "removed": clean}))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
