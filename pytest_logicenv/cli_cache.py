@@ -47,9 +47,8 @@ def run_clean(args: argparse.Namespace) -> int:
         print("logicenv clean: no unused cache entries")
         return 0
     verb = "would remove" if args.dry_run else "removed"
-    print(
-        f"logicenv clean: {verb} {len(unused)} unused cache entr{'y' if len(unused) == 1 else 'ies'}"
-    )
+    noun = "entry" if len(unused) == 1 else "entries"
+    print(f"logicenv clean: {verb} {len(unused)} unused cache {noun}")
     for root in unused:
         print(f"  {root}")
     return 0
