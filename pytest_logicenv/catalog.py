@@ -80,8 +80,13 @@ ACCEPTS: Mapping[str, tuple[str, ...]] = {
     "HandTowelHolder": ("HandTowel",),
     "ToiletPaperHanger": ("ToiletPaper",),
 }
-#: Properties our simulator gives AI2-THOR types beyond AI2-THOR's own (a towel gets dirty).
+#: AI2-THOR's primary properties: every type has exactly one (ties go to the first).
+PRIMARY_PROPERTIES: tuple[str, ...] = ("pickupable", "moveable", "static")
+#: Properties our simulator gives AI2-THOR types beyond AI2-THOR's own (a towel gets dirty). A
+#: primary one replaces AI2-THOR's: a desk lamp, only moveable there, can be carried, as the
+#: paper's Appendix E case 1 asks.
 EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+    "DeskLamp": ("pickupable",),
     "Towel": ("dirtyable",),
     "HandTowel": ("dirtyable",),
     "Cloth": ("cleaning_tool",),
@@ -553,14 +558,17 @@ def _thor_type(
         for prop in asset.properties:
             counts[prop] = counts.get(prop, 0) + 1
     props = set(_majority(counts, len(assets)))
-    primary = [p for p in ("pickupable", "moveable", "static") if p in counts]
-    if not props & {"pickupable", "moveable", "static"} and primary:
+    primary = [p for p in PRIMARY_PROPERTIES if p in counts]
+    if not props.intersection(PRIMARY_PROPERTIES) and primary:
         props.add(max(primary, key=lambda p: counts[p]))
     if is_parent:  # receptacles.json puts things on or in it: it is a receptacle
         props.add("receptacle")
     if name in ACCEPTS:
         props.add("object_specific_receptacle")
-    props.update(EXTRA_PROPERTIES.get(name, ()))
+    extra = set(EXTRA_PROPERTIES.get(name, ()))
+    if extra.intersection(PRIMARY_PROPERTIES):
+        props.difference_update(PRIMARY_PROPERTIES)
+    props.update(extra)
 
     def flag(column: str) -> bool:
         return bool(annotations.get(column, {}).get(name))

@@ -49,6 +49,7 @@ def test_loads_once_and_without_procthor_databases_pandas_or_ai2thor() -> None:
         ("Toaster", {"receptacle", "object_specific_receptacle", "toggleable"}, set()),
         ("Mug", {"pickupable", "fillable", "dirtyable", "receptacle"}, set()),
         ("Towel", {"pickupable", "dirtyable"}, set()),  # dirtyable is our extension
+        ("DeskLamp", {"pickupable", "toggleable"}, {"moveable"}),  # pickupable is ours
         ("ShelvingUnit", {"receptacle"}, {"pickupable"}),  # receptacles.json says so
     ],
 )
