@@ -33,6 +33,7 @@ from pathlib import Path
 import py_trees
 
 from pytest_logicenv.btxml import XmlPolicy, load_bt_xml
+from pytest_logicenv.controls import fallback, sequence, when
 from pytest_logicenv.leaves import Clean, Drop, Exists, GoTo, HasAttr, PickUp, PutIn, PutOn
 
 XML_PATH = Path(__file__).with_name("clean_living_room.xml")
@@ -40,35 +41,20 @@ XML_PATH = Path(__file__).with_name("clean_living_room.xml")
 Behaviour = py_trees.behaviour.Behaviour
 
 
-def _sequence(name: str, *children: Behaviour) -> Behaviour:
-    """BT.CPP's ``Sequence``: with memory."""
-    return py_trees.composites.Sequence(name, memory=True, children=list(children))
-
-
-def _fallback(name: str, *children: Behaviour) -> Behaviour:
-    """BT.CPP's ``Fallback``: with memory."""
-    return py_trees.composites.Selector(name, memory=True, children=list(children))
-
-
-def _unless(name: str, condition: Behaviour, then: Behaviour) -> Behaviour:
-    """Nothing to do unless ``condition`` holds, else ``then``."""
-    return _fallback(name, py_trees.decorators.Inverter(f"not {condition.name}", condition), then)
-
-
 def _carry(
     item: str, place: str, *, into: bool, pick_up: bool = True, put: bool = True
 ) -> Behaviour:
     fetch = [GoTo(item), PickUp(item)] if pick_up else [GoTo(item)]
     put_down = [PutIn(item, place) if into else PutOn(item, place)] if put else []
-    return _sequence("CarryInto" if into else "CarryOnto", *fetch, GoTo(place), *put_down)
+    return sequence("CarryInto" if into else "CarryOnto", *fetch, GoTo(place), *put_down)
 
 
 def _place_book() -> Behaviour:
-    return _unless("PlaceBook", Exists("book", on="Floor"), _carry("book", "sofa", into=False))
+    return when("PlaceBook", Exists("book", on="Floor"), _carry("book", "sofa", into=False))
 
 
 def _with_wipes() -> Behaviour:
-    return _sequence(
+    return sequence(
         "WithWipes",
         GoTo("wet_wipes"),
         PickUp("wet_wipes"),
@@ -80,41 +66,41 @@ def _with_wipes() -> Behaviour:
 
 
 def _clean_stain() -> Behaviour:
-    with_mop = _sequence(
+    with_mop = sequence(
         "WithMop", GoTo("mop"), PickUp("mop"), GoTo("stain"), Clean("stain", "mop"), Drop("mop")
     )
-    wipes_there = _sequence("WipesOnTable", Exists("wet_wipes", on="table"), _with_wipes())
-    return _fallback("CleanStain", wipes_there, with_mop)
+    wipes_there = sequence("WipesOnTable", Exists("wet_wipes", on="table"), _with_wipes())
+    return fallback("CleanStain", wipes_there, with_mop)
 
 
 def _place_toy(*, pick_up_other: bool = True, put_doll: bool = True) -> Behaviour:
-    doll = _sequence(
+    doll = sequence(
         "Doll", HasAttr("toy", kind="doll"), _carry("toy", "red_box", into=True, put=put_doll)
     )
     other = _carry("toy", "white_box", into=True, pick_up=pick_up_other)
-    return _unless("PlaceToy", Exists("toy", on="Floor"), _fallback("ByKind", doll, other))
+    return when("PlaceToy", Exists("toy", on="Floor"), fallback("ByKind", doll, other))
 
 
 def correct_policy() -> Behaviour:
     """Figure 6: a branch for every situation."""
-    return _sequence("CleanLivingRoom", _place_book(), _clean_stain(), _place_toy())
+    return sequence("CleanLivingRoom", _place_book(), _clean_stain(), _place_toy())
 
 
 def counterfactual_policy() -> Behaviour:
     """Figure 7: puts a non-doll toy in the white box without picking it up."""
-    return _sequence(
+    return sequence(
         "CleanLivingRoom", _place_book(), _clean_stain(), _place_toy(pick_up_other=False)
     )
 
 
 def unreachable_policy() -> Behaviour:
     """Figure 8: picks up the doll but never puts it in the red box."""
-    return _sequence("CleanLivingRoom", _place_book(), _clean_stain(), _place_toy(put_doll=False))
+    return sequence("CleanLivingRoom", _place_book(), _clean_stain(), _place_toy(put_doll=False))
 
 
 def lackbranch_policy() -> Behaviour:
     """Figure 9: always cleans with the wet wipes; no plan for when there are none."""
-    return _sequence("CleanLivingRoom", _place_book(), _with_wipes(), _place_toy())
+    return sequence("CleanLivingRoom", _place_book(), _with_wipes(), _place_toy())
 
 
 #: The py_trees policies by the fault they have (``correct`` has none).
