@@ -64,16 +64,13 @@ def _into_basket(*, open_it: bool = True) -> Behaviour:
     )
 
 
-def _put_towel_away(*, open_basket: bool = True, check_dirty: bool = True) -> Behaviour:
-    hang = carry("towel", "towel_holder")
-    if not check_dirty:
-        return hang
+def _put_towel_away(*, open_basket: bool = True) -> Behaviour:
     dirty = sequence("Dirty", IsDirty("towel"), _into_basket(open_it=open_basket))
-    return fallback("ByDirt", dirty, hang)
+    return fallback("ByDirt", dirty, carry("towel", "towel_holder"))
 
 
-def _towel(**faults: bool) -> Behaviour:
-    return when("Towel", Exists("towel", on="Floor"), _put_towel_away(**faults))
+def _towel(put_away: Behaviour) -> Behaviour:
+    return when("Towel", Exists("towel", on="Floor"), put_away)
 
 
 def _window() -> Behaviour:
@@ -88,17 +85,19 @@ def _light() -> Behaviour:
 
 def correct_policy() -> Behaviour:
     """A branch for every situation."""
-    return sequence("BathroomReset", _towel(), _window(), _light())
+    return sequence("BathroomReset", _towel(_put_towel_away()), _window(), _light())
 
 
 def counterfactual_policy() -> Behaviour:
     """Puts the dirty towel in the laundry basket without opening it."""
-    return sequence("BathroomReset", _towel(open_basket=False), _window(), _light())
+    towel = _towel(_put_towel_away(open_basket=False))
+    return sequence("BathroomReset", towel, _window(), _light())
 
 
 def unreachable_policy() -> Behaviour:
     """Hangs every towel on the towel holder, dirty or not."""
-    return sequence("BathroomReset", _towel(check_dirty=False), _window(), _light())
+    towel = _towel(carry("towel", "towel_holder"))
+    return sequence("BathroomReset", towel, _window(), _light())
 
 
 def lackbranch_policy() -> Behaviour:

@@ -69,11 +69,10 @@ def _coffee(*, switch_on: bool = True) -> Behaviour:
     return sequence("Coffee", Close("fridge"), carry("mug", "coffee_machine", into=True), *brew)
 
 
-def _drink(**faults: bool) -> Behaviour:
+def _drink(*, switch_on: bool = True) -> Behaviour:
     milk = sequence("MilkInFridge", Exists("milk", in_="fridge"), _pour_milk())
-    return sequence(
-        "Drink", GoTo("fridge"), Open("fridge"), fallback("ByMilk", milk, _coffee(**faults))
-    )
+    coffee = _coffee(switch_on=switch_on)
+    return sequence("Drink", GoTo("fridge"), Open("fridge"), fallback("ByMilk", milk, coffee))
 
 
 def _always_milk() -> Behaviour:
@@ -94,7 +93,7 @@ def _apple_from_fridge(*, open_it: bool = True) -> Behaviour:
     )
 
 
-def _food(**faults: bool) -> Behaviour:
+def _food(*, open_fridge: bool = True) -> Behaviour:
     toast = sequence(
         "Toast",
         Exists("bread", on="counter"),
@@ -102,7 +101,7 @@ def _food(**faults: bool) -> Behaviour:
         ToggleOn("toaster"),
     )
     from_bowl = sequence("AppleInBowl", Exists("apple", in_="fruit_bowl"), carry("apple", "plate"))
-    return fallback("Food", toast, from_bowl, _apple_from_fridge(**faults))
+    return fallback("Food", toast, from_bowl, _apple_from_fridge(open_it=open_fridge))
 
 
 def correct_policy() -> Behaviour:
@@ -112,7 +111,7 @@ def correct_policy() -> Behaviour:
 
 def counterfactual_policy() -> Behaviour:
     """Takes the apple from the fridge without opening it."""
-    return sequence("Breakfast", _drink(), _food(open_it=False))
+    return sequence("Breakfast", _drink(), _food(open_fridge=False))
 
 
 def unreachable_policy() -> Behaviour:

@@ -33,39 +33,32 @@ from pytest_logicenv.leaves import Drop, Exists, GoTo, PickUp, PutOn
 Behaviour = py_trees.behaviour.Behaviour
 
 
-def _bring_lamp(*, walk_back: bool = True, on_sofa: bool = True) -> Behaviour:
-    if walk_back and on_sofa:
-        return carry("desk_lamp", "sofa")
-    fetch = [GoTo("desk_lamp"), PickUp("desk_lamp")]
-    if not walk_back:
-        return sequence("CarryOnto", *fetch, PutOn("desk_lamp", "sofa"))
-    return sequence("CarryOnto", *fetch, GoTo("sofa"), Drop("desk_lamp"))
-
-
-def _pan_in_kitchen(**faults: bool) -> Behaviour:
-    return sequence(
-        "PanInKitchen", GoTo("Kitchen"), Exists("pan", room="Kitchen"), _bring_lamp(**faults)
-    )
+def _pan_in_kitchen(bring_lamp: Behaviour) -> Behaviour:
+    return sequence("PanInKitchen", GoTo("Kitchen"), Exists("pan", room="Kitchen"), bring_lamp)
 
 
 def correct_policy() -> Behaviour:
     """The desk lamp if there is a pan in the kitchen, else the pillow."""
-    return fallback("Fetch", _pan_in_kitchen(), carry("pillow", "sofa"))
+    return fallback("Fetch", _pan_in_kitchen(carry("desk_lamp", "sofa")), carry("pillow", "sofa"))
 
 
 def counterfactual_policy() -> Behaviour:
     """Puts the desk lamp on the sofa while still standing in the study."""
-    return fallback("Fetch", _pan_in_kitchen(walk_back=False), carry("pillow", "sofa"))
+    lamp = sequence("CarryOnto", GoTo("desk_lamp"), PickUp("desk_lamp"), PutOn("desk_lamp", "sofa"))
+    return fallback("Fetch", _pan_in_kitchen(lamp), carry("pillow", "sofa"))
 
 
 def unreachable_policy() -> Behaviour:
     """Brings the desk lamp to the living room but drops it on the floor."""
-    return fallback("Fetch", _pan_in_kitchen(on_sofa=False), carry("pillow", "sofa"))
+    lamp = sequence(
+        "CarryOnto", GoTo("desk_lamp"), PickUp("desk_lamp"), GoTo("sofa"), Drop("desk_lamp")
+    )
+    return fallback("Fetch", _pan_in_kitchen(lamp), carry("pillow", "sofa"))
 
 
 def lackbranch_policy() -> Behaviour:
     """No plan for when there is no pan in the kitchen."""
-    return _pan_in_kitchen()
+    return _pan_in_kitchen(carry("desk_lamp", "sofa"))
 
 
 #: The py_trees policies by the fault they have (``correct`` has none).

@@ -50,8 +50,9 @@ def _with_wipes(*, pick_up: bool = True) -> Behaviour:
     return sequence("WithWipes", *fetch, GoTo("stain"), Clean("stain", "wet_wipes"), *put_back)
 
 
-def _clean_stain(**faults: bool) -> Behaviour:
-    wipes = sequence("WipesOnTable", Exists("wet_wipes", on="tea_table"), _with_wipes(**faults))
+def _clean_stain(*, pick_up_wipes: bool = True) -> Behaviour:
+    with_wipes = _with_wipes(pick_up=pick_up_wipes)
+    wipes = sequence("WipesOnTable", Exists("wet_wipes", on="tea_table"), with_wipes)
     mop = sequence(
         "WithMop", GoTo("mop"), PickUp("mop"), GoTo("stain"), Clean("stain", "mop"), Drop("mop")
     )
@@ -65,7 +66,9 @@ def correct_policy() -> Behaviour:
 
 def counterfactual_policy() -> Behaviour:
     """Cleans the stain with the wet wipes without picking them up."""
-    return sequence("PillowAndToy", _place_pillow(), _place_toy(), _clean_stain(pick_up=False))
+    return sequence(
+        "PillowAndToy", _place_pillow(), _place_toy(), _clean_stain(pick_up_wipes=False)
+    )
 
 
 def unreachable_policy() -> Behaviour:
