@@ -26,8 +26,6 @@ if TYPE_CHECKING:
     from .environments import Builders, Case, Environments, Mode, TaskRequest
     from .report import Report, RunRecord
 
-STRATEGIES = ("minimal", "greedy", "pairwise", "exhaustive")
-FAULTS = ("counterfactual", "unreachable", "lackbranch")
 REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
 MARKER_LINE = (
     "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None): "
@@ -245,6 +243,8 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     task = args["task"]
     if not isinstance(task, str) or not task.strip():
         raise needs_task
+    from .trajectories import STRATEGIES
+
     select = args.get("select", "minimal")
     if select not in STRATEGIES:
         raise MarkerError(
@@ -253,6 +253,8 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     seed = args.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise MarkerError(f"{nodeid}: seed={seed!r} must be an integer")
+    from .outcome import FAULTS
+
     expect_fault = args.get("expect_fault")
     if expect_fault is not None and expect_fault not in FAULTS:
         raise MarkerError(

@@ -21,11 +21,12 @@ from typing import Any
 from .cache import Entry, safe_file_name
 from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from .errors import LogicEnvError
+from .outcome import FAULTS
 from .plan import Leaf, Node, Plan, plan_from_json
 from .scene import Scene
 
 REPORT_FORMAT = "logicenv-report/1"
-FAULT_KINDS = ("counterfactual", "unreachable", "lackbranch", "error")
+FAULT_KINDS = (*FAULTS, "error")
 
 
 @dataclass(frozen=True)
@@ -132,14 +133,14 @@ def _load_scene(entry: Entry, trajectory: str) -> Scene:
 
 
 def _short(function: str, width: int) -> str:
-    name = function.rsplit("::", 1)[-1] if len(function) > width else function
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """The test function's id, cut at the left (the test name matters most) when too long."""
+    return function if len(function) <= width else "…" + function[-(width - 1) :]
 
 
 def format_term(report: Report, *, missing: bool = False) -> list[str]:
     """The terminal table, one line per marked test function, then a TOTAL line."""
     width = max([len("Task"), *(len(t.function) for t in report.tasks)])
-    width = min(width, 60)
+    width = min(width, 72)
     header = f"{'Task':<{width}}  Conditions  Covered  Paths  Covered  LogCov"
     if missing:
         header += "  Missing"
