@@ -459,7 +459,7 @@ def _build_scenes(
             if signature in built:
                 continue
             try:
-                scene = builders.scene(plan, trajectory, request.seed)
+                scene = _build_one(builders, plan, trajectory, request.seed, notes)
             except SceneError as error:
                 infeasible.add(signature)
                 failures[signature] = str(error)
@@ -474,6 +474,29 @@ def _build_scenes(
                 scenes[trajectory.id] = built[tuple(p.index for p in trajectory.paths)]
             return trajectories, scenes, notes
     raise SceneError("scene generation kept failing; see the notes")  # pragma: no cover
+
+
+#: Designs tried per trajectory before it counts as infeasible: a design that cannot be laid
+#: out (an overfull shelf) says little about the situation, another seed often fits.
+DESIGN_ATTEMPTS = 3
+_SEED_STRIDE = 7919
+
+
+def _build_one(
+    builders: Builders, plan: Plan, trajectory: Trajectory, seed: int, notes: list[str]
+) -> Scene:
+    for attempt in range(DESIGN_ATTEMPTS):
+        try:
+            scene = builders.scene(plan, trajectory, seed + attempt * _SEED_STRIDE)
+        except SceneError as error:
+            if attempt == DESIGN_ATTEMPTS - 1:
+                raise
+            notes.append(
+                f"{trajectory.id}: design seed {seed + attempt * _SEED_STRIDE} failed ({error})"
+            )
+            continue
+        return scene
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _extras(scene: Scene, stem: str) -> Mapping[str, bytes]:

@@ -476,10 +476,10 @@ class LogicEnvReporter:
 
         report = build_report(state.records)
         state.report = report
-        for task in report.missed_faults:
+        for check in report.missed_faults:
             state.failures.append(
-                f"{task.function}: no environment revealed the declared {task.expect_fault} "
-                f"fault ({len(task.runs)} scenes ran): the environments miss this faulty policy"
+                f"{check.function}: no environment revealed the declared {check.expect_fault} "
+                f"fault ({len(check.runs)} scenes ran): the environments miss this faulty policy"
             )
         if state.fail_under is not None and report.total.log_cov < state.fail_under:
             state.failures.append(

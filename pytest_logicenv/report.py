@@ -21,12 +21,10 @@ from typing import Any
 from .cache import Entry, safe_file_name
 from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from .errors import LogicEnvError
-from .outcome import FAULTS
 from .plan import Leaf, Node, Plan, plan_from_json
 from .scene import Scene
 
 REPORT_FORMAT = "logicenv-report/1"
-FAULT_KINDS = (*FAULTS, "error")
 
 
 @dataclass(frozen=True)
@@ -54,74 +52,102 @@ class RunRecord:
 
 @dataclass(frozen=True)
 class TaskReport:
-    """One marked test function: its coverage, and its environments' outcomes."""
+    """One task's environments (one cache entry), however many test functions ran them."""
 
-    function: str
+    label: str
+    functions: tuple[str, ...]
     entry: str
     coverage: PlanCoverage
     plan: Plan
     runs: tuple[RunRecord, ...]
-    expect_fault: str | None = None
+
+    @property
+    def trajectories(self) -> tuple[str, ...]:
+        """The environments that ran, in first-run order."""
+        return tuple(dict.fromkeys(run.trajectory for run in self.runs))
+
+    def outcomes(self, trajectory: str) -> list[tuple[str, tuple[str, ...]]]:
+        """``(test function, outcome kinds)`` for each run of one environment."""
+        return [(run.function, run.outcomes) for run in self.runs if run.trajectory == trajectory]
+
+
+@dataclass(frozen=True)
+class FaultCheck:
+    """A test that declares its policy faulty (``expect_fault``): did an environment show it?"""
+
+    function: str
+    expect_fault: str
+    runs: tuple[RunRecord, ...]
+
+    @property
+    def hits(self) -> int:
+        return sum(self.expect_fault in run.outcomes for run in self.runs)
 
     @property
     def revealed(self) -> bool:
-        """Whether some environment revealed the declared fault."""
-        return self.expect_fault is not None and any(
-            self.expect_fault in run.outcomes for run in self.runs
-        )
-
-    def faults(self) -> dict[str, int]:
-        counts = dict.fromkeys(FAULT_KINDS, 0)
-        for run in self.runs:
-            for kind in set(run.outcomes):
-                if kind in counts:
-                    counts[kind] += 1
-        return counts
+        return self.hits > 0
 
 
 @dataclass(frozen=True)
 class Report:
     tasks: tuple[TaskReport, ...]
+    faults: tuple[FaultCheck, ...]
     total: TotalCoverage
     problems: tuple[str, ...] = field(default=())
 
     @property
-    def expected_faults(self) -> tuple[TaskReport, ...]:
-        return tuple(t for t in self.tasks if t.expect_fault is not None)
+    def missed_faults(self) -> tuple[FaultCheck, ...]:
+        return tuple(check for check in self.faults if not check.revealed)
 
-    @property
-    def missed_faults(self) -> tuple[TaskReport, ...]:
-        return tuple(t for t in self.expected_faults if not t.revealed)
+
+def _label(functions: Sequence[str]) -> str:
+    if len(functions) == 1:
+        return functions[0]
+    modules = {function.split("::", 1)[0] for function in functions}
+    if len(modules) == 1:
+        return f"{modules.pop()} ({len(functions)} tests)"
+    return f"{functions[0]} (+{len(functions) - 1} tests)"
 
 
 def build_report(records: Iterable[RunRecord]) -> Report:
-    """Group run records by test function and compute coverage from the scenes that ran."""
+    """Group run records by task (cache entry) and compute coverage from the scenes that ran;
+    collect the declared faults per test function."""
+    by_entry: dict[str, list[RunRecord]] = {}
     by_function: dict[str, list[RunRecord]] = {}
     for record in records:
+        by_entry.setdefault(record.entry, []).append(record)
         by_function.setdefault(record.function, []).append(record)
     tasks = []
     problems = []
-    for function, runs in sorted(by_function.items()):
-        entry = Entry(Path(runs[0].entry))
+    for root, runs in sorted(by_entry.items()):
+        functions = tuple(sorted({run.function for run in runs}))
+        entry = Entry(Path(root))
         try:
             plan = plan_from_json(
                 json.loads(entry.plan_path.read_text(encoding="utf-8")), str(entry.plan_path)
             )
-            scenes = [_load_scene(entry, run.trajectory) for run in runs]
+            trajectories = dict.fromkeys(run.trajectory for run in runs)
+            scenes = [_load_scene(entry, trajectory) for trajectory in trajectories]
         except (OSError, json.JSONDecodeError, LogicEnvError) as error:
-            problems.append(f"{function}: no coverage ({error})")
+            problems.append(f"{_label(functions)}: no coverage ({error})")
             continue
+        label = _label(functions)
         tasks.append(
             TaskReport(
-                function=function,
+                label=label,
+                functions=functions,
                 entry=str(entry.root),
-                coverage=plan_coverage(plan, scenes, name=function),
+                coverage=plan_coverage(plan, scenes, name=label),
                 plan=plan,
                 runs=tuple(runs),
-                expect_fault=runs[0].expect_fault,
             )
         )
-    return Report(tuple(tasks), total([t.coverage for t in tasks]), tuple(problems))
+    faults = tuple(
+        FaultCheck(function, str(runs[0].expect_fault), tuple(runs))
+        for function, runs in sorted(by_function.items())
+        if runs[0].expect_fault is not None
+    )
+    return Report(tuple(tasks), faults, total([t.coverage for t in tasks]), tuple(problems))
 
 
 def _load_scene(entry: Entry, trajectory: str) -> Scene:
@@ -138,9 +164,8 @@ def _short(function: str, width: int) -> str:
 
 
 def format_term(report: Report, *, missing: bool = False) -> list[str]:
-    """The terminal table, one line per marked test function, then a TOTAL line."""
-    width = max([len("Task"), *(len(t.function) for t in report.tasks)])
-    width = min(width, 72)
+    """The terminal table, one line per task, then a TOTAL line and the declared faults."""
+    width = min(max([len("Task"), *(len(t.label) for t in report.tasks)]), 72)
     header = f"{'Task':<{width}}  Conditions  Covered  Paths  Covered  LogCov"
     if missing:
         header += "  Missing"
@@ -148,13 +173,12 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
     for task in report.tasks:
         cov = task.coverage
         line = (
-            f"{_short(task.function, width):<{width}}  {cov.total_conditions:>10}  "
+            f"{_short(task.label, width):<{width}}  {cov.total_conditions:>10}  "
             f"{cov.covered_conditions:>7}  {cov.total_paths:>5}  {cov.covered_paths:>7}  "
             f"{cov.log_cov:>5.0f}%"
         )
-        if missing and (cov.missing_conditions or cov.unverifiable):
-            gaps = [f"{f}={v}" for f, v in cov.missing_conditions]
-            line += "  " + ", ".join(gaps)
+        if missing and cov.missing_conditions:
+            line += "  " + ", ".join(f"{f}={v}" for f, v in cov.missing_conditions)
         lines.append(line)
     if len(report.tasks) > 1:
         t = report.total
@@ -163,16 +187,14 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
             f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
             f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
         )
-    expected = report.expected_faults
-    if expected:
-        revealed = sum(t.revealed for t in expected)
-        lines.append(f"faults revealed: {revealed}/{len(expected)} declared faulty policies")
-        for task in expected:
-            mark = "revealed" if task.revealed else "MISSED"
-            hits = sum(task.expect_fault in r.outcomes for r in task.runs)
+    if report.faults:
+        revealed = sum(check.revealed for check in report.faults)
+        lines.append(f"faults revealed: {revealed}/{len(report.faults)} declared faulty policies")
+        for check in report.faults:
+            mark = "revealed" if check.revealed else "MISSED"
             lines.append(
-                f"  {_short(task.function, width)}: {task.expect_fault} {mark} "
-                f"({hits}/{len(task.runs)} scenes)"
+                f"  {check.function}: {check.expect_fault} {mark} "
+                f"({check.hits}/{len(check.runs)} scenes)"
             )
     for problem in report.problems:
         lines.append(f"warning: {problem}")
@@ -186,7 +208,8 @@ def to_json(report: Report) -> dict[str, Any]:
     tasks = {}
     for task in report.tasks:
         cov = task.coverage
-        tasks[task.function] = {
+        tasks[task.label] = {
+            "tests": list(task.functions),
             "entry": task.entry,
             "conditions": cov.total_conditions,
             "covered_conditions": cov.covered_conditions,
@@ -197,14 +220,24 @@ def to_json(report: Report) -> dict[str, Any]:
             "missing_conditions": [list(c) for c in cov.missing_conditions],
             "missing_paths": list(cov.missing_paths),
             "unverifiable_conditions": [list(c) for c in cov.unverifiable],
-            "scenes": {run.trajectory: list(run.outcomes) for run in task.runs},
-            "expect_fault": task.expect_fault,
-            "fault_revealed": task.revealed if task.expect_fault else None,
+            "scenes": {
+                trajectory: {function: list(kinds) for function, kinds in task.outcomes(trajectory)}
+                for trajectory in task.trajectories
+            },
         }
     t = report.total
     return {
         "format": REPORT_FORMAT,
         "tasks": tasks,
+        "faults": {
+            check.function: {
+                "expect_fault": check.expect_fault,
+                "revealed": check.revealed,
+                "scenes_revealing": check.hits,
+                "scenes": len(check.runs),
+            }
+            for check in report.faults
+        },
         "total": {
             "conditions": t.total_conditions,
             "covered_conditions": t.covered_conditions,
@@ -232,7 +265,7 @@ def to_markdown(report: Report) -> str:
     for task in report.tasks:
         cov = task.coverage
         lines.append(
-            f"| `{cell(task.function)}` | {cov.total_conditions} | {cov.covered_conditions} | "
+            f"| `{cell(task.label)}` | {cov.total_conditions} | {cov.covered_conditions} | "
             f"{cov.total_paths} | {cov.covered_paths} | {cov.log_cov:.0f}% |"
         )
     t = report.total
@@ -240,12 +273,12 @@ def to_markdown(report: Report) -> str:
         f"| **TOTAL** | {t.total_conditions} | {t.covered_conditions} | {t.total_paths} | "
         f"{t.covered_paths} | **{t.log_cov:.0f}%** |"
     )
-    expected = report.expected_faults
-    if expected:
-        lines += ["", f"Faults revealed: {sum(t.revealed for t in expected)}/{len(expected)}", ""]
-        for task in expected:
-            status = "revealed" if task.revealed else "**missed**"
-            lines.append(f"- `{cell(task.function)}`: {cell(task.expect_fault or '')} {status}")
+    if report.faults:
+        revealed = sum(check.revealed for check in report.faults)
+        lines += ["", f"Faults revealed: {revealed}/{len(report.faults)}", ""]
+        for check in report.faults:
+            status = "revealed" if check.revealed else "**missed**"
+            lines.append(f"- `{cell(check.function)}`: {cell(check.expect_fault)} {status}")
     return "\n".join(lines) + "\n"
 
 
@@ -312,8 +345,8 @@ def write_html(report: Report, directory: Path) -> Path:
     for task in report.tasks:
         cov = task.coverage
         parts.append(
-            f"<tr><td><a href='#{html.escape(safe_file_name(task.function))}'>"
-            f"{html.escape(task.function)}</a></td><td>{cov.total_conditions}</td>"
+            f"<tr><td><a href='#{html.escape(safe_file_name(task.label))}'>"
+            f"{html.escape(task.label)}</a></td><td>{cov.total_conditions}</td>"
             f"<td>{cov.covered_conditions}</td><td>{cov.total_paths}</td>"
             f"<td>{cov.covered_paths}</td><td>{cov.log_cov:.0f}%</td></tr>"
         )
@@ -324,26 +357,31 @@ def write_html(report: Report, directory: Path) -> Path:
         "</table>"
     )
     for task in report.tasks:
-        anchor = html.escape(safe_file_name(task.function))
-        parts.append(f"<section id='{anchor}'><h2>{html.escape(task.function)}</h2>")
+        anchor = html.escape(safe_file_name(task.label))
+        parts.append(f"<section id='{anchor}'><h2>{html.escape(task.label)}</h2>")
         parts.append(f"<p>{html.escape(task.plan.task)}</p><div class='tree'>")
         for subtask in task.plan.subtasks:
             tree = _tree_html(task.plan, subtask.tree, (), task)
             parts.append(f"<h3>{html.escape(subtask.name)}</h3>{tree}")
         parts.append("</div><div class='scenes'>")
-        for run in task.runs:
-            source = Entry(Path(task.entry)).scene_path(run.trajectory, ".svg")
-            name = safe_file_name(f"{task.function}-{run.trajectory}") + ".svg"
+        for trajectory in task.trajectories:
+            source = Entry(Path(task.entry)).scene_path(trajectory, ".svg")
+            name = safe_file_name(f"{Path(task.entry).name}-{trajectory}") + ".svg"
             image = ""
             if source.is_file():
                 shutil.copyfile(source, pictures / name)
-                alt = html.escape(f"scene {run.trajectory}")
+                alt = html.escape(f"scene {trajectory}")
                 image = f"<img src='scenes/{html.escape(name)}' alt='{alt}'>"
-            kinds = ", ".join(run.outcomes) or "not run"
-            css = "pass" if set(run.outcomes) <= {"pass"} and run.outcomes else "fault"
+            results = []
+            for function, kinds in task.outcomes(trajectory):
+                css = "pass" if kinds and set(kinds) <= {"pass"} else "fault"
+                test = html.escape(function.rsplit("::", 1)[-1])
+                results.append(
+                    f"<li class='{css}'>{test}: {html.escape(', '.join(kinds) or 'not run')}</li>"
+                )
             parts.append(
-                f"<div class='scene'><h4>{html.escape(run.trajectory)}</h4>{image}"
-                f"<p class='{css}'>{html.escape(kinds)}</p></div>"
+                f"<div class='scene'><h4>{html.escape(trajectory)}</h4>{image}"
+                f"<ul>{''.join(results)}</ul></div>"
             )
         parts.append("</div></section>")
     parts.append("</body></html>")
