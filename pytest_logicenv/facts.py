@@ -450,6 +450,10 @@ def _pairs(values: Mapping[str, object]) -> str:
     )
 
 
+# How states read in sentences ("the light is not switched on").
+_STATE_WORDS = {"toggled": "switched on", "used_up": "used up"}
+
+
 def describe(fact: Fact) -> str:
     """A short English rendering of a fact, for failure messages and reports."""
     match fact:
@@ -472,7 +476,8 @@ def describe(fact: Fact) -> str:
             return f"agent holds {ref}"
         case State(ref, states):
             return f"{ref} is " + ", ".join(
-                ("" if flag else "not ") + name for name, flag in states.items()
+                ("" if flag else "not ") + _STATE_WORDS.get(name, name)
+                for name, flag in states.items()
             )
         case Attr(ref, attrs):
             return f"{ref} has {_pairs(attrs)}"

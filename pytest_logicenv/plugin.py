@@ -432,10 +432,13 @@ class LogicEnvReporter:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         report = yield
-        if call.excinfo is not None:
-            explanation = getattr(call.excinfo.value, "logicenv_explanation", None)
-            if explanation:
-                report.longrepr = f'{explanation}\n  reproduce: pytest "{item.nodeid}"'
+        if call.excinfo is not None and call.when == "call":
+            from .outcome import PolicyFault
+
+            if isinstance(call.excinfo.value, PolicyFault):
+                # The explanation is the whole story; a traceback into assert_ok() is noise.
+                explanation = call.excinfo.value.outcome.explain()
+                report.longrepr = f'{explanation}\nreproduce: pytest "{item.nodeid}"'
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
