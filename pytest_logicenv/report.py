@@ -306,7 +306,7 @@ th:first-child, td:first-child { text-align: left; }
 .scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
 .scene { border: 1px solid #ddd; padding: .5rem; width: 420px; }
 .scene img { width: 400px; height: auto; background: #fafafa; }
-.pass { color: #17692f; } .fault { color: #b3261e; }
+.pass { color: #17692f; } .fault { color: #b3261e; } .expected { color: #8a5a00; }
 """
 
 
@@ -373,12 +373,14 @@ def write_html(report: Report, directory: Path) -> Path:
                 alt = html.escape(f"scene {trajectory}")
                 image = f"<img src='scenes/{html.escape(name)}' alt='{alt}'>"
             results = []
-            for function, kinds in task.outcomes(trajectory):
+            for run in (r for r in task.runs if r.trajectory == trajectory):
+                kinds = run.outcomes
                 css = "pass" if kinds and set(kinds) <= {"pass"} else "fault"
-                test = html.escape(function.rsplit("::", 1)[-1])
-                results.append(
-                    f"<li class='{css}'>{test}: {html.escape(', '.join(kinds) or 'not run')}</li>"
-                )
+                text = ", ".join(kinds) or "not run"
+                if run.expect_fault is not None and run.expect_fault in kinds:
+                    css, text = "expected", f"{text} (declared: revealed)"
+                test = html.escape(run.function.rsplit("::", 1)[-1])
+                results.append(f"<li class='{css}'>{test}: {html.escape(text)}</li>")
             parts.append(
                 f"<div class='scene'><h4>{html.escape(trajectory)}</h4>{image}"
                 f"<ul>{''.join(results)}</ul></div>"
