@@ -7,7 +7,10 @@ so running a policy needs no catalog.
 
 Coordinates are metres. The floor is the ``x``/``z`` plane and ``y`` points up, as in AI2-THOR.
 An object's ``position`` is the centre of its bounding box; ``size`` is its ``(x, y, z)`` extent
-before rotation; ``rotation`` turns it about ``y`` by 0, 90, 180 or 270 degrees.
+before rotation; ``rotation`` turns it about ``y`` by 0, 90, 180 or 270 degrees. At rotation 0 an
+object's front faces ``+z``; 90 turns it to face ``+x``, 180 to ``-z``, 270 to ``-x`` (AI2-THOR's
+sense of rotation). A window's ``side`` names the way its wall faces out: ``north`` is ``+z``,
+``east`` ``+x``, ``south`` ``-z``, ``west`` ``-x``.
 
 A Scene implements the facts :class:`~pytest_logicenv.facts.World` protocol, so facts evaluate
 on it directly:
@@ -38,6 +41,25 @@ from .errors import SceneError
 SCENE_FORMAT = "logicenv-scene/1"
 #: Two objects whose footprints are at most this far apart (metres) are ``near``.
 NEAR_DISTANCE = 1.0
+# Thresholds of the spatial relations (metres). The relations are defined precisely in
+# ``layout.py``'s module docstring; the solver encodes them and ``checker.py`` tests them, each
+# with its own geometry code, so these numbers are the only thing the two share.
+#: ``far``: the footprints are at least this far apart (or the objects are in different rooms).
+FAR_DISTANCE = 1.5
+#: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it.
+EDGE_DISTANCE = 0.15
+#: ``center``: the footprint centre is within this fraction of the support's extent of its centre.
+CENTER_FRACTION = 0.125
+#: ``above``: the subject's centre lies over the target's footprint grown by this margin.
+ABOVE_MARGIN = 0.15
+#: ``center_aligned``: the subject's centre is this close to the target's facing axis.
+ALIGN_TOLERANCE = 0.05
+#: ``in_front_of`` / ``side_of``: the gap between the two footprints is at most this.
+ADJACENT_DISTANCE = NEAR_DISTANCE
+#: Depth (metres) of the floor area in front of a door, on each side, that must stay free.
+DOOR_CLEARANCE = 0.8
+#: Height of the walls (metres) the layout derives from the room polygons.
+WALL_HEIGHT = 2.5
 #: Catalog properties an object may carry (AI2-THOR's, in snake case, plus ours).
 PROPERTIES: tuple[str, ...] = (
     "pickupable",
