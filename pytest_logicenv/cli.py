@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli_scene",
     "pytest_logicenv.cli_llm",
     "pytest_logicenv.cli_run",
+    "pytest_logicenv.cli_check",
 )
 
 

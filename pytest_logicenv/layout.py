@@ -543,6 +543,11 @@ class _Item:
         return (cells * GRID - real) / 2
 
     @property
+    def max_margin(self) -> float:
+        """The largest margin between the grid box and the real box, any side, any rotation."""
+        return max(self.margin(along_x, turned) for along_x in (True, False) for turned in (True, False))
+
+    @property
     def square(self) -> bool:
         """Turning it by 90 degrees changes nothing but where it faces."""
         return self.w == self.d and abs(self.obj.size[0] - self.obj.size[2]) < 1e-9
@@ -1432,7 +1437,11 @@ class _Layout:
             return False, f"{subject.id!r} and {target.id!r} are in different rooms"
         if subject.kind in ("wall",) and relation.kind in ("edge", "center"):
             return False, f"{relation.kind} applies to objects on the floor or on a surface"
-        s_pose = self._pose_of(subject.id, poses)
+        if relation.kind in ("near", "far") and target is not None:
+            return (
+                _distance(self, subject, target, poses, relation.kind == "near"),
+                "it cannot hold for these objects' sizes and supports",
+            )
         facing = relation.kind in ("edge", "face_to")
         s_cases = self.cases(subject, poses, facing)
         if target is None:
@@ -1441,7 +1450,6 @@ class _Layout:
                 _any(*(_all(cond, encode(self, subject, geo, poses)) for cond, geo in s_cases)),
                 "it cannot hold where the object must stand",
             )
-        t_pose = self._pose_of(target.id, poses)
         t_facing = relation.kind in ("in_front_of", "side_of", "center_aligned")
         t_cases = self.cases(target, poses, t_facing)
         encode_pair = _PAIRS[relation.kind]
@@ -1454,6 +1462,17 @@ class _Layout:
                 )
             ),
             "it cannot hold for these objects' sizes and supports",
+        )
+
+    def grid_box(self, item: _Item, poses: dict[str, _Pose]) -> _Box:
+        return _box(item, self._pose_of(item.id, poses))
+
+    def shift_bound(self, *items: _Item) -> float:
+        """How far (metres) :meth:`wall_shift` may move any of these items' real boxes out of
+        their grid boxes: under a grid cell plus a margin for wall-mounted chains, else 0."""
+        return max(
+            (GRID + self.items[i.root].max_margin for i in items if self.items[i.root].kind == "wall"),
+            default=0.0,
         )
 
     def support_extent(self, item: _Item, poses: dict[str, _Pose]) -> list[tuple[Cond, _Geo]]:
@@ -1556,38 +1575,53 @@ class _Layout:
         literals: dict[int, Any],
         relations: dict[int, SpatialRelation],
     ) -> z3.ModelRef:
-        """Solve with every soft relation assumed; on unsat drop the lowest-priority relation
-        of the core and retry; then try each dropped relation again."""
+        """Solve with every soft relation assumed. On unsat, drop the lowest-priority relation
+        of the unsat core (the later one among equals) and retry. Then give each dropped
+        relation another chance, most important first; it may displace kept relations of lower
+        priority that block it (they get their own chance later). So a relation ends up
+        dropped only when it conflicts with kept relations of equal or higher priority."""
+        by_name = {str(lit): index for index, lit in literals.items()}
+
+        def rank(index: int) -> tuple[int, int]:
+            return -relations[index].priority, index
+
+        def core() -> list[int]:
+            return [by_name[str(lit)] for lit in solver.unsat_core() if str(lit) in by_name]
+
         active = list(literals)
-        by_literal = {str(lit): index for index, lit in literals.items()}
         dropped: list[int] = []
-        while True:
-            result = self._check(problem, solver, [literals[i] for i in active])
-            if result == z3.sat:
-                break
-            core = [by_literal[str(lit)] for lit in solver.unsat_core()]
-            if not core:
+        while self._check(problem, solver, [literals[i] for i in active]) != z3.sat:
+            conflict = core()
+            if not conflict or (
+                not dropped and self._check(problem, solver, []) == z3.unsat
+            ):
                 raise self._unfit(problem)
-            if len(dropped) == 0 and self._check(problem, solver, []) == z3.unsat:
-                raise self._unfit(problem)
-            victim = min(core, key=lambda i: (relations[i].priority, -i))
+            victim = max(conflict, key=rank)
             active.remove(victim)
             dropped.append(victim)
         model = solver.model()
-        for index in sorted(dropped, key=lambda i: (-relations[i].priority, i)):
-            result = self._check(problem, solver, [literals[i] for i in (*active, index)])
-            if result == z3.sat:
-                active.append(index)
-                model = solver.model()
-                continue
-            core = [by_literal[str(lit)] for lit in solver.unsat_core() if str(lit) in by_literal]
-            blockers = [str(relations[i]) for i in core if i != index]
-            why = (
-                f"conflicts with {', '.join(blockers)}"
-                if blockers
-                else "cannot hold with the room's size, the doors and the other objects"
-            )
-            self._drop(index, relations[index], f"{why} ({problem.label})")
+        queue = sorted(dropped, key=rank)
+        while queue:
+            index = queue.pop(0)
+            while True:
+                if self._check(problem, solver, [literals[i] for i in (*active, index)]) == z3.sat:
+                    active.append(index)
+                    model = solver.model()
+                    break
+                blockers = [i for i in core() if i != index]
+                lower = [i for i in blockers if relations[i].priority < relations[index].priority]
+                if not lower:
+                    why = (
+                        "conflicts with " + ", ".join(str(relations[i]) for i in sorted(blockers))
+                        if blockers
+                        else "cannot hold with the room's size, the doors and the other objects"
+                    )
+                    self._drop(index, relations[index], f"{why} ({problem.label})")
+                    break
+                victim = max(lower, key=rank)
+                active.remove(victim)
+                queue.append(victim)
+                queue.sort(key=rank)
         for index in active:
             self.kept[index] = relations[index]
         return model
@@ -1666,20 +1700,26 @@ def _center(layout: _Layout, item: _Item, geo: _Geo, poses: dict[str, _Pose]) ->
     )
 
 
-def _near(s: _Geo, t: _Geo) -> Cond:
-    # Conservative: the x gap plus the z gap (>= the Euclidean distance) within reach.
-    xs = [(1, t.x_lo), (-1, s.x_hi)], [(1, s.x_lo), (-1, t.x_hi)], []
-    zs = [(1, t.z_lo), (-1, s.z_hi)], [(1, s.z_lo), (-1, t.z_hi)], []
-    return _all(*(_at_most([*dx, *dz], NEAR_DISTANCE) for dx in xs for dz in zs if dx or dz))
-
-
-def _far(s: _Geo, t: _Geo) -> Cond:
-    # Conservative: apart by the distance along one axis (<= the Euclidean distance).
+def _distance(layout: _Layout, s: _Item, t: _Item, poses: dict[str, _Pose], near: bool) -> Cond:
+    """``near``/``far`` on the grid boxes, whatever the rotations (no case split: these are
+    the most common relations). The real boxes lie inside the grid boxes, at most a margin
+    in from each side, so the real gap is at least the grid gap and at most the grid gap plus
+    the margins. Near: the x gap plus the z gap (>= the Euclidean distance) is within reach.
+    Far: apart by the distance along one axis (<= the Euclidean distance)."""
+    a = layout.grid_box(s, poses)
+    b = layout.grid_box(t, poses)
+    if near:
+        slack = 2 * (s.max_margin + t.max_margin) + 2 * layout.shift_bound(s, t)
+        limit = math.floor((NEAR_DISTANCE - slack) / GRID + _EPS)
+        xs = ((1, b.x0), (-1, a.x1)), ((1, a.x0), (-1, b.x1)), ()
+        zs = ((1, b.z0), (-1, a.z1)), ((1, a.z0), (-1, b.z1)), ()
+        return _all(*(_le(_sum((*dx, *dz)), limit) for dx in xs for dz in zs if dx or dz))
+    cells = math.ceil((FAR_DISTANCE + 2 * layout.shift_bound(s, t)) / GRID - _EPS)
     return _any(
-        _below(s.x_hi, t.x_lo, -FAR_DISTANCE),
-        _below(t.x_hi, s.x_lo, -FAR_DISTANCE),
-        _below(s.z_hi, t.z_lo, -FAR_DISTANCE),
-        _below(t.z_hi, s.z_lo, -FAR_DISTANCE),
+        _le(_sum(((1, a.x1), (1, cells))), b.x0),
+        _le(_sum(((1, b.x1), (1, cells))), a.x0),
+        _le(_sum(((1, a.z1), (1, cells))), b.z0),
+        _le(_sum(((1, b.z1), (1, cells))), a.z0),
     )
 
 
@@ -1742,8 +1782,6 @@ def _face_to(s: _Geo, t: _Geo) -> Cond:
 
 
 _PAIRS = {
-    "near": _near,
-    "far": _far,
     "above": _above,
     "in_front_of": _in_front_of,
     "side_of": _side_of,

@@ -231,21 +231,21 @@ def _relations(
     small: Sequence[SceneObject],
     rng: random.Random,
 ) -> list[SpatialRelation]:
-    """What a designer would ask for: big furniture against the walls, seating facing the
-    TV, tables in front of seats, pictures above furniture, things near each other."""
+    """What a designer would ask for, about two relations per piece of furniture: big
+    furniture against the walls, seating facing the TV, tables in front of seats, pictures
+    above furniture, things near or far from each other. Some may conflict, as designs do."""
     out: list[SpatialRelation] = []
 
     def add(kind: str, subject: SceneObject, target: SceneObject | None = None) -> None:
         priority = PRIORITY_TASK if rng.random() < 0.25 else PRIORITY_ENRICHMENT
-        out.append(SpatialRelation(kind, subject.id, target.id if target else None, priority))
+        relation = SpatialRelation(kind, subject.id, target.id if target else None, priority)
+        if all((r.kind, r.subject, r.target) != (kind, relation.subject, relation.target) for r in out):
+            out.append(relation)
 
-    first = {}
+    first: dict[str, SceneObject] = {}
     for obj in floor:
         first.setdefault(obj.type, obj)
     against = ("Sofa", "TVStand", "Dresser", "ShelvingUnit", "Bed", "Fridge", "Desk")
-    for obj in floor:
-        if obj.type in against and first[obj.type] is obj:
-            add("edge", obj)
     seat = first.get("Sofa") or first.get("Bed") or first.get("ArmChair")
     table = first.get("CoffeeTable") or first.get("DiningTable") or first.get("Desk")
     if seat is not None and "TVStand" in first:
@@ -255,23 +255,29 @@ def _relations(
         add("center_aligned", table, seat)
     if seat is not None and "SideTable" in first:
         add("side_of", first["SideTable"], seat)
-    chairs = [o for o in floor if o.type in ("Chair", "Stool", "ArmChair") and o is not seat]
-    for chair in chairs[:2]:
-        if table is not None:
-            add("near", chair, table)
-    if "DiningTable" in first and seat is None:
-        add("center", first["DiningTable"])
-    plants = [o for o in floor if o.type in ("HousePlant", "FloorLamp", "GarbageCan")]
-    if plants and seat is not None:
-        add("far" if rng.random() < 0.5 else "near", plants[0], seat)
-    paintings = [w for w in walls if w.type == "Painting"]
-    if paintings and seat is not None:
-        add("above", paintings[0], seat)
+    for obj in floor:
+        if obj.type in against:
+            add("edge", obj)
+        others = [o for o in floor if o is not obj]
+        for _ in range(2 if obj.type not in against else 1):
+            if not others:
+                break
+            other = rng.choice(others)
+            kind = rng.choices(
+                ("near", "far", "side_of", "in_front_of", "face_to", "edge"),
+                weights=(5, 2, 2, 1, 1, 1),
+            )[0]
+            add(kind, obj, None if kind == "edge" else other)
+    for wall in walls:
+        if floor and wall.type == "Painting":
+            add("above", wall, seat or rng.choice(floor))
+        elif floor:
+            add("near", wall, rng.choice(floor))
     for obj in small:
         siblings = [o for o in small if o.parent == obj.parent and o is not obj]
         roll = rng.random()
-        if siblings and roll < 0.3:
-            add("near", obj, siblings[0])
-        elif roll < 0.4:
+        if siblings and roll < 0.4:
+            add("near" if rng.random() < 0.8 else "far", obj, rng.choice(siblings))
+        elif roll < 0.6:
             add("edge" if rng.random() < 0.5 else "center", obj)
     return out
