@@ -26,6 +26,7 @@ def main(argv: list[str]) -> int:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     sys.path.insert(0, str(HERE))
     spec.loader.exec_module(module)
     return int(module.main(argv[1:]) or 0)

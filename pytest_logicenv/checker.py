@@ -13,7 +13,7 @@ Three dimensions, as in the paper's Table 1:
   room, for an outside door); each window lies in an exterior wall of its room, above the floor
   and below the wall's top; openings on one wall do not overlap.
 - **entity**: every object is supported (on the floor, on its parent's top within its footprint,
-  inside its parent's box, or hung with its back on a wall of its room); no two objects collide
+  inside its parent, or hung with its back on a wall of its room); no two objects collide
   (an object and what holds it excepted); each object lies inside its designated room; nothing
   stands in a door's swing area; the agent starts inside its room, on free floor.
 - **relation**: every relation the layout kept (and every requested relation it did not record
@@ -690,17 +690,27 @@ def _check_support(
             f"{_top(parent):.3f} m, footprint {_rect_text(inner)} vs {_rect_text(outer)}",
         )
     elif obj.relation == "in":
-        out.expect(
-            inner.inside(outer)
-            and _bottom(obj) >= _bottom(parent) - TOLERANCE
-            and _top(obj) <= _top(parent) + TOLERANCE,
-            where,
-            f"is not inside {parent.id!r}: {_rect_text(inner)}, y {_bottom(obj):.3f}.."
-            f"{_top(obj):.3f} vs {_rect_text(outer)}, y {_bottom(parent):.3f}.."
-            f"{_top(parent):.3f}",
-        )
+        problem = _inside_problem(obj, parent)
+        out.expect(problem is None, where, f"is not inside {parent.id!r}: {problem}")
     else:
         out.expect(False, where, f"relation {obj.relation!r} to a parent must be 'on' or 'in'")
+
+
+def _inside_problem(obj: SceneObject, parent: SceneObject) -> str | None:
+    """Why ``obj`` is not in ``parent``: it must rest within the parent's footprint, its
+    bottom within the parent's height, its top below the parent's if the parent opens (so it
+    closes; an apple may rise above a bowl's rim)."""
+    inner, outer = _footprint(obj), _footprint(parent)
+    if not inner.inside(outer):
+        return f"its footprint {_rect_text(inner)} leaves {_rect_text(outer)}"
+    if not _bottom(parent) - TOLERANCE <= _bottom(obj) <= _top(parent) + TOLERANCE:
+        return (
+            f"its bottom {_bottom(obj):.3f} m is not within {_bottom(parent):.3f}.."
+            f"{_top(parent):.3f} m"
+        )
+    if parent.has("openable") and _top(obj) > _top(parent) + TOLERANCE:
+        return f"its top {_top(obj):.3f} m is above the top {_top(parent):.3f} m of what closes on it"
+    return None
 
 
 def _overlap(first: SceneObject, second: SceneObject) -> str | None:
@@ -856,15 +866,13 @@ def _support_holds(wanted: str) -> Judge:
         assert t is not None
         if s.parent != t.id or s.relation != wanted:
             return f"{s.id!r} rests {s.relation} {s.parent or 'the floor'}"
+        if wanted == "in":
+            return _inside_problem(s, t)
         inner, outer = _footprint(s), _footprint(t)
         if not inner.inside(outer):
             return f"its footprint {_rect_text(inner)} leaves {_rect_text(outer)}"
-        if wanted == "on" and abs(_bottom(s) - _top(t)) > TOLERANCE:
+        if abs(_bottom(s) - _top(t)) > TOLERANCE:
             return f"its bottom {_bottom(s):.3f} m is not {t.id!r}'s top {_top(t):.3f} m"
-        if wanted == "in" and not (
-            _bottom(s) >= _bottom(t) - TOLERANCE and _top(s) <= _top(t) + TOLERANCE
-        ):
-            return f"it sticks out of {t.id!r} vertically"
         return None
 
     return judge

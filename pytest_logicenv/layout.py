@@ -19,7 +19,8 @@ A relation between objects of two problems is solved in the later one.
 
 **Hard constraints.** Inside the room; no collision (3D boxes; an object and what it holds are
 exempt); supported (floor objects stand at ``y = 0``, an object ``on`` another stands on its top
-surface within its footprint, one ``in`` another sits on its bottom inside its box, a
+surface within its footprint, one ``in`` another sits on its bottom within its footprint (and
+below its top if it is openable, so that it closes), a
 wall-mounted object has its back flush against a wall of its room, below the wall's top); door
 clearance (a :data:`~pytest_logicenv.scene.DOOR_CLEARANCE` deep area in front of each door, on
 both sides, holds nothing lower than the door); windows in exterior walls above the floor, and
@@ -514,6 +515,7 @@ class _Item:
     chain: tuple[str, ...]  # ids from the root support down to this object
     bottom: float  # metres from the root's bottom to this object's bottom
     order: int
+    crown: float = 0.0  # metres from the root's bottom to the top of it and all it holds
 
     @property
     def id(self) -> str:
@@ -875,6 +877,11 @@ def _items(spec: SceneSpec, plans: dict[str, _Plan]) -> dict[str, _Item]:
 
     for obj in spec.objects:
         build(obj)
+    crowns = {item_id: item.bottom + item.height for item_id, item in items.items()}
+    for item in items.values():
+        for ancestor in item.chain[:-1]:
+            crowns[ancestor] = max(crowns[ancestor], crowns[item.id])
+    items = {item_id: replace(item, crown=crowns[item_id]) for item_id, item in items.items()}
     agent_room = spec.agent_room or spec.rooms[0].id
     agent = SceneObject("agent", "Agent", room=agent_room, size=(AGENT_SIZE, AGENT_HEIGHT, AGENT_SIZE))
     while agent.id in items:
@@ -929,13 +936,13 @@ def _fit_problems(
                     f"{parent.obj.size[2]:.2f} m); choose another support",
                 )
             )
-        if item.kind == "in" and size[1] > parent.height + 1e-9:
+        if item.kind == "in" and size[1] > parent.height + 1e-9 and parent.obj.has("openable"):
             problems.append(
                 Violation(
                     "fit",
                     where,
                     f"{size[1]:.2f} m tall does not fit in {parent.id!r} "
-                    f"({parent.height:.2f} m tall)",
+                    f"({parent.height:.2f} m tall), which could then not be closed",
                 )
             )
         if item.bottom + size[1] > WALL_HEIGHT:
@@ -991,8 +998,12 @@ def _new_solver(ctx: z3.Context, seed: int, clock: _Clock) -> z3.Solver:
     return solver
 
 
-def _timeout(what: str, names: Iterable[str], clock: _Clock) -> LayoutError:
-    return LayoutError(
+class LayoutTimeout(LayoutError):
+    """The layout ran out of its time budget (``timeout_ms``)."""
+
+
+def _timeout(what: str, names: Iterable[str], clock: _Clock) -> LayoutTimeout:
+    return LayoutTimeout(
         f"layout timed out after {clock.timeout_ms} ms placing {what} "
         f"(objects: {', '.join(names) or 'none'}); raise timeout_ms, or split the room's "
         "objects over more rooms or receptacles"
@@ -1179,6 +1190,8 @@ def _opening_obstacles(openings: Sequence[_Opening]) -> dict[str, list[_Box]]:
 class _Problem:
     label: str
     items: tuple[str, ...]
+    #: What to do when the objects do not fit (the end of the error message).
+    advice: str = "enlarge the rooms or move objects elsewhere"
 
 
 def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list[_Problem]:
@@ -1189,7 +1202,14 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
     for room in spec.rooms:
         ids = tuple(i.id for i in items.values() if i.kind in ("floor", "agent") and i.room == room.id)
         if ids:
-            problems.append(_Problem(f"the floor of room {room.id!r}", ids))
+            problems.append(
+                _Problem(
+                    f"the floor of room {room.id!r}",
+                    ids,
+                    f"they do not fit together with the doors' {DOOR_CLEARANCE} m clearances "
+                    "and the agent's start; enlarge the room or move objects to another room",
+                )
+            )
 
     def surfaces(roots: Iterable[str]) -> None:
         frontier = list(roots)
@@ -1203,7 +1223,16 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
                     if ids:
                         where = "the top of" if kind == "on" else "the inside of"
                         room = items[parent_id].room
-                        problems.append(_Problem(f"{where} {parent_id!r} in room {room!r}", ids))
+                        size = items[parent_id].obj.size
+                        problems.append(
+                            _Problem(
+                                f"{where} {parent_id!r} in room {room!r}",
+                                ids,
+                                f"they do not fit together {kind} {parent_id!r} "
+                                f"({size[0]:.2f} x {size[2]:.2f} m); use a larger support or "
+                                "put some of them elsewhere",
+                            )
+                        )
                         next_frontier.extend(ids)
             frontier = next_frontier
 
@@ -1211,7 +1240,14 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
     for room in spec.rooms:
         ids = tuple(i.id for i in items.values() if i.kind == "wall" and i.room == room.id)
         if ids:
-            problems.append(_Problem(f"the walls of room {room.id!r}", ids))
+            problems.append(
+                _Problem(
+                    f"the walls of room {room.id!r}",
+                    ids,
+                    "they do not fit on the stretches of wall that doors, windows and furniture "
+                    "against the walls leave free; hang fewer or move furniture",
+                )
+            )
     surfaces(i.id for i in items.values() if i.kind == "wall")
     return problems
 
@@ -1241,7 +1277,11 @@ def _needs_apart(a: _Item, b: _Item, items: dict[str, _Item], prune: bool) -> bo
         return True
     if common is not None:
         if items[below_a].kind != items[below_b].kind:
-            return False  # one on the common parent's top, one inside it
+            # One on the common parent's top, one inside it: apart unless what is inside
+            # rises above the top (an apple in a shallow bowl).
+            inside = items[below_a] if items[below_a].kind == "in" else items[below_b]
+            holder = items[common]
+            return inside.crown > holder.bottom + holder.height + 1e-9
         return (below_a, below_b) == (a.id, b.id)
     grounded = ("floor", "agent")
     if items[below_a].kind in grounded and items[below_b].kind in grounded:
@@ -1635,11 +1675,11 @@ class _Layout:
         sizes = ", ".join(
             f"{i} ({self.items[i].obj.size[0]:.2f} x {self.items[i].obj.size[2]:.2f} m)"
             for i in problem.items
+            if self.items[i].kind != "agent"
         )
         return LayoutError(
-            f"scene design {self.spec.id!r}: cannot place {problem.label} without collisions "
-            f"(objects: {sizes}); the space is too small once doors keep "
-            f"{DOOR_CLEARANCE} m clear: enlarge it or move objects elsewhere"
+            f"scene design {self.spec.id!r}: cannot place {problem.label} without collisions: "
+            f"{sizes}: {problem.advice}"
         )
 
 
