@@ -63,7 +63,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--timeout", type=float, default=30.0, help="seconds per monolithic layout (default 30)"
     )
-    parser.add_argument("--sizes", default="10,20,40,60", help="object counts (default 10,20,40,60)")
+    parser.add_argument(
+        "--sizes", default="10,20,40,60", help="object counts (default 10,20,40,60)"
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     mono_timeout_ms = int(args.timeout * 1000)

@@ -36,8 +36,9 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .errors import Violation
 from .scene import (
@@ -183,9 +184,8 @@ def _proper_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
     d1, d2 = _cross(c, d, a), _cross(c, d, b)
     d3, d4 = _cross(a, b, c), _cross(a, b, d)
     eps = 1e-12
-    return (
-        (d1 > eps and d2 < -eps or d1 < -eps and d2 > eps)
-        and (d3 > eps and d4 < -eps or d3 < -eps and d4 > eps)
+    return ((d1 > eps and d2 < -eps) or (d1 < -eps and d2 > eps)) and (
+        (d3 > eps and d4 < -eps) or (d3 < -eps and d4 > eps)
     )
 
 
@@ -196,7 +196,7 @@ def _on_segment(p: Point, a: Point, b: Point) -> bool:
     if abs(_cross(a, b, p)) / length > TOLERANCE:
         return False
     t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length**2
-    return -TOLERANCE / length <= t <= 1 + TOLERANCE / length
+    return bool(-TOLERANCE / length <= t <= 1 + TOLERANCE / length)
 
 
 def _contains(polygon: Sequence[Point], p: Point) -> bool:
@@ -237,7 +237,7 @@ def _polygons_overlap(first: Sequence[Point], second: Sequence[Point]) -> bool:
             if _proper_cross(a, b, c, d):
                 return True
     xs = sorted({p[0] for p in (*first, *second)})
-    for left, right in zip(xs, xs[1:]):
+    for left, right in itertools.pairwise(xs):
         if right - left <= TOLERANCE:
             continue
         mid = (left + right) / 2
@@ -267,7 +267,7 @@ def _segment_on_boundary(p: Point, q: Point, polygon: Sequence[Point]) -> bool:
         if low > reached + TOLERANCE:
             break
         reached = max(reached, high)
-    return reached >= length - TOLERANCE
+    return bool(reached >= length - TOLERANCE)
 
 
 def _on_line(point: Point, origin: Point, ux: float, uz: float) -> bool:
@@ -317,7 +317,9 @@ def _rect_in_polygon(rect: _Rect, polygon: Sequence[Point]) -> bool:
     corners = [(rect.x0, rect.z0), (rect.x1, rect.z0), (rect.x1, rect.z1), (rect.x0, rect.z1)]
     if not all(_contains(polygon, c) for c in corners):
         return False
-    shrunk = _Rect(rect.x0 + TOLERANCE, rect.z0 + TOLERANCE, rect.x1 - TOLERANCE, rect.z1 - TOLERANCE)
+    shrunk = _Rect(
+        rect.x0 + TOLERANCE, rect.z0 + TOLERANCE, rect.x1 - TOLERANCE, rect.z1 - TOLERANCE
+    )
     return not any(_edge_enters(a, b, shrunk) for a, b in _edges(polygon))
 
 
@@ -327,7 +329,12 @@ def _edge_enters(a: Point, b: Point, rect: _Rect) -> bool:
         return False
     t0, t1 = 0.0, 1.0
     dx, dz = b[0] - a[0], b[1] - a[1]
-    for p, q in ((-dx, a[0] - rect.x0), (dx, rect.x1 - a[0]), (-dz, a[1] - rect.z0), (dz, rect.z1 - a[1])):
+    for p, q in (
+        (-dx, a[0] - rect.x0),
+        (dx, rect.x1 - a[0]),
+        (-dz, a[1] - rect.z0),
+        (dz, rect.z1 - a[1]),
+    ):
         if p == 0:
             if q <= 0:
                 return False
@@ -474,11 +481,11 @@ def _check_floor_plan(scene: Scene) -> DimensionCheck:
             )
     for wall_id, wall_spans in spans.items():
         wall_spans.sort()
-        for (_, end, first), (start, _, second) in zip(wall_spans, wall_spans[1:]):
+        for (_, end, earlier), (start, _, later) in itertools.pairwise(wall_spans):
             out.expect(
                 start >= end - TOLERANCE,
                 f"walls[{wall_id}]",
-                f"openings {first} and {second} overlap on the wall",
+                f"openings {earlier} and {later} overlap on the wall",
             )
     return out.result()
 
@@ -609,19 +616,21 @@ def _check_entity(scene: Scene) -> DimensionCheck:
                     f"stands in the swing area of door {door.id!r} ({_rect_text(rect)})",
                 )
     if scene.agent is not None:
-        room = rooms.get(scene.agent.room)
-        if out.expect(room is not None, "agent", f"room {scene.agent.room!r} is not in the scene"):
-            assert room is not None
+        start_room = rooms.get(scene.agent.room)
+        if out.expect(
+            start_room is not None, "agent", f"room {scene.agent.room!r} is not in the scene"
+        ):
+            assert start_room is not None
             spot = scene.agent.position
             out.expect(
-                _strictly_inside(room.polygon, spot),
+                _strictly_inside(start_room.polygon, spot),
                 "agent",
-                f"starts at {spot}, outside room {room.id!r}",
+                f"starts at {spot}, outside room {start_room.id!r}",
             )
             blocking = [
                 o.id
                 for o in objects
-                if o.room == room.id
+                if o.room == start_room.id
                 and o.parent is None
                 and o.relation == "on"
                 and _inside_rect(spot, _footprint(o))
@@ -709,7 +718,9 @@ def _inside_problem(obj: SceneObject, parent: SceneObject) -> str | None:
             f"{_top(parent):.3f} m"
         )
     if parent.has("openable") and _top(obj) > _top(parent) + TOLERANCE:
-        return f"its top {_top(obj):.3f} m is above the top {_top(parent):.3f} m of what closes on it"
+        return (
+            f"its top {_top(obj):.3f} m is above the top {_top(parent):.3f} m of what closes on it"
+        )
     return None
 
 
@@ -768,26 +779,23 @@ def _check_relations(scene: Scene) -> DimensionCheck:
     by_id = {obj.id: obj for obj in scene.objects}
     rooms = {room.id: room for room in scene.rooms}
     for relation in _relations_to_check(scene):
-        where = f"relations[{relation}]"
         subject = by_id.get(relation.subject)
         target = by_id.get(relation.target) if relation.target is not None else None
-        if not out.expect(
-            subject is not None and (relation.target is None or target is not None),
-            where,
-            "names an object that is not in the scene",
-        ):
-            continue
-        assert subject is not None
         judge = _RELATIONS.get(relation.kind)
-        if not out.expect(judge is not None, where, f"unknown relation kind {relation.kind!r}"):
-            continue
-        assert judge is not None
-        problem = judge(subject, target, rooms, by_id)
-        out.expect(problem is None, where, f"does not hold: {problem}")
+        if subject is None or (relation.target is not None and target is None):
+            problem: str | None = "names an object that is not in the scene"
+        elif judge is None:
+            problem = f"unknown relation kind {relation.kind!r}"
+        else:
+            reason = judge(subject, target, rooms, by_id)
+            problem = None if reason is None else f"does not hold: {reason}"
+        out.expect(problem is None, f"relations[{relation}]", problem or "")
     return out.result()
 
 
-Judge = Callable[[SceneObject, SceneObject | None, dict[str, Room], dict[str, SceneObject]], str | None]
+Judge = Callable[
+    [SceneObject, SceneObject | None, dict[str, Room], dict[str, SceneObject]], str | None
+]
 
 
 def _same_room(s: SceneObject, t: SceneObject | None) -> str | None:
@@ -913,9 +921,7 @@ def _above_holds(
     return f"its centre ({cx:.3f}, {cz:.3f}) is not over {t.id!r} ({_rect_text(area)})"
 
 
-def _beyond(
-    first: _Rect, second: _Rect, direction: Point, reach: float | None
-) -> float | None:
+def _beyond(first: _Rect, second: _Rect, direction: Point, reach: float | None) -> float | None:
     """How far ``first`` lies beyond ``second``'s side in ``direction`` (None if not wholly)."""
     gap = first.span(direction)[0] - second.span(direction)[1]
     if gap < -TOLERANCE or (reach is not None and gap > reach + TOLERANCE):
@@ -953,9 +959,10 @@ def _side_holds(
     a, b, front = _footprint(s), _footprint(t), _front(t)
     left = _across(front)
     right = (-left[0], -left[1])
-    if _beyond(a, b, left, ADJACENT_DISTANCE) is None and _beyond(
-        a, b, right, ADJACENT_DISTANCE
-    ) is None:
+    if (
+        _beyond(a, b, left, ADJACENT_DISTANCE) is None
+        and _beyond(a, b, right, ADJACENT_DISTANCE) is None
+    ):
         return f"it is not within {ADJACENT_DISTANCE} m to the left or right of {t.id!r}"
     if not _centred_across(a, b, left):
         return f"its centre is not within {t.id!r}'s depth"

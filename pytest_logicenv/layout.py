@@ -88,12 +88,13 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Union
+from typing import Any, TypeAlias, cast
 
 import z3
 
@@ -144,9 +145,9 @@ _EPS = 1e-9
 # Terms are built as SMT-LIB text and parsed by Z3 in one go per problem: constructing them
 # through the z3 Python API costs more than solving (measured: about 85% of a 40-object layout).
 #: An integer term: an int once known, SMT-LIB text while unknown.
-Lin = Union[int, str]
+Lin: TypeAlias = int | str
 #: A condition: a bool once decided, SMT-LIB text otherwise.
-Cond = Union[bool, str]
+Cond: TypeAlias = bool | str
 
 
 # --------------------------------------------------------------------------- small algebra
@@ -357,8 +358,8 @@ def _room_cells(room: Room) -> tuple[list[tuple[float, float, float, float]], li
     xs = sorted({p[0] for p in room.polygon})
     zs = sorted({p[1] for p in room.polygon})
     inside, outside = [], []
-    for xa, xb in zip(xs, xs[1:]):
-        for za, zb in zip(zs, zs[1:]):
+    for xa, xb in itertools.pairwise(xs):
+        for za, zb in itertools.pairwise(zs):
             cell = (xa, za, xb, zb)
             if _point_inside(room.polygon, (xa + xb) / 2, (za + zb) / 2):
                 inside.append(cell)
@@ -372,7 +373,7 @@ def _polygon_problems(room: Room) -> list[str]:
     if len(polygon) < 4:
         return ["needs at least 4 corners"]
     problems = []
-    for i, (a, b) in enumerate(zip(polygon, (*polygon[1:], polygon[0]))):
+    for i, (a, b) in enumerate(zip(polygon, (*polygon[1:], polygon[0]), strict=False)):
         if a == b:
             problems.append(f"corners {i} and {i + 1} coincide")
         elif abs(a[0] - b[0]) > LINE_TOLERANCE and abs(a[1] - b[1]) > LINE_TOLERANCE:
@@ -382,7 +383,10 @@ def _polygon_problems(room: Room) -> list[str]:
     if problems:
         return problems
     area = abs(
-        sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(polygon, (*polygon[1:], polygon[0])))
+        sum(
+            a[0] * b[1] - b[0] * a[1]
+            for a, b in zip(polygon, (*polygon[1:], polygon[0]), strict=False)
+        )
     )
     if area / 2 < 0.25:
         return [f"has area {area / 2:.2f} m²; a room needs at least 0.25 m²"]
@@ -396,7 +400,7 @@ def _polygon_problems(room: Room) -> list[str]:
 def _room_sides(room: Room) -> tuple[_Side, ...]:
     sides = []
     polygon = room.polygon
-    for a, b in zip(polygon, (*polygon[1:], polygon[0])):
+    for a, b in zip(polygon, (*polygon[1:], polygon[0]), strict=False):
         if abs(a[1] - b[1]) <= LINE_TOLERANCE:  # runs along x
             axis, line, lo, hi = "x", a[1], min(a[0], b[0]), max(a[0], b[0])
             probe = (lo + hi) / 2, line + 1e-4
@@ -462,7 +466,7 @@ def _derive_walls(plans: Sequence[_Plan]) -> tuple[_WallRun, ...]:
     for (axis, line), sides in sorted(lines.items()):
         cuts = sorted({v for side, _ in sides for v in (side.lo, side.hi)})
         pieces: list[tuple[float, float, tuple[tuple[str, int, int], ...]]] = []
-        for lo, hi in zip(cuts, cuts[1:]):
+        for lo, hi in itertools.pairwise(cuts):
             if hi - lo <= LINE_TOLERANCE:
                 continue
             cover = tuple(
@@ -547,7 +551,9 @@ class _Item:
     @property
     def max_margin(self) -> float:
         """The largest margin between the grid box and the real box, any side, any rotation."""
-        return max(self.margin(along_x, turned) for along_x in (True, False) for turned in (True, False))
+        return max(
+            self.margin(along_x, turned) for along_x in (True, False) for turned in (True, False)
+        )
 
     @property
     def square(self) -> bool:
@@ -569,6 +575,16 @@ class _Pose:
     back: Cond  # rotation 180 or 270
     base: Lin  # height units of the chain root's bottom
     side: Lin = -1  # index into the room's sides, for wall-mounted objects
+
+    def known(self) -> tuple[int, int, bool, bool, int, int]:
+        """The values of a solved pose."""
+        values = (self.x, self.z, self.turned, self.back, self.base, self.side)
+        flags, numbers = values[2:4], (*values[:2], *values[4:])
+        if not all(isinstance(v, bool) for v in flags) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in numbers
+        ):
+            raise TypeError(f"pose {values} is not solved yet")
+        return cast("tuple[int, int, bool, bool, int, int]", values)
 
 
 def _rotation_cond(pose: _Pose, rotation: int) -> Cond:
@@ -633,7 +649,7 @@ def _cases(
     """The item's geometry under each rotation it may take: four cases when the front matters,
     two (turned or not) otherwise; one once the pose is known."""
     if facing:
-        out = []
+        out: list[tuple[Cond, _Geo]] = []
         for rotation in (0, 90, 180, 270):
             cond = _rotation_cond(pose, rotation)
             if cond is not False:
@@ -819,7 +835,7 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
         if relation.target is not None and relation.target == relation.subject:
             bad("relation", where, "relates an object to itself")
         subject = objects.get(relation.subject)
-        if subject is None or problems and problems[-1].location == where:
+        if subject is None or (problems and problems[-1].location == where):
             continue
         if relation.kind in ("in", "on_top_of"):
             wanted = "in" if relation.kind == "in" else "on"
@@ -883,7 +899,9 @@ def _items(spec: SceneSpec, plans: dict[str, _Plan]) -> dict[str, _Item]:
             crowns[ancestor] = max(crowns[ancestor], crowns[item.id])
     items = {item_id: replace(item, crown=crowns[item_id]) for item_id, item in items.items()}
     agent_room = spec.agent_room or spec.rooms[0].id
-    agent = SceneObject("agent", "Agent", room=agent_room, size=(AGENT_SIZE, AGENT_HEIGHT, AGENT_SIZE))
+    agent = SceneObject(
+        "agent", "Agent", room=agent_room, size=(AGENT_SIZE, AGENT_HEIGHT, AGENT_SIZE)
+    )
     while agent.id in items:
         agent = replace(agent, id="_" + agent.id)
     cells = _cells(AGENT_SIZE)
@@ -920,9 +938,7 @@ def _fit_problems(
                     )
                 )
             if item.kind == "wall" and size[1] > WALL_HEIGHT:
-                problems.append(
-                    Violation("fit", where, f"{size[1]:.2f} m is taller than the wall")
-                )
+                problems.append(Violation("fit", where, f"{size[1]:.2f} m is taller than the wall"))
             continue
         parent = items[item.parent]
         inner = sorted((parent.obj.size[0], parent.obj.size[2]))
@@ -947,13 +963,17 @@ def _fit_problems(
             )
         if item.bottom + size[1] > WALL_HEIGHT:
             problems.append(
-                Violation("fit", where, f"its top at {item.bottom + size[1]:.2f} m is above the walls")
+                Violation(
+                    "fit", where, f"its top at {item.bottom + size[1]:.2f} m is above the walls"
+                )
             )
     for plan in plans.values():
-        standing = [i for i in items.values() if i.kind in ("floor", "agent") and i.room == plan.room.id]
+        standing = [
+            i for i in items.values() if i.kind in ("floor", "agent") and i.room == plan.room.id
+        ]
         area = sum(i.obj.size[0] * i.obj.size[2] for i in standing)
         if area > plan.area:
-            names = ", ".join(i.id for i in standing)
+            names = ", ".join(i.id if i.kind != "agent" else "the agent's start" for i in standing)
             problems.append(
                 Violation(
                     "fit",
@@ -1002,9 +1022,9 @@ class LayoutTimeout(LayoutError):
     """The layout ran out of its time budget (``timeout_ms``)."""
 
 
-def _timeout(what: str, names: Iterable[str], clock: _Clock) -> LayoutTimeout:
+def _timeout(spec: SceneSpec, what: str, names: Iterable[str], clock: _Clock) -> LayoutTimeout:
     return LayoutTimeout(
-        f"layout timed out after {clock.timeout_ms} ms placing {what} "
+        f"scene design {spec.id!r}: layout timed out after {clock.timeout_ms} ms placing {what} "
         f"(objects: {', '.join(names) or 'none'}); raise timeout_ms, or split the room's "
         "objects over more rooms or receptacles"
     )
@@ -1084,7 +1104,12 @@ def _solve_openings(
         for k, run in enumerate(candidates):
             low = math.ceil((run.lo + OPENING_MARGIN) / GRID - _EPS)
             high = math.floor((run.hi - OPENING_MARGIN - width) / GRID + _EPS)
-            solver.add(z3.Implies(choice[opening_id] == k, z3.And(start[opening_id] >= low, start[opening_id] <= high)))
+            solver.add(
+                z3.Implies(
+                    choice[opening_id] == k,
+                    z3.And(start[opening_id] >= low, start[opening_id] <= high),
+                )
+            )
         pick = rng.randrange(len(candidates))
         solver.set_initial_value(choice[opening_id], pick)
         run = candidates[pick]
@@ -1117,7 +1142,7 @@ def _solve_openings(
                     )
     result = solver.check()
     if result == z3.unknown:
-        raise _timeout("the doors and windows", [r[0] for r in requests], clock)
+        raise _timeout(spec, "the doors and windows", [r[0] for r in requests], clock)
     if result == z3.unsat:
         crowded = ", ".join(r[0] for r in requests)
         raise LayoutError(
@@ -1139,7 +1164,9 @@ def _solve_openings(
         if is_door:
             ds = door_specs[opening_id]
             doors.append(
-                Door(ds.id, run.wall.id, ds.rooms, offset, ds.width, ds.height, ds.open, ds.asset_id)
+                Door(
+                    ds.id, run.wall.id, ds.rooms, offset, ds.width, ds.height, ds.open, ds.asset_id
+                )
             )
         else:
             ws = window_specs[opening_id]
@@ -1200,7 +1227,9 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
         return [_Problem("the whole house (one model)", tuple(items))]
     problems: list[_Problem] = []
     for room in spec.rooms:
-        ids = tuple(i.id for i in items.values() if i.kind in ("floor", "agent") and i.room == room.id)
+        ids = tuple(
+            i.id for i in items.values() if i.kind in ("floor", "agent") and i.room == room.id
+        )
         if ids:
             problems.append(
                 _Problem(
@@ -1214,7 +1243,7 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
     def surfaces(roots: Iterable[str]) -> None:
         frontier = list(roots)
         while frontier:
-            next_frontier = []
+            next_frontier: list[str] = []
             for parent_id in frontier:
                 for kind in ("on", "in"):
                     ids = tuple(
@@ -1428,8 +1457,8 @@ class _Layout:
             top = math.ceil((item.bottom + item.height) / HEIGHT_UNIT - 1e-6)
             return replace(
                 root_box,
-                y0=root_box.y0 + math.floor(item.bottom / HEIGHT_UNIT + 1e-6),
-                y1=root_box.y0 + top,
+                y0=_plus(root_box.y0, math.floor(item.bottom / HEIGHT_UNIT + 1e-6)),
+                y1=_plus(root_box.y0, top),
             )
         x0, z0, x1, z1 = self.plans[item.room].bbox
         if root.kind == "wall":
@@ -1458,9 +1487,7 @@ class _Layout:
                     continue
                 if not reach_a.meets(self._reach(b, poses)):
                     continue
-                out.append(
-                    _box(a, poses[a.id]).apart(_box(b, self._pose_of(b.id, poses)))
-                )
+                out.append(_box(a, poses[a.id]).apart(_box(b, self._pose_of(b.id, poses))))
         return out
 
     # -- relations --------------------------------------------------------------------------
@@ -1511,7 +1538,11 @@ class _Layout:
         """How far (metres) :meth:`wall_shift` may move any of these items' real boxes out of
         their grid boxes: under a grid cell plus a margin for wall-mounted chains, else 0."""
         return max(
-            (GRID + self.items[i.root].max_margin for i in items if self.items[i.root].kind == "wall"),
+            (
+                GRID + self.items[i.root].max_margin
+                for i in items
+                if self.items[i.root].kind == "wall"
+            ),
             default=0.0,
         )
 
@@ -1529,9 +1560,7 @@ class _Layout:
         move = side.line - grid_face
         return (move, 0.0) if along_x else (0.0, move)
 
-    def cases(
-        self, item: _Item, poses: dict[str, _Pose], facing: bool
-    ) -> list[tuple[Cond, _Geo]]:
+    def cases(self, item: _Item, poses: dict[str, _Pose], facing: bool) -> list[tuple[Cond, _Geo]]:
         """:func:`_cases` for the real positions: an object on a wall, and what rests on it,
         sit where :meth:`wall_shift` moves them for the wall it hangs on."""
         pose = self._pose_of(item.id, poses)
@@ -1539,7 +1568,7 @@ class _Layout:
         if root.kind != "wall":
             return _cases(item, pose, facing)
         root_pose = self._pose_of(root.id, poses)
-        out = []
+        out: list[tuple[Cond, _Geo]] = []
         for index, side in enumerate(self.plans[root.room].sides):
             on_side = _eq(root_pose.side, index)
             if on_side is False:
@@ -1577,7 +1606,9 @@ class _Layout:
         solver = _new_solver(self.ctx, self.seed, self.clock)
         solver.from_string("\n".join(declarations + assertions))
         for name, value in initial:
-            variable = z3.Bool(name, self.ctx) if isinstance(value, bool) else z3.Int(name, self.ctx)
+            variable = (
+                z3.Bool(name, self.ctx) if isinstance(value, bool) else z3.Int(name, self.ctx)
+            )
             solver.set_initial_value(variable, value)
         literals = {index: z3.Bool(f"r{index}", self.ctx) for index in soft}
         model = self._relax(problem, solver, literals, dict(relations))
@@ -1605,7 +1636,8 @@ class _Layout:
         solver.set("timeout", self.clock.remaining_ms())
         result = solver.check(*assumptions)
         if result == z3.unknown:
-            raise _timeout(problem.label, problem.items, self.clock)
+            names = [i for i in problem.items if self.items[i].kind != "agent"]
+            raise _timeout(self.spec, problem.label, names, self.clock)
         return result
 
     def _relax(
@@ -1632,9 +1664,7 @@ class _Layout:
         dropped: list[int] = []
         while self._check(problem, solver, [literals[i] for i in active]) != z3.sat:
             conflict = core()
-            if not conflict or (
-                not dropped and self._check(problem, solver, []) == z3.unsat
-            ):
+            if not conflict or (not dropped and self._check(problem, solver, []) == z3.unsat):
                 raise self._unfit(problem)
             victim = max(conflict, key=rank)
             active.remove(victim)
@@ -1694,13 +1724,17 @@ def _edge(layout: _Layout, item: _Item, geo: _Geo, poses: dict[str, _Pose]) -> C
                 continue
             wall = _Len(0, side.line)
             if side.axis == "x":
-                gap = _below(geo.z_lo, wall, EDGE_DISTANCE) if side.inward > 0 else _below(
-                    wall, geo.z_hi, EDGE_DISTANCE
+                gap = (
+                    _below(geo.z_lo, wall, EDGE_DISTANCE)
+                    if side.inward > 0
+                    else _below(wall, geo.z_hi, EDGE_DISTANCE)
                 )
                 along = _below(_Len(0, side.lo), geo.x_lo), _below(geo.x_hi, _Len(0, side.hi))
             else:
-                gap = _below(geo.x_lo, wall, EDGE_DISTANCE) if side.inward > 0 else _below(
-                    wall, geo.x_hi, EDGE_DISTANCE
+                gap = (
+                    _below(geo.x_lo, wall, EDGE_DISTANCE)
+                    if side.inward > 0
+                    else _below(wall, geo.x_hi, EDGE_DISTANCE)
                 )
                 along = _below(_Len(0, side.lo), geo.z_lo), _below(geo.z_hi, _Len(0, side.hi))
             options.append(_all(gap, *along))
@@ -1906,18 +1940,18 @@ def _placed_objects(layout: _Layout) -> tuple[tuple[SceneObject, ...], AgentStar
     agent = AgentStart(layout.spec.agent_room or layout.spec.rooms[0].id)
     for item in layout.items.values():
         pose = layout.poses[item.id]
-        assert isinstance(pose.turned, bool) and isinstance(pose.back, bool)
-        geo = _geo(item, pose, pose.turned, None)
-        cx = pose.x * GRID + geo.cx.offset
-        cz = pose.z * GRID + geo.cz.offset
+        x, z, turned, back, base, side = pose.known()
+        geo = _geo(item, pose, turned, None)
+        cx = x * GRID + geo.cx.offset
+        cz = z * GRID + geo.cz.offset
         if item.kind == "wall":
-            shift[item.id] = layout.wall_shift(item, layout.plans[item.room].sides[pose.side])
+            shift[item.id] = layout.wall_shift(item, layout.plans[item.room].sides[side])
         dx, dz = shift.get(item.root, (0.0, 0.0))
         if item.kind == "agent":
             agent = AgentStart(item.room, (round(cx + dx, 6), round(cz + dz, 6)))
             continue
-        y = pose.base * HEIGHT_UNIT + item.bottom + item.height / 2
-        rotation = (90 if pose.turned else 0) + (180 if pose.back else 0)
+        y = base * HEIGHT_UNIT + item.bottom + item.height / 2
+        rotation = (90 if turned else 0) + (180 if back else 0)
         objects.append(
             replace(
                 item.obj,

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import random
 import statistics
@@ -41,26 +42,98 @@ from .scene import (
 # Furniture that stands on the floor, by room type, most typical first.
 FLOOR_TYPES = {
     "LivingRoom": (
-        "Sofa", "CoffeeTable", "TVStand", "ArmChair", "SideTable", "FloorLamp", "ShelvingUnit",
-        "HousePlant", "Ottoman", "SideTable", "GarbageCan", "Dresser", "DogBed", "Chair",
-        "ArmChair", "Stool", "HousePlant", "FloorLamp", "Safe", "SideTable",
+        "Sofa",
+        "CoffeeTable",
+        "TVStand",
+        "ArmChair",
+        "SideTable",
+        "FloorLamp",
+        "ShelvingUnit",
+        "HousePlant",
+        "Ottoman",
+        "SideTable",
+        "GarbageCan",
+        "Dresser",
+        "DogBed",
+        "Chair",
+        "ArmChair",
+        "Stool",
+        "HousePlant",
+        "FloorLamp",
+        "Safe",
+        "SideTable",
     ),
     "Kitchen": (
-        "Fridge", "DiningTable", "Chair", "Chair", "ShelvingUnit", "GarbageCan", "Chair",
-        "Stool", "SideTable", "HousePlant", "Chair", "Stool", "GarbageCan", "ShelvingUnit",
-        "Safe", "Stool", "SideTable", "HousePlant", "Chair", "Stool",
+        "Fridge",
+        "DiningTable",
+        "Chair",
+        "Chair",
+        "ShelvingUnit",
+        "GarbageCan",
+        "Chair",
+        "Stool",
+        "SideTable",
+        "HousePlant",
+        "Chair",
+        "Stool",
+        "GarbageCan",
+        "ShelvingUnit",
+        "Safe",
+        "Stool",
+        "SideTable",
+        "HousePlant",
+        "Chair",
+        "Stool",
     ),
     "Bedroom": (
-        "Bed", "Dresser", "SideTable", "Desk", "Chair", "SideTable", "FloorLamp", "LaundryHamper",
-        "ShelvingUnit", "ArmChair", "HousePlant", "GarbageCan", "Ottoman", "Stool", "Safe",
-        "DogBed", "HousePlant", "Stool", "FloorLamp", "Chair",
+        "Bed",
+        "Dresser",
+        "SideTable",
+        "Desk",
+        "Chair",
+        "SideTable",
+        "FloorLamp",
+        "LaundryHamper",
+        "ShelvingUnit",
+        "ArmChair",
+        "HousePlant",
+        "GarbageCan",
+        "Ottoman",
+        "Stool",
+        "Safe",
+        "DogBed",
+        "HousePlant",
+        "Stool",
+        "FloorLamp",
+        "Chair",
     ),
 }
 WALL_TYPES = ("Painting", "LightSwitch", "Painting", "HandTowelHolder", "Painting")
 SMALL_TYPES = (
-    "Book", "Vase", "RemoteControl", "Bowl", "Laptop", "Statue", "Candle", "Plate", "Cup",
-    "AlarmClock", "Apple", "KeyChain", "CellPhone", "Newspaper", "TissueBox", "Mug", "Watch",
-    "Pen", "Box", "Pillow", "TeddyBear", "Tomato", "Bread", "SoapBottle",
+    "Book",
+    "Vase",
+    "RemoteControl",
+    "Bowl",
+    "Laptop",
+    "Statue",
+    "Candle",
+    "Plate",
+    "Cup",
+    "AlarmClock",
+    "Apple",
+    "KeyChain",
+    "CellPhone",
+    "Newspaper",
+    "TissueBox",
+    "Mug",
+    "Watch",
+    "Pen",
+    "Box",
+    "Pillow",
+    "TeddyBear",
+    "Tomato",
+    "Bread",
+    "SoapBottle",
 )
 # Receptacles that hold things inside rather than on top.
 CONTAINERS = ("Fridge", "Box", "Safe", "LaundryHamper", "Bowl")
@@ -133,18 +206,22 @@ def synthetic_spec(
 ) -> SceneSpec:
     """A design with ``objects`` objects over ``rooms`` rooms (see the module docstring)."""
     if objects < 1 or rooms < 1:
-        raise SceneError(f"synthetic_spec needs at least one object and one room, not {objects}/{rooms}")
+        raise SceneError(
+            f"synthetic_spec needs at least one object and one room, not {objects}/{rooms}"
+        )
     rng = random.Random(f"synthetic|{objects}|{rooms}|{seed}")
     types = asset_types()
     plan = _rooms(rooms)
     areas = [(r.bounds[2] - r.bounds[0]) * (r.bounds[3] - r.bounds[1]) for r in plan]
     placed: list[SceneObject] = []
     wanted: list[SpatialRelation] = []
-    for room, count in zip(plan, _share(objects, areas)):
+    for room, count in zip(plan, _share(objects, areas), strict=False):
         room_objects, room_relations = _furnish(room, count, types, rng, len(placed))
         placed.extend(room_objects)
         wanted.extend(room_relations)
-    doors = [DoorSpec(f"door_{i}", (a.id, b.id)) for i, (a, b) in enumerate(zip(plan, plan[1:]))]
+    doors = [
+        DoorSpec(f"door_{i}", (a.id, b.id)) for i, (a, b) in enumerate(itertools.pairwise(plan))
+    ]
     doors.append(DoorSpec("front_door", (plan[0].id, "exterior")))
     windows = [WindowSpec(f"window_{i}", room.id, side="north") for i, room in enumerate(plan)]
     return SceneSpec(
@@ -178,7 +255,9 @@ def _furnish(
         counter[0] += 1
         asset = types[type_name]
         props = tuple(
-            p for p, has in (("receptacle", asset.receptacle), ("pickupable", asset.pickupable)) if has
+            p
+            for p, has in (("receptacle", asset.receptacle), ("pickupable", asset.pickupable))
+            if has
         )
         return SceneObject(
             id=f"{type_name.lower()}_{counter[0]}",
@@ -198,7 +277,9 @@ def _furnish(
             size = types[type_name].size
         budget -= size[0] * size[2]
         floor.append(make(type_name, room=room.id))
-    walls = [make(WALL_TYPES[i % len(WALL_TYPES)], room=room.id, relation="wall") for i in range(n_wall)]
+    walls = [
+        make(WALL_TYPES[i % len(WALL_TYPES)], room=room.id, relation="wall") for i in range(n_wall)
+    ]
     holders = [o for o in (*floor, *walls) if o.has("receptacle")]
     room_left = {o.id: 0.6 * o.size[0] * o.size[2] for o in holders}
     small: list[SceneObject] = []
@@ -239,7 +320,9 @@ def _relations(
     def add(kind: str, subject: SceneObject, target: SceneObject | None = None) -> None:
         priority = PRIORITY_TASK if rng.random() < 0.25 else PRIORITY_ENRICHMENT
         relation = SpatialRelation(kind, subject.id, target.id if target else None, priority)
-        if all((r.kind, r.subject, r.target) != (kind, relation.subject, relation.target) for r in out):
+        if all(
+            (r.kind, r.subject, r.target) != (kind, relation.subject, relation.target) for r in out
+        ):
             out.append(relation)
 
     first: dict[str, SceneObject] = {}

@@ -1,0 +1,360 @@
+"""The physics checker finds each kind of violation Table 1 names, on hand-broken scenes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+from sample_scenes import two_rooms
+
+from pytest_logicenv.checker import check_scene, phypr
+from pytest_logicenv.scene import (
+    AgentStart,
+    Door,
+    Provenance,
+    Room,
+    Scene,
+    SceneObject,
+    SpatialRelation,
+    Wall,
+    Window,
+)
+
+LIVING = Room("living", "LivingRoom", ((0, 0), (4, 0), (4, 3), (0, 3)))
+KITCHEN = Room("kitchen", "Kitchen", ((4, 0), (7, 0), (7, 3), (4, 3)))
+SHARED = Wall("shared", ("living", "kitchen"), (4, 0), (4, 3))
+NORTH = Wall("north", ("living",), (0, 3), (4, 3))
+SOUTH_KITCHEN = Wall("south_kitchen", ("kitchen",), (4, 0), (7, 0))
+
+
+def at(
+    obj_id: str, size: tuple[float, float, float], x: float, z: float, **fields: object
+) -> SceneObject:
+    """An object standing on (or ``bottom`` metres above) the floor of the living room."""
+    bottom = float(fields.pop("bottom", 0.0))  # type: ignore[arg-type]
+    fields.setdefault("room", "living")
+    return SceneObject(
+        obj_id, obj_id.capitalize(), size=size, position=(x, bottom + size[1] / 2, z), **fields
+    )  # type: ignore[arg-type]
+
+
+SOFA = at("sofa", (2.0, 0.8, 0.9), 2.0, 0.45, properties=("receptacle",))  # back on the south wall
+TV = at("tv", (1.0, 0.5, 0.4), 2.0, 2.7, rotation=180, properties=("receptacle",))
+TABLE = at("table", (1.0, 0.4, 0.6), 2.0, 1.5, properties=("receptacle",))
+CUP = at("cup", (0.1, 0.1, 0.1), 2.4, 1.5, parent="table", bottom=0.4)  # at the rim
+NOTE = at("note", (0.1, 0.01, 0.1), 2.0, 1.5, parent="table", bottom=0.4)  # in the middle
+PAINTING = at("painting", (0.8, 0.6, 0.02), 0.01, 1.5, rotation=90, relation="wall", bottom=1.2)
+
+
+def scene(*objects: SceneObject, **fields: object) -> Scene:
+    base = Scene(
+        "s",
+        rooms=(LIVING, KITCHEN),
+        walls=(SHARED, NORTH, SOUTH_KITCHEN),
+        doors=(Door("door", "shared", ("living", "kitchen"), 1.0, 0.9, 2.0),),
+        windows=(Window("window", "north", "living", 2.5, 1.0, 1.0, 0.9),),
+        objects=objects or (SOFA, TV, TABLE, CUP, PAINTING),
+        agent=AgentStart("living", (3.5, 2.5)),
+    )
+    return replace(base, **fields)  # type: ignore[arg-type]
+
+
+def only(result_scene: Scene, dimension: str, strict: bool = True) -> list[str]:
+    """The violations found in ``dimension``; with ``strict``, there must be no others."""
+    result = check_scene(result_scene)
+    if strict:
+        assert {v.code for v in result.violations} <= {dimension}, result.violations
+    return [f"{v.location}: {v.message}" for v in result.violations if v.code == dimension]
+
+
+def test_a_well_formed_scene_passes_every_dimension() -> None:
+    result = check_scene(scene())
+    assert result.passed, result.violations
+    assert all(d.checks > 0 for d in result.dimensions[:2])
+
+
+def test_the_hand_built_sample_scene_is_checked() -> None:
+    # The export tests' sample: everything holds but the light switch, whose back is not on
+    # the west wall (it faces along the wall, 5 mm off it).
+    result = check_scene(two_rooms())
+    assert [v.location for v in result.violations] == ["objects[light]"]
+    assert "not flush against a wall" in result.violations[0].message
+
+
+# --------------------------------------------------------------------------- floor plan
+
+FLOOR_PLAN_BREAKS: dict[str, tuple[Callable[[Scene], Scene], str]] = {
+    "rooms overlap": (
+        lambda s: replace(
+            s, rooms=(LIVING, replace(KITCHEN, polygon=((3, 0), (7, 0), (7, 3), (3, 3))))
+        ),
+        "rooms[living]: overlaps room 'kitchen'",
+    ),
+    "polygon crosses itself": (
+        lambda s: replace(
+            s, rooms=(replace(LIVING, polygon=((0, 0), (4, 3), (4, 0), (0, 3))), KITCHEN)
+        ),
+        "crosses itself",
+    ),
+    "door not between its rooms": (
+        lambda s: replace(s, doors=(Door("door", "north", ("living", "kitchen"), 0.05, 0.9, 2.0),)),
+        "doors[door]: is not on the wall between 'living' and 'kitchen'",
+    ),
+    "outside door on an inner wall": (
+        lambda s: replace(
+            s, doors=(Door("door", "shared", ("living", "exterior"), 1.0, 0.9, 2.0),)
+        ),
+        "an outside door of 'living' must be on an exterior wall",
+    ),
+    "door past the wall's end": (
+        lambda s: replace(s, doors=(Door("door", "shared", ("living", "kitchen"), 2.5, 0.9, 2.0),)),
+        "spans 2.500..3.400 m along a wall 3.000 m long",
+    ),
+    "door taller than the wall": (
+        lambda s: replace(s, doors=(Door("door", "shared", ("living", "kitchen"), 1.0, 0.9, 2.8),)),
+        "does not stand on the floor within the 2.50 m wall",
+    ),
+    "door on a missing wall": (
+        lambda s: replace(
+            s, doors=(Door("door", "nowhere", ("living", "kitchen"), 1.0, 0.9, 2.0),)
+        ),
+        "its wall 'nowhere' is not in the scene",
+    ),
+    "window in an inner wall": (
+        lambda s: replace(s, windows=(Window("window", "shared", "living", 1.0, 1.0, 1.0, 0.9),)),
+        "windows[window]: must be in an exterior wall of 'living'",
+    ),
+    "window in another room's wall": (
+        lambda s: replace(
+            s, windows=(Window("window", "south_kitchen", "living", 1.0, 1.0, 1.0, 0.9),)
+        ),
+        "its opening (5.00, 0.00)-(6.00, 0.00) lies on the boundary of ['kitchen']",
+    ),
+    "window on the floor": (
+        lambda s: replace(s, windows=(Window("window", "north", "living", 2.5, 1.0, 1.0, 0.0),)),
+        "its sill at 0.00 m is not above the floor",
+    ),
+    "window above the wall": (
+        lambda s: replace(s, windows=(Window("window", "north", "living", 2.5, 1.0, 1.8, 0.9),)),
+        "its top at 2.70 m is above the 2.50 m wall",
+    ),
+    "openings overlap": (
+        lambda s: replace(
+            s,
+            windows=(
+                Window("window", "north", "living", 2.5, 1.0, 1.0, 0.9),
+                Window("window_2", "north", "living", 3.0, 0.8, 1.0, 0.9),
+            ),
+        ),
+        "walls[north]: openings window and window_2 overlap",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOOR_PLAN_BREAKS))
+def test_floor_plan_violations_are_found(name: str) -> None:
+    breaker, expected = FLOOR_PLAN_BREAKS[name]
+    # A self-crossing room also puts its objects outside it; the rest break the plan alone.
+    found = only(breaker(scene()), "floor_plan", strict=name != "polygon crosses itself")
+    assert any(expected in text for text in found), found
+
+
+# --------------------------------------------------------------------------- entity
+
+ENTITY_BREAKS: dict[str, tuple[tuple[SceneObject, ...], str]] = {
+    "floating": (
+        (replace(TABLE, position=(2.0, 0.5, 1.5)),),
+        "objects[table]: floats: its bottom is at 0.300 m",
+    ),
+    "off its parent": (
+        (TABLE, replace(CUP, position=(2.9, 0.45, 1.5))),
+        "objects[cup]: is not on top of 'table'",
+    ),
+    "sunk into its parent": (
+        (TABLE, replace(CUP, position=(2.2, 0.3, 1.5))),
+        "bottom 0.250 m vs its top 0.400 m",
+    ),
+    "collision": (
+        (SOFA, replace(TABLE, position=(2.0, 0.2, 1.0))),
+        "objects[sofa]: collides with 'table' (they share 1.000 x 0.400 x 0.200 m)",
+    ),
+    "outside its room": (
+        (replace(TABLE, position=(3.8, 0.2, 1.5)),),
+        "objects[table]: its footprint x 3.300..4.300, z 1.200..1.800 is not inside room 'living'",
+    ),
+    "in another room than its parent": (
+        (TABLE, replace(CUP, room="kitchen")),
+        "is in room 'kitchen' but its parent 'table' is in 'living'",
+    ),
+    "unknown parent": ((replace(CUP, parent="ghost"),), "its parent 'ghost' is not an object"),
+    "unknown room": ((replace(TABLE, room="attic"),), "its room 'attic' is not in the scene"),
+    "picture off the wall": (
+        (replace(PAINTING, position=(0.3, 1.5, 1.5)),),
+        "objects[painting]: is wall-mounted but its back is not flush against a wall",
+    ),
+    "picture facing the wall": (
+        (replace(PAINTING, rotation=270),),
+        "not flush against a wall of 'living' facing into the room",
+    ),
+    "picture above the wall": (
+        (replace(PAINTING, position=(0.01, 2.3, 1.5)),),
+        "hangs from 2.000 to 2.600 m, outside the wall's height",
+    ),
+    "door swing blocked": (
+        (at("chest", (0.5, 0.5, 0.5), 3.6, 1.5),),
+        "objects[chest]: stands in the swing area of door 'door'",
+    ),
+    "out of a closed box": (
+        (
+            replace(TABLE, properties=("receptacle", "openable")),
+            replace(CUP, relation="in", position=(2.2, 0.3, 1.5), size=(0.1, 0.6, 0.1)),
+        ),
+        "its top 0.600 m is above the top 0.400 m of what closes on it",
+    ),
+    "agent inside furniture": (
+        (replace(TABLE, position=(3.5, 0.2, 2.5)),),
+        "agent: starts inside table",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTITY_BREAKS))
+def test_entity_violations_are_found(name: str) -> None:
+    objects, expected = ENTITY_BREAKS[name]
+    found = only(scene(*objects), "entity")
+    assert any(expected in text for text in found), found
+
+
+def test_an_object_may_rise_above_an_open_receptacle() -> None:
+    bowl = replace(TABLE, id="bowl", size=(0.3, 0.1, 0.3), position=(2.0, 0.05, 1.5))
+    apple = replace(
+        CUP, parent="bowl", relation="in", position=(2.0, 0.06, 1.5), size=(0.1, 0.12, 0.1)
+    )
+    assert check_scene(scene(bowl, apple)).passed
+
+
+def test_the_agent_must_start_in_its_room() -> None:
+    found = only(scene(TABLE, agent=AgentStart("living", (5.0, 1.0))), "entity")
+    assert found == ["agent: starts at (5.0, 1.0), outside room 'living'"]
+
+
+# --------------------------------------------------------------------------- relations
+
+
+def kept(*relations: SpatialRelation) -> Provenance:
+    return Provenance(kept=relations)
+
+
+HOLDING = [
+    SpatialRelation("edge", "sofa"),
+    SpatialRelation("edge", "cup"),
+    SpatialRelation("center", "table"),
+    SpatialRelation("center", "note"),
+    SpatialRelation("mounted_on_wall", "painting"),
+    SpatialRelation("on_top_of", "cup", "table"),
+    SpatialRelation("near", "table", "sofa"),
+    SpatialRelation("far", "tv", "sofa"),
+    SpatialRelation("far", "tv", "stove"),  # different rooms are far apart
+    SpatialRelation("in_front_of", "table", "sofa"),
+    SpatialRelation("center_aligned", "table", "sofa"),
+    SpatialRelation("face_to", "sofa", "tv"),
+    SpatialRelation("face_to", "tv", "sofa"),
+    SpatialRelation("above", "painting", "bench"),
+    SpatialRelation("side_of", "plant", "sofa"),
+]
+PLANT = at("plant", (0.4, 0.8, 0.4), 3.3, 0.4)
+BENCH = at("bench", (0.5, 0.45, 1.0), 0.3, 1.5)  # under the painting
+STOVE = at("stove", (0.6, 0.9, 0.6), 6.0, 1.5, room="kitchen")
+FURNISHED = (SOFA, TV, TABLE, CUP, NOTE, PAINTING, PLANT, BENCH, STOVE)
+
+
+def test_relations_that_hold_pass() -> None:
+    result = check_scene(scene(*FURNISHED, provenance=kept(*HOLDING)))
+    assert result.passed, result.violations
+    assert result.relation.checks == len(HOLDING)
+
+
+BROKEN: dict[str, tuple[SpatialRelation, str]] = {
+    "edge": (SpatialRelation("edge", "table"), "no wall of 'living' is within 0.15 m behind it"),
+    "edge of a support": (SpatialRelation("edge", "note"), "it is 0.250 m from the rim of 'table'"),
+    "center": (
+        SpatialRelation("center", "sofa"),
+        "its centre (2.000, 0.450) is off the support's centre",
+    ),
+    "mounted_on_wall": (
+        SpatialRelation("mounted_on_wall", "table"),
+        "it is not hung with its back on a wall",
+    ),
+    "in": (SpatialRelation("in", "cup", "table"), "'cup' rests on table"),
+    "on_top_of": (SpatialRelation("on_top_of", "table", "sofa"), "'table' rests on the floor"),
+    "near": (SpatialRelation("near", "tv", "sofa"), "they are 1.600 m apart (near means <= 1.0 m)"),
+    "far": (SpatialRelation("far", "table", "sofa"), "they are 0.300 m apart (far means >= 1.5 m)"),
+    "near across rooms": (
+        SpatialRelation("near", "stove", "sofa"),
+        "'stove' is in 'kitchen', 'sofa' in 'living'",
+    ),
+    "above": (
+        SpatialRelation("above", "table", "sofa"),
+        "its bottom 0.000 m is below 'sofa''s top 0.800 m",
+    ),
+    "in_front_of": (
+        SpatialRelation("in_front_of", "sofa", "table"),
+        "it is not within 1.0 m beyond 'table''s front",
+    ),
+    "side_of": (
+        SpatialRelation("side_of", "table", "sofa"),
+        "not within 1.0 m to the left or right of 'sofa'",
+    ),
+    "center_aligned": (
+        SpatialRelation("center_aligned", "plant", "sofa"),
+        "its centre is 1.300 m off 'sofa''s facing axis",
+    ),
+    "face_to": (SpatialRelation("face_to", "table", "sofa"), "'sofa' is not wholly in front of it"),
+    "unknown object": (
+        SpatialRelation("near", "ghost", "sofa"),
+        "names an object that is not in the scene",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_relations_that_do_not_hold_are_found(name: str) -> None:
+    relation, expected = BROKEN[name]
+    found = only(scene(*FURNISHED, provenance=kept(relation)), "relation")
+    assert len(found) == 1
+    assert found[0].startswith(f"relations[{relation}]: ")
+    assert expected in found[0], found
+
+
+def test_dropped_relations_are_not_held_against_the_scene() -> None:
+    far = SpatialRelation("far", "table", "sofa")
+    relaxed = scene(relations=(far,), provenance=Provenance(dropped=(far,)))
+    assert check_scene(relaxed).passed
+    assert not check_scene(scene(relations=(far,))).passed  # asked, never recorded as dropped
+
+
+# --------------------------------------------------------------------------- PhyPR
+
+
+def test_phypr_is_the_share_of_scenes_passing_each_dimension() -> None:
+    good = check_scene(scene())
+    bad_entity = check_scene(scene(replace(TABLE, position=(2.0, 0.5, 1.5))))
+    bad_both = check_scene(
+        scene(
+            replace(TABLE, position=(2.0, 0.5, 1.5)),
+            provenance=kept(SpatialRelation("near", "table", "ghost")),
+        )
+    )
+    rates = phypr([good, bad_entity, bad_both, good])
+    assert (rates.scenes, rates.floor_plan, rates.entity, rates.relation, rates.overall) == (
+        4,
+        100.0,
+        50.0,
+        75.0,
+        50.0,
+    )
+    assert rates.average == pytest.approx(75.0)
+    assert str(rates) == (
+        "PhyPR over 4 scenes: floor plan 100.0%, entity 50.0%, relation 75.0%, all three 50.0%"
+    )

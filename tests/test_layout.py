@@ -1,0 +1,490 @@
+"""The Z3 layout: relations met or relaxed with a record, hard constraints, bad input."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_logicenv.checker import check_scene
+from pytest_logicenv.errors import LayoutError
+from pytest_logicenv.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.scene import (
+    PRIORITY_ENRICHMENT,
+    PRIORITY_TASK,
+    RELATION_KINDS,
+    WALL_HEIGHT,
+    DoorSpec,
+    Room,
+    Scene,
+    SceneObject,
+    SceneSpec,
+    SpatialRelation,
+    WindowSpec,
+)
+from pytest_logicenv.synthetic import synthetic_spec
+
+
+def room(room_id: str = "living", x0: float = 0.0, width: float = 5.0, depth: float = 4.0) -> Room:
+    return Room(room_id, "LivingRoom", ((x0, 0), (x0 + width, 0), (x0 + width, depth), (x0, depth)))
+
+
+def thing(
+    obj_id: str, size: tuple[float, float, float], receptacle: bool = False, **fields: object
+) -> SceneObject:
+    fields.setdefault("room", "living")
+    props = ("receptacle",) if receptacle else ()
+    return SceneObject(obj_id, obj_id.capitalize(), size=size, properties=props, **fields)  # type: ignore[arg-type]
+
+
+SOFA = thing("sofa", (1.6, 0.8, 0.9), receptacle=True)
+TABLE = thing("table", (1.0, 0.45, 0.6), receptacle=True)
+CHAIR = thing("chair", (0.5, 0.9, 0.5))
+STAND = thing("stand", (1.2, 0.6, 0.45), receptacle=True)
+PAINTING = thing("painting", (0.8, 0.6, 0.03), relation="wall")
+CUP = SceneObject("cup", "Cup", size=(0.1, 0.12, 0.1), parent="table")
+BOOK = SceneObject("book", "Book", size=(0.25, 0.04, 0.2), parent="table")
+LIVING_ROOM = (SOFA, TABLE, CHAIR, STAND, PAINTING, CUP, BOOK)
+
+
+def spec_with(
+    *relations: SpatialRelation, objects: tuple[SceneObject, ...] = LIVING_ROOM
+) -> SceneSpec:
+    return SceneSpec(
+        "test",
+        rooms=(room(),),
+        objects=objects,
+        doors=(DoorSpec("door", ("living", "exterior")),),
+        windows=(WindowSpec("window", "living"),),
+        relations=relations,
+    )
+
+
+def rel(
+    kind: str, subject: str, target: str | None = None, priority: int = PRIORITY_TASK
+) -> SpatialRelation:
+    return SpatialRelation(kind, subject, target, priority)
+
+
+def keys(relations: tuple[SpatialRelation, ...]) -> set[tuple[str, str, str | None]]:
+    return {(r.kind, r.subject, r.target) for r in relations}
+
+
+def assert_valid(scene: Scene) -> None:
+    result = check_scene(scene)
+    assert result.passed, "\n".join(map(str, result.violations))
+    asked = keys(scene.relations)
+    assert keys(scene.provenance.kept) | keys(scene.provenance.dropped) == asked
+    assert not keys(scene.provenance.kept) & keys(scene.provenance.dropped)
+
+
+# --------------------------------------------------------------------------- relations met
+
+SATISFIABLE = {
+    "edge": rel("edge", "sofa"),
+    "center": rel("center", "table"),
+    "mounted_on_wall": rel("mounted_on_wall", "painting"),
+    "in": rel("in", "cup", "table"),
+    "on_top_of": rel("on_top_of", "book", "table"),
+    "near": rel("near", "chair", "table"),
+    "far": rel("far", "chair", "sofa"),
+    "above": rel("above", "painting", "sofa"),
+    "in_front_of": rel("in_front_of", "table", "sofa"),
+    "side_of": rel("side_of", "chair", "sofa"),
+    "center_aligned": rel("center_aligned", "table", "sofa"),
+    "face_to": rel("face_to", "sofa", "stand"),
+}
+
+
+def test_every_relation_kind_has_a_case() -> None:
+    assert set(SATISFIABLE) == set(RELATION_KINDS)
+
+
+@pytest.mark.parametrize("kind", sorted(SATISFIABLE))
+def test_each_relation_is_met_when_it_can_be(kind: str) -> None:
+    relation = SATISFIABLE[kind]
+    objects = LIVING_ROOM
+    if kind == "in":
+        objects = tuple(replace(o, relation="in") if o.id == "cup" else o for o in objects)
+    scene = solve_layout(spec_with(relation, objects=objects), seed=3)
+    assert_valid(scene)
+    assert keys(scene.provenance.kept) == {(relation.kind, relation.subject, relation.target)}
+    assert scene.provenance.dropped == ()
+
+
+def test_face_to_and_in_front_of_mean_what_they_say() -> None:
+    # Independent of both checker and solver: read the geometry off the scene.
+    scene = solve_layout(
+        spec_with(rel("face_to", "sofa", "stand"), rel("in_front_of", "table", "sofa")), seed=5
+    )
+    sofa, stand, table = (scene.object(i) for i in ("sofa", "stand", "table"))
+    front = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}[sofa.rotation]
+    axis = 0 if front[0] else 2
+    sign = front[0] or front[1]
+    assert sign * (stand.position[axis] - sofa.position[axis]) > 0  # the stand is ahead
+    assert sign * (table.position[axis] - sofa.position[axis]) > 0  # so is the table
+    other = 2 - axis
+    half = (sofa.size[0] if axis == 2 else sofa.size[2]) / 2
+    assert abs(table.position[other] - sofa.position[other]) <= half
+
+
+def test_objects_stack_on_their_supports() -> None:
+    scene = solve_layout(spec_with(), seed=1)
+    table, cup = scene.object("table"), scene.object("cup")
+    assert cup.position[1] - cup.size[1] / 2 == pytest.approx(table.size[1])
+    assert abs(cup.position[0] - table.position[0]) < table.size[0] / 2 + table.size[2] / 2
+    painting = scene.object("painting")
+    assert 0 <= painting.position[1] - painting.size[1] / 2 < WALL_HEIGHT
+    assert_valid(scene)
+
+
+# --------------------------------------------------------------------------- relaxation
+
+# (relation that must give way, task-critical relation it contradicts)
+CONFLICTS = [
+    (rel("edge", "table"), rel("center", "table")),
+    (rel("center", "table"), rel("edge", "table")),
+    (rel("near", "chair", "table"), rel("far", "chair", "table")),
+    (rel("far", "chair", "table"), rel("near", "chair", "table")),
+    (rel("above", "painting", "sofa"), rel("far", "painting", "sofa")),
+    (rel("in_front_of", "table", "sofa"), rel("side_of", "table", "sofa")),
+    (rel("side_of", "table", "sofa"), rel("in_front_of", "table", "sofa")),
+    (rel("center_aligned", "chair", "sofa"), rel("side_of", "chair", "sofa")),
+    (rel("face_to", "sofa", "stand"), rel("side_of", "stand", "sofa")),
+]
+
+
+@pytest.mark.parametrize(("weak", "strong"), CONFLICTS, ids=lambda r: str(r))
+def test_a_contradicted_relation_is_dropped_and_recorded(
+    weak: SpatialRelation, strong: SpatialRelation
+) -> None:
+    weak = replace(weak, priority=PRIORITY_ENRICHMENT, reason="looks nice")
+    # Listed first, so the order of declaration does not decide.
+    scene = solve_layout(spec_with(weak, strong), seed=2)
+    assert_valid(scene)
+    assert scene.provenance.kept == (strong,)
+    (dropped,) = scene.provenance.dropped
+    assert (dropped.kind, dropped.subject, dropped.target) == (weak.kind, weak.subject, weak.target)
+    assert str(strong) in dropped.reason
+    assert "looks nice" in dropped.reason
+    assert any(str(weak) in note for note in scene.provenance.notes)
+
+
+def test_between_equal_priorities_the_later_relation_gives_way() -> None:
+    first, second = rel("near", "chair", "table"), rel("far", "chair", "table")
+    scene = solve_layout(spec_with(first, second), seed=0)
+    assert scene.provenance.kept == (first,)
+    assert keys(scene.provenance.dropped) == {("far", "chair", "table")}
+
+
+def test_relations_that_can_hold_together_are_all_kept() -> None:
+    relations = tuple(
+        SATISFIABLE[k]
+        for k in ("edge", "face_to", "in_front_of", "center_aligned", "above", "side_of", "near")
+    )
+    relations = tuple(replace(r, subject="chair") if r.kind == "side_of" else r for r in relations)
+    scene = solve_layout(spec_with(*relations), seed=4)
+    assert_valid(scene)
+    assert scene.provenance.dropped == ()
+
+
+def test_relations_across_rooms() -> None:
+    spec = SceneSpec(
+        "two",
+        rooms=(room("living"), room("kitchen", x0=5.0)),
+        objects=(SOFA, replace(CHAIR, room="kitchen")),
+        doors=(DoorSpec("door", ("living", "kitchen")),),
+        relations=(rel("far", "sofa", "chair"), rel("near", "sofa", "chair")),
+    )
+    scene = solve_layout(spec, seed=0)
+    assert_valid(scene)
+    assert keys(scene.provenance.kept) == {("far", "sofa", "chair")}
+    assert "different rooms" in scene.provenance.dropped[0].reason
+
+
+# --------------------------------------------------------------------------- floor plan
+
+
+def test_walls_come_from_the_rooms_and_the_shared_wall_holds_the_door() -> None:
+    spec = SceneSpec(
+        "two",
+        rooms=(room("living"), room("kitchen", x0=5.0, width=3.0, depth=3.0)),
+        objects=(SOFA,),
+        doors=(DoorSpec("inner", ("living", "kitchen")), DoorSpec("front", ("living", "exterior"))),
+        windows=(WindowSpec("east", "kitchen", side="east"),),
+    )
+    scene = solve_layout(spec, seed=0)
+    assert_valid(scene)
+    walls = {w.id: w for w in scene.walls}
+    inner = next(d for d in scene.doors if d.id == "inner")
+    assert set(walls[inner.wall].rooms) == {"living", "kitchen"}
+    assert walls[inner.wall].start[0] == walls[inner.wall].end[0] == 5.0
+    assert max(walls[inner.wall].start[1], walls[inner.wall].end[1]) == 3.0  # only the shared part
+    front = next(d for d in scene.doors if d.id == "front")
+    assert walls[front.wall].rooms == ("living",)
+    (window,) = scene.windows
+    assert walls[window.wall].start[0] == walls[window.wall].end[0] == 8.0
+
+
+def test_an_l_shaped_room_keeps_objects_out_of_its_notch() -> None:
+    l_room = Room("living", "LivingRoom", ((0, 0), (5, 0), (5, 2), (2.5, 2), (2.5, 4), (0, 4)))
+    spec = SceneSpec(
+        "l",
+        rooms=(l_room,),
+        objects=(SOFA, TABLE, CHAIR, STAND, PAINTING, thing("rug", (1.5, 0.01, 1.5))),
+        relations=(rel("edge", "sofa"), rel("edge", "stand")),
+    )
+    for seed in range(3):
+        assert_valid(solve_layout(spec, seed=seed))
+
+
+def test_rooms_off_the_grid() -> None:
+    odd = Room(
+        "living", "LivingRoom", ((0.013, 0.02), (3.333, 0.02), (3.333, 2.977), (0.013, 2.977))
+    )
+    spec = SceneSpec(
+        "odd",
+        rooms=(odd,),
+        objects=(SOFA, TABLE, CUP, PAINTING),
+        doors=(DoorSpec("door", ("living", "exterior")),),
+        relations=(rel("edge", "sofa"), rel("above", "painting", "sofa")),
+    )
+    scene = solve_layout(spec, seed=0)
+    assert_valid(scene)
+    assert scene.provenance.dropped == ()
+
+
+def test_what_hangs_on_a_wall_mounted_holder_moves_with_it() -> None:
+    holder = thing("holder", (0.5, 0.05, 0.12), receptacle=True, relation="wall")
+    towel = SceneObject("towel", "Towel", size=(0.4, 0.5, 0.05), parent="holder")
+    scene = solve_layout(spec_with(objects=(SOFA, holder, towel)), seed=0)
+    assert_valid(scene)
+
+
+def test_an_apple_may_rise_above_a_bowl_but_not_out_of_a_box() -> None:
+    bowl = SceneObject(
+        "bowl", "Bowl", size=(0.25, 0.08, 0.25), parent="table", properties=("receptacle",)
+    )
+    apple = SceneObject("apple", "Apple", size=(0.1, 0.1, 0.1), parent="bowl", relation="in")
+    scene = solve_layout(spec_with(objects=(TABLE, bowl, apple)), seed=0)
+    assert_valid(scene)
+    box = replace(bowl, id="box", properties=("receptacle", "openable"))
+    boxed = replace(apple, parent="box")
+    with pytest.raises(LayoutError, match=r"objects\[apple\].*could then not be closed"):
+        solve_layout(spec_with(objects=(TABLE, box, boxed)), seed=0)
+
+
+def test_the_one_model_baseline_gives_a_valid_scene_too() -> None:
+    spec = spec_with(
+        rel("edge", "sofa"), rel("in_front_of", "table", "sofa"), rel("above", "painting", "sofa")
+    )
+    scene = solve_layout(spec, seed=0, decompose=False)
+    assert_valid(scene)
+    assert scene.provenance.dropped == ()
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def test_same_seed_same_scene_other_seeds_move_things() -> None:
+    spec = synthetic_spec(20, rooms=1, seed=0)
+    first = solve_layout(spec, seed=7)
+    assert solve_layout(spec, seed=7) == first
+    assert solve_layout(spec, seed=7).to_json() == first.to_json()
+    others = [solve_layout(spec, seed=s) for s in (8, 9)]
+    assert any(o.objects != first.objects for o in others)
+    assert first.provenance.seed == 7
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_unknown_object_in_a_relation_is_named() -> None:
+    with pytest.raises(
+        LayoutError, match=r"relations\[0\] near\(chair, ghost\).*'ghost'.*not an object"
+    ):
+        solve_layout(spec_with(rel("near", "chair", "ghost")))
+
+
+def test_a_relation_naming_a_window_says_relations_name_objects() -> None:
+    with pytest.raises(LayoutError, match="relations name objects, not doors or windows"):
+        solve_layout(spec_with(rel("near", "chair", "window")))
+
+
+def test_one_object_in_two_places_is_a_contradiction() -> None:
+    with pytest.raises(LayoutError, match=r"\[contradiction\].*'cup' rests on 'table'.*in 'sofa'"):
+        solve_layout(spec_with(rel("in", "cup", "sofa")))
+    with pytest.raises(LayoutError, match=r"'chair' rests on the floor.*on 'table'"):
+        solve_layout(spec_with(rel("on_top_of", "chair", "table")))
+    with pytest.raises(LayoutError, match=r"'chair' rests on the floor but this relation hangs it"):
+        solve_layout(spec_with(rel("mounted_on_wall", "chair")))
+
+
+def test_in_a_non_receptacle_is_rejected() -> None:
+    with pytest.raises(LayoutError, match=r"'chair' \(Chair\) is not a receptacle"):
+        solve_layout(spec_with(rel("in", "cup", "chair")))
+    apple = SceneObject("apple", "Apple", size=(0.1, 0.1, 0.1), parent="chair")
+    with pytest.raises(LayoutError, match=r"objects\[apple\].*not a receptacle"):
+        solve_layout(spec_with(objects=(CHAIR, apple)))
+
+
+def test_malformed_relations_and_supports_are_listed_together() -> None:
+    spec = spec_with(
+        rel("levitates", "chair"),
+        rel("edge", "chair", "sofa"),
+        rel("near", "chair"),
+        rel("near", "chair", "chair"),
+        objects=(*LIVING_ROOM, SceneObject("ghost_child", "Cup", parent="nowhere")),
+    )
+    with pytest.raises(LayoutError) as caught:
+        solve_layout(spec)
+    message = str(caught.value)
+    for expected in (
+        "unknown kind",
+        "edge takes one object",
+        "near needs a target",
+        "relates an object to itself",
+        "parent 'nowhere' is not an object",
+        "5 problems",
+    ):
+        assert expected in message
+
+
+def test_a_room_too_small_names_the_room_and_its_objects() -> None:
+    small = SceneSpec("tiny", rooms=(room(width=2.0, depth=1.4),), objects=LIVING_ROOM[:4])
+    with pytest.raises(
+        LayoutError,
+        match=r"room 'living' has 2.80 m² of floor.*sofa, table, chair, stand, the agent.s start",
+    ):
+        solve_layout(small)
+
+
+def test_objects_that_fit_by_area_but_not_together_name_the_floor() -> None:
+    crowded = SceneSpec(
+        "crowded",
+        rooms=(room(width=3.0, depth=2.0),),
+        objects=(thing("bed", (2.4, 0.5, 1.6)), thing("wardrobe", (1.2, 2.0, 0.6))),
+        doors=(DoorSpec("door", ("living", "exterior")),),
+    )
+    with pytest.raises(
+        LayoutError,
+        match=r"cannot place the floor of room .living..*bed \(2.40 x 1.60 m\), wardrobe",
+    ):
+        solve_layout(crowded)
+
+
+def test_an_object_bigger_than_its_room_or_support() -> None:
+    with pytest.raises(LayoutError, match=r"objects\[sofa\]: 1.60 x 0.90 m does not fit in room"):
+        solve_layout(SceneSpec("s", rooms=(room(width=1.0, depth=1.0),), objects=(SOFA,)))
+    big = SceneSpec("b", rooms=(room(),), objects=(TABLE, replace(SOFA, parent="table", room="")))
+    with pytest.raises(
+        LayoutError, match=r"objects\[sofa\]: its 1.60 x 0.90 m footprint does not fit on 'table'"
+    ):
+        solve_layout(big)
+
+
+def test_a_door_between_rooms_that_do_not_touch() -> None:
+    spec = SceneSpec(
+        "apart",
+        rooms=(room("living"), room("kitchen", x0=6.0)),
+        objects=(SOFA,),
+        doors=(DoorSpec("door", ("living", "kitchen")),),
+    )
+    with pytest.raises(
+        LayoutError, match=r"doors\[door\]: rooms 'living' and 'kitchen' share no wall"
+    ):
+        solve_layout(spec)
+
+
+def test_overlapping_and_slanted_rooms_are_rejected() -> None:
+    overlapping = SceneSpec("o", rooms=(room("living"), room("kitchen", x0=4.0)), objects=())
+    with pytest.raises(LayoutError, match=r"rooms\[living\]: overlaps room 'kitchen'"):
+        solve_layout(overlapping)
+    slanted = Room("living", "LivingRoom", ((0, 0), (4, 0), (3, 3), (0, 3)))
+    with pytest.raises(LayoutError, match="not axis-aligned"):
+        solve_layout(SceneSpec("s", rooms=(slanted,), objects=()))
+
+
+def test_a_window_on_a_side_without_an_exterior_wall() -> None:
+    spec = SceneSpec(
+        "w",
+        rooms=(room("living"), room("kitchen", x0=5.0)),
+        objects=(),
+        windows=(WindowSpec("w", "living", side="east"),),
+    )
+    with pytest.raises(
+        LayoutError, match=r"windows\[w\]: room 'living' has no exterior wall on its east side"
+    ):
+        solve_layout(spec)
+
+
+def test_a_timeout_names_the_room_and_the_objects() -> None:
+    spec = synthetic_spec(40, rooms=1, seed=0)
+    with pytest.raises(
+        LayoutTimeout, match=r"timed out after 1 ms placing .*room 'livingroom_0'.*sofa_1"
+    ):
+        solve_layout(spec, timeout_ms=1)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=25)
+@given(
+    objects=st.integers(1, 30),
+    rooms=st.integers(1, 3),
+    design=st.integers(0, 10**6),
+    seed=st.integers(0, 10**6),
+)
+def test_every_solved_synthetic_design_passes_the_checker(
+    objects: int, rooms: int, design: int, seed: int
+) -> None:
+    spec = synthetic_spec(objects, rooms=rooms, seed=design)
+    assert_valid(solve_layout(spec, seed=seed))
+
+
+@st.composite
+def random_relations(draw: st.DrawFn) -> SceneSpec:
+    """A synthetic design with arbitrary relations among its objects, many contradictory."""
+    spec = synthetic_spec(
+        draw(st.integers(2, 14)),
+        rooms=draw(st.integers(1, 2)),
+        seed=draw(st.integers(0, 999)),
+        relations=False,
+    )
+    ids = [o.id for o in spec.objects]
+    soft = [k for k in RELATION_KINDS if k not in ("in", "on_top_of", "mounted_on_wall")]
+    relations = []
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(soft))
+        subject = draw(st.sampled_from(ids))
+        target = (
+            None
+            if kind in ("edge", "center")
+            else draw(st.sampled_from([i for i in ids if i != subject]))
+        )
+        priority = draw(st.sampled_from((PRIORITY_ENRICHMENT, PRIORITY_TASK)))
+        relations.append(SpatialRelation(kind, subject, target, priority))
+    return replace(spec, relations=tuple(relations))
+
+
+@pytest.mark.slow
+@settings(max_examples=40)
+@given(spec=random_relations(), seed=st.integers(0, 100))
+def test_random_relations_are_kept_only_when_they_hold(spec: SceneSpec, seed: int) -> None:
+    scene = solve_layout(spec, seed=seed)
+    assert_valid(scene)  # the checker re-verifies every kept relation
+    for dropped in scene.provenance.dropped:
+        assert dropped.reason.startswith("dropped: ")
+        blockers = [r for r in scene.provenance.kept if str(r) in dropped.reason]
+        # Never dropped for the sake of a less important relation.
+        assert all(r.priority >= dropped.priority for r in blockers)
+
+
+@settings(max_examples=10)
+@given(objects=st.integers(1, 20), seed=st.integers(0, 10**6))
+def test_same_input_same_scene(objects: int, seed: int) -> None:
+    spec = synthetic_spec(objects, rooms=2, seed=seed)
+    assert solve_layout(spec, seed=seed) == solve_layout(spec, seed=seed)
