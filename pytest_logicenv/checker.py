@@ -22,6 +22,7 @@ Three dimensions, as in the paper's Table 1:
 PhyPR per dimension is the share of scenes passing that dimension (the paper's metric), and
 ``overall`` the share passing all three.
 
+>>> from dataclasses import replace
 >>> from pytest_logicenv.scene import Room, SceneObject
 >>> room = Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> box = SceneObject("box", "Box", room="r", size=(1, 1, 1), position=(1, 0.5, 1))
