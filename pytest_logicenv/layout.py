@@ -92,7 +92,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias, cast
 
@@ -112,6 +112,7 @@ from .scene import (
     WALL_HEIGHT,
     AgentStart,
     Door,
+    DoorSpec,
     Room,
     Scene,
     SceneObject,
@@ -119,6 +120,7 @@ from .scene import (
     SpatialRelation,
     Wall,
     Window,
+    WindowSpec,
 )
 
 #: Metres per floor grid cell.
@@ -307,7 +309,6 @@ class _Box:
     z1: Lin
     y0: Lin
     y1: Lin
-    label: str = ""
 
     def apart(self, other: _Box) -> Cond:
         """The two boxes share no volume."""
@@ -330,8 +331,8 @@ _TALL = 10**6
 
 @dataclass(frozen=True)
 class _Plan:
-    """A room on the grid: its inner bounding box, the cells of that box outside the room,
-    its sides, and the obstacles (door clearances, window reveals) the openings add."""
+    """A room on the grid: its bounding box rounded inwards, the cells of that box outside the
+    room (rounded outwards), its sides and its floor area."""
 
     room: Room
     index: int
@@ -342,12 +343,17 @@ class _Plan:
     area: float
 
 
+def _corners_in_turn(
+    polygon: Sequence[tuple[float, float]],
+) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
+    """Each side of the polygon as (start corner, end corner)."""
+    return zip(polygon, (*polygon[1:], polygon[0]), strict=True)
+
+
 def _point_inside(polygon: Sequence[tuple[float, float]], x: float, z: float) -> bool:
     """Even-odd ray casting; ``(x, z)`` must not lie on the boundary."""
     inside = False
-    count = len(polygon)
-    for i in range(count):
-        (x1, z1), (x2, z2) = polygon[i], polygon[(i + 1) % count]
+    for (x1, z1), (x2, z2) in _corners_in_turn(polygon):
         if (z1 > z) != (z2 > z) and x < x1 + (z - z1) * (x2 - x1) / (z2 - z1):
             inside = not inside
     return inside
@@ -373,7 +379,7 @@ def _polygon_problems(room: Room) -> list[str]:
     if len(polygon) < 4:
         return ["needs at least 4 corners"]
     problems = []
-    for i, (a, b) in enumerate(zip(polygon, (*polygon[1:], polygon[0]), strict=False)):
+    for i, (a, b) in enumerate(_corners_in_turn(polygon)):
         if a == b:
             problems.append(f"corners {i} and {i + 1} coincide")
         elif abs(a[0] - b[0]) > LINE_TOLERANCE and abs(a[1] - b[1]) > LINE_TOLERANCE:
@@ -382,12 +388,7 @@ def _polygon_problems(room: Room) -> list[str]:
             )
     if problems:
         return problems
-    area = abs(
-        sum(
-            a[0] * b[1] - b[0] * a[1]
-            for a, b in zip(polygon, (*polygon[1:], polygon[0]), strict=False)
-        )
-    )
+    area = abs(sum(a[0] * b[1] - b[0] * a[1] for a, b in _corners_in_turn(polygon)))
     if area / 2 < 0.25:
         return [f"has area {area / 2:.2f} m²; a room needs at least 0.25 m²"]
     inside, _ = _room_cells(room)
@@ -400,7 +401,7 @@ def _polygon_problems(room: Room) -> list[str]:
 def _room_sides(room: Room) -> tuple[_Side, ...]:
     sides = []
     polygon = room.polygon
-    for a, b in zip(polygon, (*polygon[1:], polygon[0]), strict=False):
+    for a, b in _corners_in_turn(polygon):
         if abs(a[1] - b[1]) <= LINE_TOLERANCE:  # runs along x
             axis, line, lo, hi = "x", a[1], min(a[0], b[0]), max(a[0], b[0])
             probe = (lo + hi) / 2, line + 1e-4
@@ -429,7 +430,6 @@ def _make_plan(room: Room, index: int) -> _Plan:
             math.ceil(c[3] / GRID - 1e-6),
             -_TALL,
             _TALL,
-            f"outside {room.id}",
         )
         for c in outside
     )
@@ -456,41 +456,37 @@ class _WallRun:
 def _derive_walls(plans: Sequence[_Plan]) -> tuple[_WallRun, ...]:
     """Cut the room sides into walls: a stretch shared by two rooms is one wall between them,
     the rest are exterior walls of one room. Ids are ``wall|<room>[|<room>]|<n>``."""
-    lines: dict[tuple[str, float], list[tuple[_Side, int]]] = {}
+    lines: dict[tuple[str, float], list[tuple[int, _Side]]] = {}
     for plan in plans:
         for side in plan.sides:
-            key = (side.axis, round(side.line / LINE_TOLERANCE) * LINE_TOLERANCE)
-            lines.setdefault(key, []).append((side, plan.index))
+            lines.setdefault((side.axis, round(side.line, 6)), []).append((plan.index, side))
     runs: list[_WallRun] = []
     counters: dict[tuple[str, ...], int] = {}
-    for (axis, line), sides in sorted(lines.items()):
-        cuts = sorted({v for side, _ in sides for v in (side.lo, side.hi)})
-        pieces: list[tuple[float, float, tuple[tuple[str, int, int], ...]]] = []
+    for (axis, _), sides in sorted(lines.items()):
+        line = sides[0][1].line
+        cuts = sorted({v for _, side in sides for v in (side.lo, side.hi)})
+        # Stretches between consecutive cuts, with the (room, inward) of every side covering
+        # them; neighbouring stretches with the same cover merge into one wall.
+        pieces: list[tuple[float, float, tuple[tuple[str, int], ...]]] = []
         for lo, hi in itertools.pairwise(cuts):
-            if hi - lo <= LINE_TOLERANCE:
-                continue
             cover = tuple(
-                sorted(
-                    (index, side.room, side.inward)
-                    for side, index in sides
-                    if side.lo <= lo + LINE_TOLERANCE and side.hi >= hi - LINE_TOLERANCE
-                )
+                (side.room, side.inward)
+                for _, side in sorted(sides, key=lambda pair: pair[0])
+                if side.lo <= lo + LINE_TOLERANCE and side.hi >= hi - LINE_TOLERANCE
             )
-            if not cover:
+            if hi - lo <= LINE_TOLERANCE or not cover:
                 continue
-            cover_key = tuple((room, inward, index) for index, room, inward in cover)
-            if pieces and pieces[-1][2] == cover_key and abs(pieces[-1][1] - lo) <= 1e-9:
-                pieces[-1] = (pieces[-1][0], hi, cover_key)
+            if pieces and pieces[-1][2] == cover and abs(pieces[-1][1] - lo) <= LINE_TOLERANCE:
+                pieces[-1] = (pieces[-1][0], hi, cover)
             else:
-                pieces.append((lo, hi, cover_key))
-        for lo, hi, cover_key in pieces:
-            rooms = tuple(room for room, _, _ in cover_key)
+                pieces.append((lo, hi, cover))
+        for lo, hi, cover in pieces:
+            rooms = tuple(room for room, _ in cover)
             number = counters.get(rooms, 0)
             counters[rooms] = number + 1
             start, end = ((lo, line), (hi, line)) if axis == "x" else ((line, lo), (line, hi))
             wall = Wall(f"wall|{'|'.join(rooms)}|{number}", rooms, start, end, WALL_HEIGHT)
-            inward = tuple((room, sign) for room, sign, _ in cover_key)
-            runs.append(_WallRun(wall, axis, line, lo, hi, inward))
+            runs.append(_WallRun(wall, axis, line, lo, hi, cover))
     return tuple(runs)
 
 
@@ -676,7 +672,6 @@ def _box(item: _Item, pose: _Pose) -> _Box:
         _plus(pose.z, ez),
         _plus(pose.base, y0),
         _plus(pose.base, y1),
-        item.id,
     )
 
 
@@ -767,7 +762,7 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
                 bad("object", f"doors/windows[{opening}]", "id is already used")
             taken.add(opening)
 
-    # Support chains: no cycles, children in their parent's room.
+    # Support chains: no cycles; what rests on something is in that thing's room.
     for obj in spec.objects:
         seen = [obj.id]
         current = obj
@@ -781,8 +776,16 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
                 )
                 break
             seen.append(current.id)
+        else:
+            if obj.parent is not None and obj.room and obj.room != current.room:
+                bad(
+                    "support",
+                    f"objects[{obj.id}]",
+                    f"is in room {obj.room!r} but rests on {current.id!r} in room "
+                    f"{current.room!r}; leave its room empty or make them match",
+                )
 
-    for index, door in enumerate(spec.doors):
+    for door in spec.doors:
         where = f"doors[{door.id}]"
         known = [r for r in door.rooms if r != "exterior"]
         if not 1 <= len(door.rooms) <= 2 or not known:
@@ -796,7 +799,6 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
                 where,
                 f"needs 0 < height <= {WALL_HEIGHT} m (the wall) and width > 0",
             )
-        del index
     for window in spec.windows:
         where = f"windows[{window.id}]"
         if window.room not in plans:
@@ -816,6 +818,7 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
 
     for index, relation in enumerate(spec.relations):
         where = f"relations[{index}] {relation}"
+        found_before = len(problems)
         if relation.kind not in RELATION_KINDS:
             bad("relation", where, f"unknown kind; use one of {', '.join(RELATION_KINDS)}")
             continue
@@ -835,7 +838,7 @@ def _validate(spec: SceneSpec, plans: dict[str, _Plan]) -> list[Violation]:
         if relation.target is not None and relation.target == relation.subject:
             bad("relation", where, "relates an object to itself")
         subject = objects.get(relation.subject)
-        if subject is None or (problems and problems[-1].location == where):
+        if subject is None or len(problems) > found_before:
             continue
         if relation.kind in ("in", "on_top_of"):
             wanted = "in" if relation.kind == "in" else "on"
@@ -1011,6 +1014,11 @@ class _Clock:
         return max(1, int((self.deadline - time.monotonic()) * 1000))
 
 
+def _model_int(model: z3.ModelRef, name: str) -> int:
+    """The value of integer variable ``name`` (any value if the model leaves it free)."""
+    return int(model.eval(z3.Int(name, model.ctx), model_completion=True).as_long())
+
+
 def _new_solver(ctx: z3.Context, seed: int, clock: _Clock) -> z3.Solver:
     solver = z3.SimpleSolver(ctx=ctx)
     solver.set("random_seed", seed % (2**32))
@@ -1030,6 +1038,77 @@ def _timeout(spec: SceneSpec, what: str, names: Iterable[str], clock: _Clock) ->
     )
 
 
+@dataclass(frozen=True)
+class _Request:
+    """A door or window to place: its size, heights and the walls it may go in."""
+
+    id: str
+    width: float
+    bottom: float
+    top: float
+    is_door: bool
+    walls: tuple[_WallRun, ...]
+
+    def starts(self, run: _WallRun) -> tuple[int, int]:
+        """The grid cells where it may start along ``run``, clear of the wall's ends."""
+        low = math.ceil((run.lo + OPENING_MARGIN) / GRID - _EPS)
+        high = math.floor((run.hi - OPENING_MARGIN - self.width) / GRID + _EPS)
+        return low, high
+
+
+def _opening_requests(spec: SceneSpec, runs: Sequence[_WallRun]) -> list[_Request]:
+    """Doors go in a wall the two rooms share (or an exterior wall of the room, for an outside
+    door), windows in exterior walls (on the side asked for); the wall must be long enough."""
+    requests: list[_Request] = []
+    errors: list[Violation] = []
+    for door in spec.doors:
+        rooms = [r for r in door.rooms if r != "exterior"]
+        if len(rooms) == 2:
+            walls = [r for r in runs if {room for room, _ in r.inward} == set(rooms)]
+            missing = f"rooms {rooms[0]!r} and {rooms[1]!r} share no wall"
+        else:
+            walls = [r for r in runs if r.exterior and r.inward[0][0] == rooms[0]]
+            missing = f"room {rooms[0]!r} has no exterior wall"
+        need = door.width + 2 * OPENING_MARGIN
+        fitting = tuple(r for r in walls if r.hi - r.lo >= need)
+        if not fitting:
+            why = missing if not walls else f"the walls it may go in are shorter than {need:.2f} m"
+            errors.append(
+                Violation(
+                    "door",
+                    f"doors[{door.id}]",
+                    f"{why}; make the rooms touch along at least {need:.2f} m or connect "
+                    "other rooms",
+                )
+            )
+        requests.append(_Request(door.id, door.width, 0.0, door.height, True, fitting))
+    for window in spec.windows:
+        need = window.width + 2 * OPENING_MARGIN
+        fitting = tuple(
+            r
+            for r in runs
+            if r.exterior
+            and r.inward[0][0] == window.room
+            and (window.side is None or SIDES[window.side] == (r.axis, -r.inward[0][1]))
+            and r.hi - r.lo >= need
+        )
+        if not fitting:
+            side = f" on its {window.side} side" if window.side else ""
+            errors.append(
+                Violation(
+                    "window",
+                    f"windows[{window.id}]",
+                    f"room {window.room!r} has no exterior wall{side} longer than {need:.2f} m; "
+                    "choose another side or room",
+                )
+            )
+        top = window.sill + window.height
+        requests.append(_Request(window.id, window.width, window.sill, top, False, fitting))
+    if errors:
+        raise _problem_error(spec, errors)
+    return requests
+
+
 def _solve_openings(
     spec: SceneSpec,
     runs: Sequence[_WallRun],
@@ -1037,154 +1116,95 @@ def _solve_openings(
     seed: int,
     clock: _Clock,
 ) -> tuple[list[_Opening], list[Door], list[Window]]:
-    """Choose a wall and an offset for every door and window: doors on a wall the two rooms
-    share (or an exterior wall of the room for an outside door), windows on exterior walls."""
-    requests: list[tuple[str, float, float, float, bool, list[_WallRun]]] = []
-    errors: list[Violation] = []
-    for door in spec.doors:
-        rooms = [r for r in door.rooms if r != "exterior"]
-        if len(rooms) == 2:
-            candidates = [r for r in runs if {room for room, _ in r.inward} == set(rooms)]
-            why = f"rooms {rooms[0]!r} and {rooms[1]!r} share no wall"
-        else:
-            candidates = [r for r in runs if r.exterior and r.inward[0][0] == rooms[0]]
-            why = f"room {rooms[0]!r} has no exterior wall"
-        long_enough = [r for r in candidates if r.hi - r.lo >= door.width + 2 * OPENING_MARGIN]
-        if not long_enough:
-            if candidates:
-                why += f" long enough for a {door.width:.2f} m door"
-                why = (
-                    f"the walls joining {' and '.join(map(repr, rooms))} are too short for a "
-                    f"{door.width:.2f} m door"
-                )
-            errors.append(
-                Violation(
-                    "door",
-                    f"doors[{door.id}]",
-                    f"{why}; make the rooms touch along at least "
-                    f"{door.width + 2 * OPENING_MARGIN:.2f} m or connect other rooms",
-                )
-            )
-        requests.append((door.id, door.width, 0.0, door.height, True, long_enough))
-    for window in spec.windows:
-        candidates = [
-            r
-            for r in runs
-            if r.exterior
-            and r.inward[0][0] == window.room
-            and (window.side is None or SIDES[window.side] == (r.axis, -r.inward[0][1]))
-        ]
-        long_enough = [r for r in candidates if r.hi - r.lo >= window.width + 2 * OPENING_MARGIN]
-        if not long_enough:
-            side = f" on its {window.side} side" if window.side else ""
-            errors.append(
-                Violation(
-                    "window",
-                    f"windows[{window.id}]",
-                    f"room {window.room!r} has no exterior wall{side} longer than "
-                    f"{window.width + 2 * OPENING_MARGIN:.2f} m; choose another side or room",
-                )
-            )
-        requests.append(
-            (window.id, window.width, window.sill, window.sill + window.height, False, long_enough)
-        )
-    if errors:
-        raise _problem_error(spec, errors)
+    """Choose a wall and an offset for every door and window, at least
+    :data:`OPENING_MARGIN` from the wall's ends and from each other (one small problem for the
+    house: a door's choice of wall couples the walls)."""
+    requests = _opening_requests(spec, runs)
     if not requests:
         return [], [], []
-
-    solver = _new_solver(ctx, seed, clock)
-    choice = {}
-    start = {}
-    for opening_id, width, _, _, _, candidates in requests:
-        rng = random.Random(f"{seed}|{opening_id}")
-        choice[opening_id] = z3.Int(f"{opening_id}.wall", ctx)
-        start[opening_id] = z3.Int(f"{opening_id}.start", ctx)
-        solver.add(choice[opening_id] >= 0, choice[opening_id] < len(candidates))
-        for k, run in enumerate(candidates):
-            low = math.ceil((run.lo + OPENING_MARGIN) / GRID - _EPS)
-            high = math.floor((run.hi - OPENING_MARGIN - width) / GRID + _EPS)
-            solver.add(
-                z3.Implies(
-                    choice[opening_id] == k,
-                    z3.And(start[opening_id] >= low, start[opening_id] <= high),
+    declarations: list[str] = []
+    constraints: list[Cond] = []
+    initial: list[tuple[str, int]] = []
+    for n, request in enumerate(requests):
+        rng = random.Random(f"{seed}|{request.id}")
+        wall, start = f"w{n}", f"o{n}"
+        declarations += [f"(declare-const {wall} Int)", f"(declare-const {start} Int)"]
+        constraints += [_le(0, wall), _le(wall, len(request.walls) - 1)]
+        for k, run in enumerate(request.walls):
+            low, high = request.starts(run)
+            constraints.append(_implies(_eq(wall, k), _all(_le(low, start), _le(start, high))))
+        pick = rng.randrange(len(request.walls))
+        initial += [(wall, pick), (start, rng.randint(*request.starts(request.walls[pick])))]
+    for a, b in itertools.combinations(range(len(requests)), 2):
+        first, second = requests[a], requests[b]
+        gap_first = math.ceil((first.width + OPENING_MARGIN) / GRID - _EPS)
+        gap_second = math.ceil((second.width + OPENING_MARGIN) / GRID - _EPS)
+        for ka, run in enumerate(first.walls):
+            if run in second.walls:
+                same_wall = _all(_eq(f"w{a}", ka), _eq(f"w{b}", second.walls.index(run)))
+                apart = _any(
+                    _le(_sum(((1, f"o{a}"), (1, gap_first))), f"o{b}"),
+                    _le(_sum(((1, f"o{b}"), (1, gap_second))), f"o{a}"),
                 )
-            )
-        pick = rng.randrange(len(candidates))
-        solver.set_initial_value(choice[opening_id], pick)
-        run = candidates[pick]
-        solver.set_initial_value(
-            start[opening_id],
-            rng.randint(
-                math.ceil((run.lo + OPENING_MARGIN) / GRID - _EPS),
-                max(
-                    math.ceil((run.lo + OPENING_MARGIN) / GRID - _EPS),
-                    math.floor((run.hi - OPENING_MARGIN - width) / GRID + _EPS),
-                ),
-            ),
-        )
-    for i, first in enumerate(requests):
-        for second in requests[i + 1 :]:
-            for ka, run_a in enumerate(first[5]):
-                for kb, run_b in enumerate(second[5]):
-                    if run_a is not run_b:
-                        continue
-                    gap_ab = math.ceil((first[1] + OPENING_MARGIN) / GRID - _EPS)
-                    gap_ba = math.ceil((second[1] + OPENING_MARGIN) / GRID - _EPS)
-                    solver.add(
-                        z3.Implies(
-                            z3.And(choice[first[0]] == ka, choice[second[0]] == kb),
-                            z3.Or(
-                                start[second[0]] - start[first[0]] >= gap_ab,
-                                start[first[0]] - start[second[0]] >= gap_ba,
-                            ),
-                        )
-                    )
+                constraints.append(_implies(same_wall, apart))
+    solver = _new_solver(ctx, seed, clock)
+    solver.from_string("\n".join([*declarations, *(f"(assert {c})" for c in constraints)]))
+    for name, guess in initial:
+        solver.set_initial_value(z3.Int(name, ctx), guess)
     result = solver.check()
     if result == z3.unknown:
-        raise _timeout(spec, "the doors and windows", [r[0] for r in requests], clock)
+        raise _timeout(spec, "the doors and windows", [r.id for r in requests], clock)
     if result == z3.unsat:
-        crowded = ", ".join(r[0] for r in requests)
         raise LayoutError(
-            f"scene design {spec.id!r}: the doors and windows ({crowded}) do not fit on the "
-            f"walls with {OPENING_MARGIN} m between them and from the corners; use fewer or "
-            "narrower openings"
+            f"scene design {spec.id!r}: the doors and windows "
+            f"({', '.join(r.id for r in requests)}) do not fit on the walls with "
+            f"{OPENING_MARGIN} m between them and from the corners; use fewer or narrower openings"
         )
     model = solver.model()
+
+    def value(name: str) -> int:
+        return _model_int(model, name)
+
     openings: list[_Opening] = []
-    doors: list[Door] = []
-    windows: list[Window] = []
-    door_specs = {d.id: d for d in spec.doors}
-    window_specs = {w.id: w for w in spec.windows}
-    for opening_id, width, bottom, top, is_door, candidates in requests:
-        run = candidates[model.eval(choice[opening_id], model_completion=True).as_long()]
-        lo = model.eval(start[opening_id], model_completion=True).as_long() * GRID
-        openings.append(_Opening(opening_id, run, lo, width, bottom, top, is_door))
+    doors = {d.id: d for d in spec.doors}
+    windows = {w.id: w for w in spec.windows}
+    placed_doors: list[Door] = []
+    placed_windows: list[Window] = []
+    for n, request in enumerate(requests):
+        run = request.walls[value(f"w{n}")]
+        lo = value(f"o{n}") * GRID
+        openings.append(
+            _Opening(
+                request.id, run, lo, request.width, request.bottom, request.top, request.is_door
+            )
+        )
         offset = round(lo - run.lo, 6)
-        if is_door:
-            ds = door_specs[opening_id]
-            doors.append(
-                Door(
-                    ds.id, run.wall.id, ds.rooms, offset, ds.width, ds.height, ds.open, ds.asset_id
-                )
-            )
+        if request.is_door:
+            placed_doors.append(_door(doors[request.id], run.wall.id, offset))
         else:
-            ws = window_specs[opening_id]
-            windows.append(
-                Window(
-                    ws.id,
-                    run.wall.id,
-                    ws.room,
-                    offset,
-                    ws.width,
-                    ws.height,
-                    ws.sill,
-                    ws.open,
-                    ws.asset_id,
-                    ws.role,
-                )
-            )
-    return openings, doors, windows
+            placed_windows.append(_window(windows[request.id], run.wall.id, offset))
+    return openings, placed_doors, placed_windows
+
+
+def _door(door: DoorSpec, wall: str, offset: float) -> Door:
+    return Door(
+        door.id, wall, door.rooms, offset, door.width, door.height, door.open, door.asset_id
+    )
+
+
+def _window(window: WindowSpec, wall: str, offset: float) -> Window:
+    return Window(
+        window.id,
+        wall,
+        window.room,
+        offset,
+        window.width,
+        window.height,
+        window.sill,
+        window.open,
+        window.asset_id,
+        window.role,
+    )
 
 
 def _opening_obstacles(openings: Sequence[_Opening]) -> dict[str, list[_Box]]:
@@ -1201,11 +1221,10 @@ def _opening_obstacles(openings: Sequence[_Opening]) -> dict[str, list[_Box]]:
             near, far = sorted((opening.run.line, opening.run.line + inward * depth))
             d0 = math.floor(near / GRID + 1e-6)
             d1 = math.ceil(far / GRID - 1e-6)
-            label = f"{'door' if opening.is_door else 'window'} {opening.id}"
             if opening.run.axis == "x":
-                box = _Box(a0, a1, d0, d1, y0, y1, label)
+                box = _Box(a0, a1, d0, d1, y0, y1)
             else:
-                box = _Box(d0, d1, a0, a1, y0, y1, label)
+                box = _Box(d0, d1, a0, a1, y0, y1)
             out.setdefault(room, []).append(box)
     return out
 
@@ -1422,7 +1441,7 @@ class _Layout:
         out = [_le(x0, box.x0), _le(box.x1, x1), _le(z0, box.z0), _le(box.z1, z1)]
         out += [box.apart(hole) for hole in plan.holes]
         if item.kind == "wall":
-            top = math.ceil(item.height / HEIGHT_UNIT - 1e-6)
+            top = math.ceil(item.crown / HEIGHT_UNIT - 1e-6)  # with what rests on it
             out += [
                 _le(0, pose.side),
                 _le(pose.side, len(plan.sides) - 1),
@@ -1623,14 +1642,12 @@ class _Layout:
             )
 
     def _value(self, model: z3.ModelRef, term: Lin) -> int:
-        if isinstance(term, int):
-            return term
-        return int(model.eval(z3.Int(term, self.ctx), model_completion=True).as_long())
+        return term if isinstance(term, int) else _model_int(model, term)
 
     def _truth(self, model: z3.ModelRef, term: Cond) -> bool:
         if isinstance(term, bool):
             return term
-        return bool(z3.is_true(model.eval(z3.Bool(term, self.ctx), model_completion=True)))
+        return bool(z3.is_true(model.eval(z3.Bool(term, model.ctx), model_completion=True)))
 
     def _check(self, problem: _Problem, solver: z3.Solver, assumptions: Sequence[Any]) -> Any:
         solver.set("timeout", self.clock.remaining_ms())
