@@ -1521,7 +1521,7 @@ class _Layout:
             if relation.kind == "far":
                 return True, ""
             return False, f"{subject.id!r} and {target.id!r} are in different rooms"
-        if subject.kind in ("wall",) and relation.kind in ("edge", "center"):
+        if subject.kind == "wall" and relation.kind in ("edge", "center"):
             return False, f"{relation.kind} applies to objects on the floor or on a surface"
         if relation.kind in ("near", "far") and target is not None:
             return (
