@@ -780,32 +780,35 @@ def _check_relations(scene: Scene) -> DimensionCheck:
     by_id = {obj.id: obj for obj in scene.objects}
     rooms = {room.id: room for room in scene.rooms}
     for relation in _relations_to_check(scene):
-        subject = by_id.get(relation.subject)
-        target = by_id.get(relation.target) if relation.target is not None else None
-        judge = _RELATIONS.get(relation.kind)
-        if subject is None or (relation.target is not None and target is None):
-            problem: str | None = "names an object that is not in the scene"
-        elif judge is None:
-            problem = f"unknown relation kind {relation.kind!r}"
-        else:
-            reason = judge(subject, target, rooms, by_id)
-            problem = None if reason is None else f"does not hold: {reason}"
+        problem = _relation_problem(relation, rooms, by_id)
         out.expect(problem is None, f"relations[{relation}]", problem or "")
     return out.result()
 
 
-Judge = Callable[
-    [SceneObject, SceneObject | None, dict[str, Room], dict[str, SceneObject]], str | None
-]
-
-
-def _same_room(s: SceneObject, t: SceneObject | None) -> str | None:
-    assert t is not None
-    return None if s.room == t.room else f"{s.id!r} is in {s.room!r}, {t.id!r} in {t.room!r}"
+def _relation_problem(
+    relation: SpatialRelation, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+) -> str | None:
+    """Why the relation does not hold (None when it does)."""
+    s = by_id.get(relation.subject)
+    t = by_id.get(relation.target) if relation.target is not None else None
+    if s is None or (relation.target is not None and t is None):
+        return "names an object that is not in the scene"
+    if relation.kind in _UNARY and t is None:
+        reason = _UNARY[relation.kind](s, rooms, by_id)
+    elif relation.kind in _BINARY and t is not None:
+        if relation.kind == "far" and s.room != t.room:
+            return None  # different rooms are far apart
+        if s.room != t.room:
+            reason = f"{s.id!r} is in {s.room!r}, {t.id!r} in {t.room!r}"
+        else:
+            reason = _BINARY[relation.kind](s, t)
+    else:
+        return f"unknown relation kind {relation.kind!r} for {'two objects' if t else 'one object'}"
+    return None if reason is None else f"does not hold: {reason}"
 
 
 def _edge_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+    s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]
 ) -> str | None:
     rect = _footprint(s)
     if s.relation == "wall":
@@ -839,7 +842,7 @@ def _edge_holds(
 
 
 def _center_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+    s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]
 ) -> str | None:
     if s.relation == "wall":
         return "center applies to objects on the floor or on a surface, not on a wall"
@@ -858,61 +861,45 @@ def _center_holds(
 
 
 def _mounted_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+    s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]
 ) -> str | None:
     if s.relation == "wall" and s.parent is None and _against_wall(s, rooms[s.room]):
         return None
     return "it is not hung with its back on a wall of its room"
 
 
-def _support_holds(wanted: str) -> Judge:
-    def judge(
-        s: SceneObject,
-        t: SceneObject | None,
-        rooms: dict[str, Room],
-        by_id: dict[str, SceneObject],
-    ) -> str | None:
-        assert t is not None
-        if s.parent != t.id or s.relation != wanted:
-            return f"{s.id!r} rests {s.relation} {s.parent or 'the floor'}"
-        if wanted == "in":
-            return _inside_problem(s, t)
-        inner, outer = _footprint(s), _footprint(t)
-        if not inner.inside(outer):
-            return f"its footprint {_rect_text(inner)} leaves {_rect_text(outer)}"
-        if abs(_bottom(s) - _top(t)) > TOLERANCE:
-            return f"its bottom {_bottom(s):.3f} m is not {t.id!r}'s top {_top(t):.3f} m"
-        return None
-
-    return judge
+def _in_holds(s: SceneObject, t: SceneObject) -> str | None:
+    if s.parent != t.id or s.relation != "in":
+        return f"{s.id!r} rests {s.relation} {s.parent or 'the floor'}"
+    return _inside_problem(s, t)
 
 
-def _near_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
+def _on_top_holds(s: SceneObject, t: SceneObject) -> str | None:
+    if s.parent != t.id or s.relation != "on":
+        return f"{s.id!r} rests {s.relation} {s.parent or 'the floor'}"
+    inner, outer = _footprint(s), _footprint(t)
+    if not inner.inside(outer):
+        return f"its footprint {_rect_text(inner)} leaves {_rect_text(outer)}"
+    if abs(_bottom(s) - _top(t)) > TOLERANCE:
+        return f"its bottom {_bottom(s):.3f} m is not {t.id!r}'s top {_top(t):.3f} m"
+    return None
+
+
+def _near_holds(s: SceneObject, t: SceneObject) -> str | None:
     gap = _footprint(s).gap(_footprint(t))
-    if _same_room(s, t) is None and gap <= NEAR_DISTANCE + TOLERANCE:
+    if gap <= NEAR_DISTANCE + TOLERANCE:
         return None
-    return _same_room(s, t) or f"they are {gap:.3f} m apart (near means <= {NEAR_DISTANCE} m)"
+    return f"they are {gap:.3f} m apart (near means <= {NEAR_DISTANCE} m)"
 
 
-def _far_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
+def _far_holds(s: SceneObject, t: SceneObject) -> str | None:
     gap = _footprint(s).gap(_footprint(t))
-    if _same_room(s, t) is not None or gap >= FAR_DISTANCE - TOLERANCE:
+    if gap >= FAR_DISTANCE - TOLERANCE:
         return None
     return f"they are {gap:.3f} m apart (far means >= {FAR_DISTANCE} m)"
 
 
-def _above_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
-    if _same_room(s, t) is not None:
-        return _same_room(s, t)
+def _above_holds(s: SceneObject, t: SceneObject) -> str | None:
     if _bottom(s) < _top(t) - TOLERANCE:
         return f"its bottom {_bottom(s):.3f} m is below {t.id!r}'s top {_top(t):.3f} m"
     (cx, cz), area = _footprint(s).centre, _footprint(t)
@@ -937,12 +924,7 @@ def _centred_across(s: _Rect, t: _Rect, direction: Point) -> bool:
     return low - TOLERANCE <= value <= high + TOLERANCE
 
 
-def _in_front_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
-    if _same_room(s, t) is not None:
-        return _same_room(s, t)
+def _in_front_holds(s: SceneObject, t: SceneObject) -> str | None:
     a, b, front = _footprint(s), _footprint(t), _front(t)
     if _beyond(a, b, front, ADJACENT_DISTANCE) is None:
         return f"it is not within {ADJACENT_DISTANCE} m beyond {t.id!r}'s front (facing {front})"
@@ -951,31 +933,18 @@ def _in_front_holds(
     return None
 
 
-def _side_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
-    if _same_room(s, t) is not None:
-        return _same_room(s, t)
+def _side_holds(s: SceneObject, t: SceneObject) -> str | None:
     a, b, front = _footprint(s), _footprint(t), _front(t)
     left = _across(front)
     right = (-left[0], -left[1])
-    if (
-        _beyond(a, b, left, ADJACENT_DISTANCE) is None
-        and _beyond(a, b, right, ADJACENT_DISTANCE) is None
-    ):
+    if all(_beyond(a, b, side, ADJACENT_DISTANCE) is None for side in (left, right)):
         return f"it is not within {ADJACENT_DISTANCE} m to the left or right of {t.id!r}"
     if not _centred_across(a, b, left):
         return f"its centre is not within {t.id!r}'s depth"
     return None
 
 
-def _aligned_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
-    if _same_room(s, t) is not None:
-        return _same_room(s, t)
+def _aligned_holds(s: SceneObject, t: SceneObject) -> str | None:
     across = _across(_front(t))
     offset = abs(_dot(_footprint(s).centre, across) - _dot(_footprint(t).centre, across))
     if offset <= ALIGN_TOLERANCE + TOLERANCE:
@@ -983,12 +952,7 @@ def _aligned_holds(
     return f"its centre is {offset:.3f} m off {t.id!r}'s facing axis"
 
 
-def _face_holds(
-    s: SceneObject, t: SceneObject | None, rooms: dict[str, Room], by_id: dict[str, SceneObject]
-) -> str | None:
-    assert t is not None
-    if _same_room(s, t) is not None:
-        return _same_room(s, t)
+def _face_holds(s: SceneObject, t: SceneObject) -> str | None:
     a, b, front = _footprint(s), _footprint(t), _front(s)
     if _beyond(b, a, front, None) is None:
         return f"{t.id!r} is not wholly in front of it (it faces {front})"
@@ -997,12 +961,11 @@ def _face_holds(
     return None
 
 
-_RELATIONS = {
-    "edge": _edge_holds,
-    "center": _center_holds,
-    "mounted_on_wall": _mounted_holds,
-    "in": _support_holds("in"),
-    "on_top_of": _support_holds("on"),
+_UNARY: dict[str, Callable[[SceneObject, dict[str, Room], dict[str, SceneObject]], str | None]]
+_UNARY = {"edge": _edge_holds, "center": _center_holds, "mounted_on_wall": _mounted_holds}
+_BINARY: dict[str, Callable[[SceneObject, SceneObject], str | None]] = {
+    "in": _in_holds,
+    "on_top_of": _on_top_holds,
     "near": _near_holds,
     "far": _far_holds,
     "above": _above_holds,

@@ -187,30 +187,27 @@ def _plus(first: Lin, second: Lin) -> Lin:
     return _sum(((1, first), (1, second)))
 
 
-def _all(*conds: Cond) -> Cond:
+def _join(operator: str, conds: Iterable[Cond], neutral: bool) -> Cond:
+    """``conds`` joined by ``operator`` ("and" with neutral True, "or" with False), folding the
+    known ones: a neutral one drops out, the other decides."""
     terms = []
     for cond in conds:
-        if cond is True:
+        if cond is neutral:
             continue
-        if cond is False:
-            return False
+        if cond is (not neutral):
+            return not neutral
         terms.append(cond)
     if not terms:
-        return True
-    return terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"
+        return neutral
+    return terms[0] if len(terms) == 1 else f"({operator} {' '.join(map(str, terms))})"
+
+
+def _all(*conds: Cond) -> Cond:
+    return _join("and", conds, True)
 
 
 def _any(*conds: Cond) -> Cond:
-    terms = []
-    for cond in conds:
-        if cond is False:
-            continue
-        if cond is True:
-            return True
-        terms.append(cond)
-    if not terms:
-        return False
-    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
+    return _join("or", conds, False)
 
 
 def _not(cond: Cond) -> Cond:
