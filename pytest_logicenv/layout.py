@@ -4,10 +4,12 @@ The designer decides *what* is in the house (rooms, doors, windows, objects with
 spatial relations with priorities); this module decides *where*: every object's position and
 rotation, every door's and window's wall and offset, and the agent's start.
 
-**Grid.** Floor coordinates are integers on a :data:`GRID` (5 cm) grid, heights on a 1 cm grid.
-An object occupies a grid box that contains its real bounding box (sizes are rounded up), so
-whatever the solver proves about grid boxes (no collision, inside the room, on the parent's top)
-holds for the real boxes. Relations are encoded exactly on the real coordinates.
+**Grid.** Positions are integers: on a :data:`GRID` (5 cm) grid for what stands on the floor or
+hangs on a wall, on a :data:`FINE_GRID` (1 cm) grid for what rests on or in another object
+(small things on small tops), and heights in centimetres. An object occupies whole cells that
+contain its real bounding box (sizes are rounded up), so what the solver proves about cells
+(no collision, inside the room) holds for the real boxes. Supports and relations are encoded
+exactly on the real coordinates.
 
 **Decomposition.** Instead of one model for the whole house, the layout is a sequence of small
 problems, each solved by its own Z3 :class:`z3.Solver`, in dependency order: the doors and windows
@@ -123,8 +125,13 @@ from .scene import (
     WindowSpec,
 )
 
-#: Metres per floor grid cell.
+#: Metres per grid cell on the floor and the walls (furniture, doors, windows, pictures).
 GRID = 0.05
+#: Metres per grid cell on and in receptacles: two 0.25 m forks fit on a 0.29 m plate only if
+#: they can move by less than 5 cm relative to it.
+FINE_GRID = 0.01
+#: Collision boxes, rooms and obstacles are in FINE_GRID cells; a GRID cell is this many.
+SCALE = round(GRID / FINE_GRID)
 #: Metres per height unit.
 HEIGHT_UNIT = 0.01
 #: Total time budget of one layout (all its problems), in milliseconds.
@@ -132,10 +139,12 @@ DEFAULT_TIMEOUT_MS = 20_000
 #: Footprint of the agent's start, kept free of objects (metres).
 AGENT_SIZE = 0.4
 AGENT_HEIGHT = 1.8
+#: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
+EYE_LEVEL = 1.5
 #: Doors and windows keep this far from the ends of their wall and from each other (metres).
 OPENING_MARGIN = 0.1
 #: Depth (metres) in front of a window that objects reaching its height must keep free.
-WINDOW_REVEAL = GRID
+WINDOW_REVEAL = 0.05
 #: A room side counts as the same line as another when they are this close (metres).
 LINE_TOLERANCE = 1e-6
 
@@ -253,10 +262,12 @@ class _Len:
 
 
 def _at_most(terms: Sequence[tuple[int, _Len]], bound: float) -> Cond:
-    """``sum(sign * length) <= bound`` (metres), exactly, as one integer constraint."""
-    units = _sum((sign, length.units) for sign, length in terms)
+    """``sum(sign * length) <= bound`` (metres), exactly, as one integer constraint in the
+    finest unit among the terms (the others are whole multiples of it)."""
+    unit = min(length.unit for _, length in terms)
+    units = _sum((sign * round(length.unit / unit), length.units) for sign, length in terms)
     offset = sum(sign * length.offset for sign, length in terms)
-    return _le(units, math.floor((bound - offset) / terms[0][1].unit + _EPS))
+    return _le(units, math.floor((bound - offset) / unit + _EPS))
 
 
 def _below(low: _Len, high: _Len, by: float = 0.0) -> Cond:
@@ -291,14 +302,15 @@ class _Side:
 
     @property
     def grid_line(self) -> int:
-        """The grid line nearest to the side on the room's side of it."""
+        """The :data:`GRID` line nearest to the side on the room's side of it."""
         scaled = self.line / GRID
         return math.ceil(scaled - 1e-6) if self.inward > 0 else math.floor(scaled + 1e-6)
 
 
 @dataclass(frozen=True)
 class _Box:
-    """A grid box: floor cells ``[x0, x1) x [z0, z1)``, heights ``[y0, y1)`` in height units."""
+    """A box: floor ``[x0, x1) x [z0, z1)`` in :data:`FINE_GRID` cells, heights ``[y0, y1)``
+    in height units."""
 
     x0: Lin
     x1: Lin
@@ -328,8 +340,8 @@ _TALL = 10**6
 
 @dataclass(frozen=True)
 class _Plan:
-    """A room on the grid: its bounding box rounded inwards, the cells of that box outside the
-    room (rounded outwards), its sides and its floor area."""
+    """A room in :data:`FINE_GRID` cells: its bounding box rounded inwards, the cells of that
+    box outside the room (rounded outwards), its sides and its floor area."""
 
     room: Room
     index: int
@@ -413,18 +425,18 @@ def _room_sides(room: Room) -> tuple[_Side, ...]:
 def _make_plan(room: Room, index: int) -> _Plan:
     min_x, min_z, max_x, max_z = room.bounds
     bbox = (
-        math.ceil(min_x / GRID - 1e-6),
-        math.ceil(min_z / GRID - 1e-6),
-        math.floor(max_x / GRID + 1e-6),
-        math.floor(max_z / GRID + 1e-6),
+        math.ceil(min_x / FINE_GRID - 1e-6),
+        math.ceil(min_z / FINE_GRID - 1e-6),
+        math.floor(max_x / FINE_GRID + 1e-6),
+        math.floor(max_z / FINE_GRID + 1e-6),
     )
     inside, outside = _room_cells(room)
     holes = tuple(
         _Box(
-            math.floor(c[0] / GRID + 1e-6),
-            math.ceil(c[2] / GRID - 1e-6),
-            math.floor(c[1] / GRID + 1e-6),
-            math.ceil(c[3] / GRID - 1e-6),
+            math.floor(c[0] / FINE_GRID + 1e-6),
+            math.ceil(c[2] / FINE_GRID - 1e-6),
+            math.floor(c[1] / FINE_GRID + 1e-6),
+            math.ceil(c[3] / FINE_GRID - 1e-6),
             -_TALL,
             _TALL,
         )
@@ -507,12 +519,13 @@ class _Item:
 
     obj: SceneObject
     kind: str  # floor, wall, on, in, agent
-    w: int  # grid cells along x at rotation 0
-    d: int  # grid cells along z at rotation 0
+    unit: float  # metres per cell of its position and size: GRID, or FINE_GRID on receptacles
+    w: int  # cells along x at rotation 0
+    d: int  # cells along z at rotation 0
     chain: tuple[str, ...]  # ids from the root support down to this object
     bottom: float  # metres from the root's bottom to this object's bottom
     order: int
-    crown: float = 0.0  # metres from the root's bottom to the top of it and all it holds
+    crown: float  # metres from the root's bottom to the top of it and all it holds
 
     @property
     def id(self) -> str:
@@ -539,7 +552,7 @@ class _Item:
         spans_w = along_x != turned
         cells = self.w if spans_w else self.d
         real = self.obj.size[0] if spans_w else self.obj.size[2]
-        return (cells * GRID - real) / 2
+        return (cells * self.unit - real) / 2
 
     @property
     def max_margin(self) -> float:
@@ -554,8 +567,8 @@ class _Item:
         return self.w == self.d and abs(self.obj.size[0] - self.obj.size[2]) < 1e-9
 
 
-def _cells(metres: float) -> int:
-    return max(1, math.ceil(metres / GRID - 1e-6))
+def _cells(metres: float, unit: float) -> int:
+    return max(1, math.ceil(metres / unit - 1e-6))
 
 
 @dataclass(frozen=True)
@@ -617,17 +630,18 @@ def _geo(
     ez = item.w if turned else item.d
     mx = item.margin(True, turned)
     mz = item.margin(False, turned)
-    real_x = ex * GRID - 2 * mx
-    real_z = ez * GRID - 2 * mz
+    unit = item.unit
+    real_x = ex * unit - 2 * mx
+    real_z = ez * unit - 2 * mz
     bottom = _Len(pose.base, item.bottom, HEIGHT_UNIT)
     sx, sz = shift
     return _Geo(
-        x_lo=_Len(pose.x, mx + sx),
-        x_hi=_Len(pose.x, ex * GRID - mx + sx),
-        z_lo=_Len(pose.z, mz + sz),
-        z_hi=_Len(pose.z, ez * GRID - mz + sz),
-        cx=_Len(pose.x, ex * GRID / 2 + sx),
-        cz=_Len(pose.z, ez * GRID / 2 + sz),
+        x_lo=_Len(pose.x, mx + sx, unit),
+        x_hi=_Len(pose.x, ex * unit - mx + sx, unit),
+        z_lo=_Len(pose.z, mz + sz, unit),
+        z_hi=_Len(pose.z, ez * unit - mz + sz, unit),
+        cx=_Len(pose.x, ex * unit / 2 + sx, unit),
+        cz=_Len(pose.z, ez * unit / 2 + sz, unit),
         bottom=bottom,
         top=_Len(pose.base, item.bottom + item.height, HEIGHT_UNIT),
         extent_x=real_x,
@@ -657,16 +671,20 @@ def _cases(
     ]
 
 
-def _box(item: _Item, pose: _Pose) -> _Box:
+def _box(item: _Item, pose: _Pose, crowned: bool = False) -> _Box:
+    """The item's cells (which hold its real box), in :data:`FINE_GRID` cells; ``crowned``,
+    up to the top of what rests on it too (which stays within its footprint)."""
+    scale = round(item.unit / FINE_GRID)
     ex = _pick(pose.turned, item.d, item.w)
     ez = _pick(pose.turned, item.w, item.d)
     y0 = math.floor(item.bottom / HEIGHT_UNIT + 1e-6)
-    y1 = math.ceil((item.bottom + item.height) / HEIGHT_UNIT - 1e-6)
+    top = item.crown if crowned else item.bottom + item.height
+    y1 = math.ceil(top / HEIGHT_UNIT - 1e-6)
     return _Box(
-        pose.x,
-        _plus(pose.x, ex),
-        pose.z,
-        _plus(pose.z, ez),
+        _sum(((scale, pose.x),)),
+        _sum(((scale, pose.x), (scale, ex))),
+        _sum(((scale, pose.z),)),
+        _sum(((scale, pose.z), (scale, ez))),
         _plus(pose.base, y0),
         _plus(pose.base, y1),
     )
@@ -879,15 +897,18 @@ def _items(spec: SceneSpec, plans: dict[str, _Plan]) -> dict[str, _Item]:
     def build(obj: SceneObject) -> _Item:
         if obj.id in items:
             return items[obj.id]
-        w, d = _cells(obj.size[0]), _cells(obj.size[2])
         if obj.parent is None:
             kind = "wall" if obj.relation == "wall" else "floor"
-            item = _Item(obj, kind, w, d, (obj.id,), 0.0, len(items))
+            w, d = _cells(obj.size[0], GRID), _cells(obj.size[2], GRID)
+            item = _Item(obj, kind, GRID, w, d, (obj.id,), 0.0, 0, obj.size[1])
         else:
             parent = build(objects[obj.parent])
             bottom = parent.bottom if obj.relation == "in" else parent.bottom + parent.height
+            w, d = _cells(obj.size[0], FINE_GRID), _cells(obj.size[2], FINE_GRID)
+            chain = (*parent.chain, obj.id)
             placed = replace(obj, room=parent.room)
-            item = _Item(placed, obj.relation or "on", w, d, (*parent.chain, obj.id), bottom, 0)
+            top = bottom + obj.size[1]
+            item = _Item(placed, obj.relation or "on", FINE_GRID, w, d, chain, bottom, 0, top)
         items[obj.id] = replace(item, order=len(items))
         return items[obj.id]
 
@@ -904,8 +925,10 @@ def _items(spec: SceneSpec, plans: dict[str, _Plan]) -> dict[str, _Item]:
     )
     while agent.id in items:
         agent = replace(agent, id="_" + agent.id)
-    cells = _cells(AGENT_SIZE)
-    items[agent.id] = _Item(agent, "agent", cells, cells, (agent.id,), 0.0, len(items))
+    cells = _cells(AGENT_SIZE, GRID)
+    items[agent.id] = _Item(
+        agent, "agent", GRID, cells, cells, (agent.id,), 0.0, len(items), crown=AGENT_HEIGHT
+    )
     return dict(sorted(items.items(), key=lambda kv: kv[1].order))
 
 
@@ -925,10 +948,9 @@ def _fit_problems(
         size = item.obj.size
         if item.parent is None:
             plan = plans[item.room]
-            width = (plan.bbox[2] - plan.bbox[0]) * GRID
-            depth = (plan.bbox[3] - plan.bbox[1]) * GRID
-            cells = sorted((plan.bbox[2] - plan.bbox[0], plan.bbox[3] - plan.bbox[1]))
-            if not _fits_in(sorted((item.w, item.d)), cells):
+            width = (plan.bbox[2] - plan.bbox[0]) * FINE_GRID
+            depth = (plan.bbox[3] - plan.bbox[1]) * FINE_GRID
+            if not _fits_in(sorted((item.w * GRID, item.d * GRID)), sorted((width, depth))):
                 problems.append(
                     Violation(
                         "fit",
@@ -1212,12 +1234,12 @@ def _opening_obstacles(openings: Sequence[_Opening]) -> dict[str, list[_Box]]:
         depth = DOOR_CLEARANCE if opening.is_door else WINDOW_REVEAL
         y0 = math.floor(opening.bottom / HEIGHT_UNIT + 1e-6)
         y1 = math.ceil(opening.top / HEIGHT_UNIT - 1e-6)
-        a0 = math.floor(opening.lo / GRID + 1e-6)
-        a1 = math.ceil((opening.lo + opening.width) / GRID - 1e-6)
+        a0 = math.floor(opening.lo / FINE_GRID + 1e-6)
+        a1 = math.ceil((opening.lo + opening.width) / FINE_GRID - 1e-6)
         for room, inward in opening.run.inward:
             near, far = sorted((opening.run.line, opening.run.line + inward * depth))
-            d0 = math.floor(near / GRID + 1e-6)
-            d1 = math.ceil(far / GRID - 1e-6)
+            d0 = math.floor(near / FINE_GRID + 1e-6)
+            d1 = math.ceil(far / FINE_GRID - 1e-6)
             if opening.run.axis == "x":
                 box = _Box(a0, a1, d0, d1, y0, y1)
             else:
@@ -1295,6 +1317,39 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
             )
     surfaces(i.id for i in items.values() if i.kind == "wall")
     return problems
+
+
+def _gather(
+    steps: Sequence[_Problem], items: dict[str, _Item], relations: Sequence[SpatialRelation]
+) -> list[_Problem]:
+    """Move the objects each relation links into one problem, the earliest of theirs (with
+    the supports they rest on): a picture ``above`` the sofa is then hung while the sofa is
+    placed, not after it (when the sofa may stand where no picture can be above it)."""
+    members = [list(step.items) for step in steps]
+    step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
+    linked = [
+        (items[r.subject], items[r.target])
+        for r in relations
+        if r.target is not None
+        and r.kind not in SUPPORT_RELATIONS
+        and items[r.subject].room == items[r.target].room
+    ]
+    moved = True
+    while moved:
+        moved = False
+        for a, b in linked:
+            first = min(step_of[a.id], step_of[b.id])
+            for link in (*a.chain, *b.chain):
+                if step_of[link] > first:
+                    members[step_of[link]].remove(link)
+                    members[first].append(link)
+                    step_of[link] = first
+                    moved = True
+    return [
+        replace(step, items=tuple(sorted(ids, key=lambda i: items[i].order)))
+        for step, ids in zip(steps, members, strict=True)
+        if ids
+    ]
 
 
 def _common_split(a: _Item, b: _Item) -> tuple[str | None, str, str]:
@@ -1389,13 +1444,20 @@ class _Layout:
             elif item.kind == "wall":
                 side, base = f"s{n}", f"y{n}"
                 ints += [side, base]
-                initial.append((side, rng.randrange(len(plan.sides))))
+                # At eye level by preference (the solver may move it to meet relations).
+                eye = (EYE_LEVEL - item.height / 2) / HEIGHT_UNIT
+                highest = (WALL_HEIGHT - item.crown) / HEIGHT_UNIT
+                initial += [
+                    (side, rng.randrange(len(plan.sides))),
+                    (base, max(0, min(round(eye), math.floor(highest)))),
+                ]
             elif item.kind in ("on", "in"):
                 base = self._pose_of(item.root, poses).base
             declarations += [f"(declare-const {name} Int)" for name in ints]
+            scale = round(item.unit / FINE_GRID)
             initial += [
-                (x, rng.randint(plan.bbox[0], plan.bbox[2])),
-                (z, rng.randint(plan.bbox[1], plan.bbox[3])),
+                (x, rng.randint(plan.bbox[0], plan.bbox[2]) // scale),
+                (z, rng.randint(plan.bbox[1], plan.bbox[3]) // scale),
             ]
             if isinstance(turned, str) and isinstance(back, str):
                 declarations += [f"(declare-const {turned} Bool)", f"(declare-const {back} Bool)"]
@@ -1450,37 +1512,31 @@ class _Layout:
         return out
 
     def _against(self, item: _Item, pose: _Pose, side: _Side) -> Cond:
-        """The item hangs with its back on ``side``, facing into the room, within its extent."""
-        box = _box(item, pose)
-        along_lo = math.ceil(side.lo / GRID - 1e-6)
-        along_hi = math.floor(side.hi / GRID + 1e-6)
+        """The item hangs with its back on ``side``, facing into the room, within its extent
+        (its width runs along the wall, its depth away from it; in :data:`GRID` cells)."""
+        along, away = (pose.x, pose.z) if side.axis == "x" else (pose.z, pose.x)
         line = side.grid_line
-        if side.axis == "x":
-            depth = _eq(box.z0, line) if side.inward > 0 else _eq(box.z1, line)
-            along = _all(_le(along_lo, box.x0), _le(box.x1, along_hi))
-        else:
-            depth = _eq(box.x0, line) if side.inward > 0 else _eq(box.x1, line)
-            along = _all(_le(along_lo, box.z0), _le(box.z1, along_hi))
-        return _all(_rotation_cond(pose, side.rotation), depth, along)
+        back = _eq(away, line) if side.inward > 0 else _eq(_plus(away, item.d), line)
+        within = _all(
+            _le(math.ceil(side.lo / GRID - 1e-6), along),
+            _le(_plus(along, item.w), math.floor(side.hi / GRID + 1e-6)),
+        )
+        return _all(_rotation_cond(pose, side.rotation), back, within)
 
     def _reach(self, item: _Item, poses: dict[str, _Pose]) -> _Box:
-        """A known box that contains the item wherever the problem may put it."""
+        """A known box that holds the item and what rests on it wherever the problem may put
+        them."""
         if item.id not in poses:
-            return _box(item, self.poses[item.id])
+            return _box(item, self.poses[item.id], crowned=True)
         root = self.items[item.root]
+        own = _box(item, _Pose(0, 0, False, False, 0), crowned=True)  # heights above the root
         if root.id not in poses:
             root_box = _box(root, self.poses[root.id])
-            top = math.ceil((item.bottom + item.height) / HEIGHT_UNIT - 1e-6)
-            return replace(
-                root_box,
-                y0=_plus(root_box.y0, math.floor(item.bottom / HEIGHT_UNIT + 1e-6)),
-                y1=_plus(root_box.y0, top),
-            )
+            return replace(root_box, y0=_plus(root_box.y0, own.y0), y1=_plus(root_box.y0, own.y1))
         x0, z0, x1, z1 = self.plans[item.room].bbox
         if root.kind == "wall":
             return _Box(x0, x1, z0, z1, 0, round(WALL_HEIGHT / HEIGHT_UNIT))
-        box = _box(item, _Pose(0, 0, False, False, 0))
-        return _Box(x0, x1, z0, z1, box.y0, box.y1)
+        return _Box(x0, x1, z0, z1, own.y0, own.y1)
 
     def _hard(self, ids: Sequence[str], poses: dict[str, _Pose]) -> list[Cond]:
         out: list[Cond] = []
@@ -1503,7 +1559,11 @@ class _Layout:
                     continue
                 if not reach_a.meets(self._reach(b, poses)):
                     continue
-                out.append(_box(a, poses[a.id]).apart(_box(b, self._pose_of(b.id, poses))))
+                # Decomposed, with what rests on each: a picture hung in the same problem as
+                # the sofa below it keeps clear of the books that will lie on the sofa later.
+                crowned = self.prune
+                box_a = _box(a, poses[a.id], crowned)
+                out.append(box_a.apart(_box(b, self._pose_of(b.id, poses), crowned)))
         return out
 
     # -- relations --------------------------------------------------------------------------
@@ -1678,7 +1738,7 @@ class _Layout:
         dropped: list[int] = []
         while self._check(problem, solver, [literals[i] for i in active]) != z3.sat:
             conflict = core()
-            if not conflict or (not dropped and self._check(problem, solver, []) == z3.unsat):
+            if not conflict:  # the hard constraints alone cannot be met
                 raise self._unfit(problem)
             victim = max(conflict, key=rank)
             active.remove(victim)
@@ -1695,10 +1755,12 @@ class _Layout:
                 blockers = [i for i in core() if i != index]
                 lower = [i for i in blockers if relations[i].priority < relations[index].priority]
                 if not lower:
+                    # The core (not necessarily minimal) with the hard constraints is unsat.
+                    names = ", ".join(str(relations[i]) for i in sorted(blockers))
                     why = (
-                        "conflicts with " + ", ".join(str(relations[i]) for i in sorted(blockers))
+                        f"cannot hold together with {names}"
                         if blockers
-                        else "cannot hold with the room's size, the doors and the other objects"
+                        else "cannot hold with these sizes, supports, doors and walls"
                     )
                     self._drop(index, relations[index], f"{why} ({problem.label})")
                     break
@@ -1798,11 +1860,11 @@ def _distance(layout: _Layout, s: _Item, t: _Item, poses: dict[str, _Pose], near
     b = layout.grid_box(t, poses)
     if near:
         slack = 2 * (s.max_margin + t.max_margin) + 2 * layout.shift_bound(s, t)
-        limit = math.floor((NEAR_DISTANCE - slack) / GRID + _EPS)
+        limit = math.floor((NEAR_DISTANCE - slack) / FINE_GRID + _EPS)
         xs = ((1, b.x0), (-1, a.x1)), ((1, a.x0), (-1, b.x1)), ()
         zs = ((1, b.z0), (-1, a.z1)), ((1, a.z0), (-1, b.z1)), ()
         return _all(*(_le(_sum((*dx, *dz)), limit) for dx in xs for dz in zs if dx or dz))
-    cells = math.ceil((FAR_DISTANCE + 2 * layout.shift_bound(s, t)) / GRID - _EPS)
+    cells = math.ceil((FAR_DISTANCE + 2 * layout.shift_bound(s, t)) / FINE_GRID - _EPS)
     return _any(
         _le(_sum(((1, a.x1), (1, cells))), b.x0),
         _le(_sum(((1, b.x1), (1, cells))), a.x0),
@@ -1909,18 +1971,50 @@ def solve_layout(
     ctx = z3.Context()
     runs = _derive_walls(list(plans.values()))
     openings, doors, windows = _solve_openings(spec, runs, ctx, seed, clock)
-    layout = _Layout(
-        spec, plans, items, _opening_obstacles(openings), ctx, seed, clock, prune=decompose
-    )
+    obstacles = _opening_obstacles(openings)
 
+    def run(steps: Sequence[_Problem]) -> _Layout:
+        layout = _Layout(spec, plans, items, obstacles, ctx, seed, clock, prune=decompose)
+        step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
+        assigned: dict[int, list[tuple[int, SpatialRelation]]] = {}
+        for index, relation in enumerate(spec.relations):
+            names = [relation.subject] + ([relation.target] if relation.target else [])
+            assigned.setdefault(max(step_of[n] for n in names), []).append((index, relation))
+        for n, step in enumerate(steps):
+            layout.solve(step, assigned.get(n, []))
+        return layout
+
+    # A relation between objects of two problems is solved in the later one, with the other
+    # object fixed regardless of it. When that drops it, solve again with the objects it links
+    # in one problem (the earlier one), so it is only dropped if it cannot be met even so.
     steps = _problems(items, spec, decompose)
-    step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
-    assigned: dict[int, list[tuple[int, SpatialRelation]]] = {}
-    for index, relation in enumerate(spec.relations):
-        names = [relation.subject] + ([relation.target] if relation.target else [])
-        assigned.setdefault(max(step_of[name] for name in names), []).append((index, relation))
-    for n, step in enumerate(steps):
-        layout.solve(step, assigned.get(n, []))
+    # Those between something on a wall and something on the floor are met that way so often
+    # (a picture above the sofa, a switch near the desk) that they are gathered from the start.
+    gathered = {
+        index: relation
+        for index, relation in enumerate(spec.relations)
+        if relation.target is not None
+        and relation.kind not in SUPPORT_RELATIONS
+        and {items[items[relation.subject].root].kind, items[items[relation.target].root].kind}
+        == {"wall", "floor"}
+        and items[relation.subject].room == items[relation.target].room
+    }
+    layout = run(_gather(steps, items, list(gathered.values())))
+    while True:
+        current = _gather(steps, items, list(gathered.values()))
+        step_of = {item_id: n for n, step in enumerate(current) for item_id in step.items}
+        stranded = {
+            index: spec.relations[index]
+            for index, relation in layout.dropped.items()
+            if relation.target is not None
+            and index not in gathered
+            and step_of[relation.subject] != step_of[relation.target]
+            and items[relation.subject].room == items[relation.target].room
+        }
+        if not stranded:
+            break
+        gathered.update(stranded)
+        layout = run(_gather(steps, items, list(gathered.values())))
 
     objects, agent = _placed_objects(layout)
     kept = tuple(layout.kept[i] for i in sorted(layout.kept))
@@ -1956,8 +2050,8 @@ def _placed_objects(layout: _Layout) -> tuple[tuple[SceneObject, ...], AgentStar
         pose = layout.poses[item.id]
         x, z, turned, back, base, side = pose.known()
         geo = _geo(item, pose, turned, None)
-        cx = x * GRID + geo.cx.offset
-        cz = z * GRID + geo.cz.offset
+        cx = x * item.unit + geo.cx.offset
+        cz = z * item.unit + geo.cz.offset
         if item.kind == "wall":
             shift[item.id] = layout.wall_shift(item, layout.plans[item.room].sides[side])
         dx, dz = shift.get(item.root, (0.0, 0.0))
