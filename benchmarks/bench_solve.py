@@ -59,7 +59,7 @@ def _run(runs: Runs, spec: object, seed: int, decompose: bool, timeout_ms: int) 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/run.py solve")
-    parser.add_argument("--seeds", type=int, default=5, help="designs per size (default 5)")
+    parser.add_argument("--seeds", type=int, default=7, help="designs per size (default 7)")
     parser.add_argument(
         "--timeout", type=float, default=30.0, help="seconds per monolithic layout (default 30)"
     )

@@ -17,13 +17,17 @@ of the house; the floor of each room; the top and the interior of each receptacl
 bounds what goes on or in it, so it is placed first); the walls of each room (wall-mounted
 objects, around the doors, windows and whatever already stands against the wall); then what
 rests on wall-mounted objects. Objects placed by an earlier problem are constants in later ones.
-A relation between objects of two problems is solved in the later one.
+A relation between objects of two problems is solved in the later one, except that the objects
+it links are solved together in the earlier one (with what they rest on) when it relates a
+wall-mounted object to floor furniture (a picture above the sofa, a switch near the desk: the
+furniture must stand where that is possible), or when solving it in the later problem dropped it
+(then the layout is solved again). ``decompose=False`` solves one model of everything instead.
 
 **Hard constraints.** Inside the room; no collision (3D boxes; an object and what it holds are
 exempt); supported (floor objects stand at ``y = 0``, an object ``on`` another stands on its top
 surface within its footprint, one ``in`` another sits on its bottom within its footprint (and
-below its top if it is openable, so that it closes), a
-wall-mounted object has its back flush against a wall of its room, below the wall's top); door
+below its top if it is openable, so that it closes), a wall-mounted object has its back flush
+against a wall of its room, below the wall's top); door
 clearance (a :data:`~pytest_logicenv.scene.DOOR_CLEARANCE` deep area in front of each door, on
 both sides, holds nothing lower than the door); windows in exterior walls above the floor, and
 nothing against a wall in front of a window opening; rotations 0, 90, 180 or 270.
@@ -63,9 +67,11 @@ Binary relations other than ``far`` require both objects to be in the same room.
 before solving (a contradiction is an error). The others are soft: each gets an assumption
 literal passed to :meth:`z3.Solver.check`. When the problem is unsatisfiable, the lowest-priority
 relation of the unsat core is dropped (enrichment before task-critical; the later one among
-equals) and the problem is solved again; afterwards every dropped relation is tried again, in
-priority order, so the result meets every relation that can be met together with those kept.
-Kept and dropped relations (with the reason) go to the scene's provenance.
+equals) and the problem is solved again; afterwards every dropped relation is tried again, most
+important first, and may displace kept relations of lower priority that block it. So every
+dropped relation conflicts with kept relations of equal or higher priority (the reason names
+them: the unsat core, not necessarily minimal), and every relation that could join the kept ones
+has. Kept and dropped relations (with the reason) go to the scene's provenance.
 
 >>> from pytest_logicenv.scene import Room, SceneObject, SceneSpec, SpatialRelation
 >>> spec = SceneSpec(
