@@ -1979,7 +1979,7 @@ def solve_layout(
     openings, doors, windows = _solve_openings(spec, runs, ctx, seed, clock)
     obstacles = _opening_obstacles(openings)
 
-    def run(steps: Sequence[_Problem]) -> _Layout:
+    def solve_in_turn(steps: Sequence[_Problem]) -> _Layout:
         layout = _Layout(spec, plans, items, obstacles, ctx, seed, clock, prune=decompose)
         step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
         assigned: dict[int, list[tuple[int, SpatialRelation]]] = {}
@@ -1991,11 +1991,11 @@ def solve_layout(
         return layout
 
     # A relation between objects of two problems is solved in the later one, with the other
-    # object fixed regardless of it. When that drops it, solve again with the objects it links
-    # in one problem (the earlier one), so it is only dropped if it cannot be met even so.
-    steps = _problems(items, spec, decompose)
-    # Those between something on a wall and something on the floor are met that way so often
-    # (a picture above the sofa, a switch near the desk) that they are gathered from the start.
+    # object already fixed regardless of it. Gathered relations have their objects solved
+    # together instead (see _gather): from the start those between something on a wall and
+    # something standing on the floor (a picture above the sofa, a switch near the desk), and
+    # any other the layout had to drop, solving again, so that it is only dropped if it cannot
+    # be met even so.
     gathered = {
         index: relation
         for index, relation in enumerate(spec.relations)
@@ -2005,22 +2005,21 @@ def solve_layout(
         == {"wall", "floor"}
         and items[relation.subject].room == items[relation.target].room
     }
-    layout = run(_gather(steps, items, list(gathered.values())))
+    first_steps = _problems(items, spec, decompose)
     while True:
-        current = _gather(steps, items, list(gathered.values()))
-        step_of = {item_id: n for n, step in enumerate(current) for item_id in step.items}
+        steps = _gather(first_steps, items, list(gathered.values()))
+        layout = solve_in_turn(steps)
+        step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
         stranded = {
             index: spec.relations[index]
             for index, relation in layout.dropped.items()
             if relation.target is not None
-            and index not in gathered
             and step_of[relation.subject] != step_of[relation.target]
             and items[relation.subject].room == items[relation.target].room
         }
         if not stranded:
             break
         gathered.update(stranded)
-        layout = run(_gather(steps, items, list(gathered.values())))
 
     objects, agent = _placed_objects(layout)
     kept = tuple(layout.kept[i] for i in sorted(layout.kept))
@@ -2035,7 +2034,7 @@ def solve_layout(
     return Scene(
         id=spec.id,
         rooms=spec.rooms,
-        walls=tuple(run.wall for run in runs),
+        walls=tuple(wall_run.wall for wall_run in runs),
         doors=tuple(doors),
         windows=tuple(windows),
         objects=objects,
