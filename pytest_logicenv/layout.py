@@ -1329,8 +1329,9 @@ def _gather(
     steps: Sequence[_Problem], items: dict[str, _Item], relations: Sequence[SpatialRelation]
 ) -> list[_Problem]:
     """Move the objects each relation links into one problem, the earliest of theirs (with
-    the supports they rest on): a picture ``above`` the sofa is then hung while the sofa is
-    placed, not after it (when the sofa may stand where no picture can be above it)."""
+    the supports they rest on, and what shares their support): a picture ``above`` the sofa is
+    then hung while the sofa is placed, not after it (when the sofa may stand where no picture
+    can be above it)."""
     members = [list(step.items) for step in steps]
     step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
     linked = [
@@ -1346,11 +1347,25 @@ def _gather(
         for a, b in linked:
             first = min(step_of[a.id], step_of[b.id])
             for link in (*a.chain, *b.chain):
-                if step_of[link] > first:
-                    members[step_of[link]].remove(link)
-                    members[first].append(link)
-                    step_of[link] = first
-                    moved = True
+                if step_of[link] <= first:
+                    continue
+                # What rests on the same receptacle moves too: they must be packed together.
+                source = items[link]
+                group = [
+                    other
+                    for other in members[step_of[link]]
+                    if other == link
+                    or (
+                        source.kind in ("on", "in")
+                        and items[other].parent == source.parent
+                        and items[other].kind == source.kind
+                    )
+                ]
+                for other in group:
+                    members[step_of[other]].remove(other)
+                    members[first].append(other)
+                    step_of[other] = first
+                moved = True
     return [
         replace(step, items=tuple(sorted(ids, key=lambda i: items[i].order)))
         for step, ids in zip(steps, members, strict=True)
