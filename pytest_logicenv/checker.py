@@ -63,7 +63,6 @@ from .scene import (
 
 #: Slack (metres) for equalities and touching surfaces: positions are stored to 1e-6 m.
 TOLERANCE = 1e-4
-DIMENSIONS = ("floor_plan", "entity", "relation")
 
 Point = tuple[float, float]
 

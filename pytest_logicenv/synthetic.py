@@ -137,8 +137,6 @@ SMALL_TYPES = (
 )
 # Receptacles that hold things inside rather than on top.
 CONTAINERS = ("Fridge", "Box", "Safe", "LaundryHamper", "Bowl")
-# Custom sizes for what the asset database lacks or lists too large for a room.
-EXTRA_SIZES = {"Agent": (0.4, 1.8, 0.4)}
 ROOM_TYPES = ("LivingRoom", "Kitchen", "Bedroom")
 ROOM_SIZES = ((6.0, 5.0), (5.0, 5.0), (4.0, 5.0))
 
