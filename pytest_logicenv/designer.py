@@ -57,7 +57,7 @@ from .facts import (
     is_type_ref,
     walk,
 )
-from .plan import Plan
+from .plan import Leaf, Plan, iter_nodes
 from .scene import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
@@ -421,6 +421,7 @@ class _Builder:
         for room_id, kind in self.rooms:
             self._add_small_objects(room_id, kind)
         self._choose_assets()
+        self._settle_supports()
         rooms = self._floor_plan()
         doors, windows = self._openings(rooms)
         objects = tuple(self._scene_object(obj) for obj in self.objects.values())
@@ -954,6 +955,52 @@ class _Builder:
                     self._add(obj)
                     added += 1
 
+    def _goal_destinations(self) -> dict[str, set[str]]:
+        """Role -> the roles the plan's goals put it on or in (``{"on": [book, top_shelf]}``)."""
+        found: dict[str, set[str]] = {}
+        for subtask in self.plan.subtasks:
+            for _, node in iter_nodes(subtask.tree):
+                if not isinstance(node, Leaf):
+                    continue
+                for fact in node.goal:
+                    for item in walk(fact):
+                        if (
+                            isinstance(item, Related)
+                            and item.relation in ("on", "in")
+                            and not is_type_ref(item.subject)
+                            and not is_type_ref(item.target)
+                        ):
+                            found.setdefault(item.subject, set()).add(item.target)
+        return found
+
+    def _settle_supports(self) -> None:
+        """Make what rests on each receptacle fit there together, as the layout will need:
+        drop enrichment added last until it does; task objects that cannot fit are an error
+        (the caller may try another seed)."""
+        children: dict[str, list[_Object]] = {}
+        for obj in self.objects.values():
+            if obj.parent is not None and obj.relation in ("on", "in"):
+                children.setdefault(obj.parent, []).append(obj)
+        for holder_id, kids in children.items():
+            holder = self.objects.get(holder_id)
+            if holder is None:
+                continue
+            while not _packs(holder.size, [k.size for k in kids]):
+                spare = [k for k in kids if not k.task and k.id not in children]
+                if not spare:
+                    listed = ", ".join(
+                        f"{k.id} ({k.size[0]:.2f} x {k.size[2]:.2f} m)" for k in kids
+                    )
+                    raise SceneError(
+                        f"{listed} do not fit together {kids[0].relation} {holder.id} "
+                        f"({holder.size[0]:.2f} x {holder.size[2]:.2f} m); put some elsewhere "
+                        "in the plan's facts, or try another seed"
+                    )
+                dropped = spare[-1]
+                del self.objects[dropped.id]
+                kids.remove(dropped)
+                self.notes.append(f"{dropped.id} left out: no room for it on {holder.id}")
+
     # -- assets and sizes ----------------------------------------------------------------------
 
     def _choose_assets(self) -> None:
@@ -962,7 +1009,12 @@ class _Builder:
         for obj in self.objects.values():
             if obj.parent is not None:
                 children.setdefault(obj.parent, []).append(obj)
-        order = sorted(self.objects.values(), key=lambda o: len(self._chain(o)))
+        destinations = self._goal_destinations()
+        # Goal subjects last: the places the task will put them must have their size first.
+        order = sorted(
+            self.objects.values(),
+            key=lambda o: (o.role in destinations, len(self._chain(o))),
+        )
         for obj in order:
             if obj.asset is not None:
                 continue
@@ -984,6 +1036,16 @@ class _Builder:
                         f"{holder[0]:.2f} x {holder[2]:.2f} m)"
                     )
                 assets = fitting
+            places = [
+                self.objects[self.roles[role]].size
+                for role in destinations.get(obj.role or "", ())
+                if role in self.roles and self.roles[role] in self.objects
+            ]
+            fits_places = [a for a in assets if all(_fits_in(a.size, p) for p in places)]
+            if places and fits_places:
+                assets = fits_places  # the agent must be able to put it where the task says
+            elif places:
+                self.notes.append(f"no {obj.type.name} asset fits every place the goals name")
             kids = children.get(obj.id, [])
             if kids:
                 need = [min(k.type.assets_for(k.attrs), key=_area).size for k in kids]
@@ -1198,6 +1260,45 @@ def _fits_in(child: Vector, holder: Vector) -> bool:
     """Whether a footprint fits inside another, turned by 90 degrees if need be."""
     small, large = sorted((child[0], child[2])), sorted((holder[0], holder[2]))
     return small[0] <= large[0] and small[1] <= large[1]
+
+
+#: Space kept around each object on a surface when checking that things fit together (m).
+PACKING_MARGIN = 0.02
+
+
+def _packs(holder: Vector, children: Sequence[Vector]) -> bool:
+    """Whether the footprints of ``children`` fit side by side on ``holder``'s top.
+
+    A shelf (strip) packing, first fit by decreasing depth, with each footprint turned as
+    suits it and the holder tried both ways round: conservative (the solver may find packings
+    this misses) but never optimistic, so what passes here the layout can place.
+    """
+    for width, depth in ((holder[0], holder[2]), (holder[2], holder[0])):
+        if _shelf_pack(width, depth, children):
+            return True
+    return False
+
+
+def _shelf_pack(width: float, depth: float, children: Sequence[Vector]) -> bool:
+    items = []
+    for child in children:
+        a, b = child[0] + PACKING_MARGIN, child[2] + PACKING_MARGIN
+        long, short = max(a, b), min(a, b)
+        if long <= width:  # lie along the row: the row grows by the short side
+            items.append((long, short))
+        elif short <= width and long <= depth:
+            items.append((short, long))
+        else:
+            return False
+    rows: list[list[float]] = []  # [used width, row depth]
+    for along, across in sorted(items, key=lambda item: -item[1]):
+        for row in rows:
+            if row[0] + along <= width:
+                row[0] += along
+                break
+        else:
+            rows.append([along, across])
+    return sum(row[1] for row in rows) <= depth
 
 
 def _holds(holder: Vector, children: Sequence[Vector]) -> bool:
