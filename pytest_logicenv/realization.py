@@ -17,8 +17,7 @@ silently.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .catalog import Catalog
 from .designer import design_scene, trajectory_facts
@@ -58,10 +57,20 @@ def generate_scene(
 ) -> Scene:
     """Design, lay out and verify one scene: the whole scene-construction phase.
 
-    The layout solver (``pytest_logicenv.layout``) is imported here, lazily: it imports z3.
+    The scene is checked twice before anyone uses it: against Table 1 by the independent
+    checker, and for realizing the trajectory's conditions. The layout solver is imported
+    here, lazily: it imports z3.
     """
-    solve_layout: Callable[..., Scene] = importlib.import_module(
-        ".layout", __package__
-    ).solve_layout
+    from .checker import check_scene
+    from .layout import solve_layout
+
     spec = design_scene(plan, trajectory, seed=seed, catalog=catalog)
-    return require_realized(solve_layout(spec, seed=seed), plan, trajectory)
+    scene = solve_layout(spec, seed=seed)
+    physics = check_scene(scene)
+    if not physics.passed:
+        listed = "; ".join(str(v) for v in physics.violations[:5])
+        raise SceneError(
+            f"scene {scene.id!r} breaks Table 1 ({len(physics.violations)} violation(s): "
+            f"{listed}); it is invalid and will not be used"
+        )
+    return require_realized(scene, plan, trajectory)

@@ -190,7 +190,8 @@ def two_rooms() -> Scene:
             "Light_Switch_21",
             "living_room",
             (0.11, 0.15, 0.02),
-            (0.06, 1.0),
+            (0.01, 1.0),  # its back on the west wall (x = 0), facing into the room
+            rotation=90,
             relation="wall",
             bottom=1.2,
             role="light",

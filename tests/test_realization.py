@@ -3,7 +3,6 @@ refused with the facts it breaks."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 
 import pytest
@@ -56,10 +55,6 @@ def test_the_setting_is_checked_too() -> None:
         require_realized(two_rooms().with_objects([]), plan, None)
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("pytest_logicenv.layout") is None,
-    reason="the Z3 layout (pytest_logicenv.layout) is not merged yet",
-)
 @pytest.mark.slow
 @pytest.mark.parametrize("path", PLANS, ids=lambda p: p.stem)
 def test_generate_scene_designs_lays_out_and_realizes(path: object) -> None:
