@@ -1,0 +1,480 @@
+"""The plugin as a user meets it: marked tests in a project, run with pytest (pytester)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fake_llm import FakeLLMServer, answer, planner_script
+from helpers import count_colour
+
+pytest_plugins = ["pytester"]
+
+PLAN = json.loads((Path(__file__).parent / "data" / "window_light_plan.json").read_text())
+TASK = PLAN["task"]
+
+POLICIES = """
+from pytest_logicenv.controls import sequence, when
+from pytest_logicenv.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+
+
+def window():
+    return when("Window", IsOpen("window"), sequence("Shut", GoTo("window"), Close("window")))
+
+
+def light():
+    return when("Light", IsToggledOn("light"), sequence("Off", GoTo("light"), ToggleOff("light")))
+
+
+def correct():
+    return sequence("Reset", window(), light())
+
+
+def forgets_the_light():  # unreachable when the light is on
+    return sequence("Reset", window())
+
+
+def always_closes():  # counterfactual when the window is already closed
+    return sequence("Reset", GoTo("window"), Close("window"), light())
+"""
+
+
+def make_project(pytester: pytest.Pytester, tests: str, *, task: str = TASK) -> None:
+    pytester.makefile(".json", plan=json.dumps(PLAN))
+    pytester.makepyfile(policies=POLICIES)
+    pytester.makepyfile(
+        test_bath=(f"import pytest\nfrom policies import *\n\nTASK = {task!r}\n\n" + tests)
+    )
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\n")
+
+
+CORRECT_TEST = """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_reset(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+
+
+@pytest.fixture(autouse=True)
+def _not_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CI=1 makes offline the default; these tests choose the mode themselves.
+    monkeypatch.delenv("CI", raising=False)
+
+
+def entries(pytester: pytest.Pytester) -> list[Path]:
+    cache = pytester.path / "cache"
+    return sorted(p for p in cache.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def test_one_item_per_environment_with_readable_ids_and_a_coverage_table(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py::test_reset[[]window=yes-light=yes[]] PASSED*",
+            "test_bath.py::test_reset[[]window=no-light=no[]] PASSED*",
+            "*- logic coverage -*",
+            "Task*Conditions  Covered  Paths  Covered  LogCov",
+            "test_bath.py::test_reset*4        4      4        4    100%",
+        ]
+    )
+    [entry] = entries(pytester)
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["plan"]["made_by"] == "hand-written"
+    assert manifest["scenes"]["made_by"] == "procedural designer"
+    assert manifest["origin"] == "test_bath.py::test_reset"
+    scenes = sorted(p.name for p in (entry / "scenes").iterdir())
+    assert scenes == [
+        "window=no-light=no.house.json",
+        "window=no-light=no.json",
+        "window=no-light=no.svg",
+        "window=yes-light=yes.house.json",
+        "window=yes-light=yes.json",
+        "window=yes-light=yes.svg",
+    ]
+
+
+def test_a_warm_cache_is_read_not_regenerated(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeconftest(
+        """
+        GENERATED = []
+
+        def pytest_logicenv_scene_generated(config, scene, trajectory):
+            with open("generated.log", "a") as log:
+                log.write(trajectory.id + "\\n")
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=2)
+    log = pytester.path / "generated.log"
+    assert log.read_text().split() == ["window=yes-light=yes", "window=no-light=no"]
+    before = {p: p.stat().st_mtime_ns for p in entries(pytester)[0].rglob("*")}
+    pytester.runpytest("--logicenv-offline").assert_outcomes(passed=2)
+    assert log.read_text().split() == ["window=yes-light=yes", "window=no-light=no"]
+    assert {p: p.stat().st_mtime_ns for p in entries(pytester)[0].rglob("*")} == before
+
+
+def test_regenerate_makes_the_entry_anew(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    scene = entries(pytester)[0] / "scenes" / "window=yes-light=yes.json"
+    scene.write_text(scene.read_text().replace('"designer"', '"designer_was"'))
+    pytester.runpytest("--logicenv-regenerate").assert_outcomes(passed=2)
+    assert '"designer_was"' not in scene.read_text()
+
+
+def test_a_fault_reads_like_an_explanation_with_a_reproduce_line(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_forgetful(logic_env):
+    logic_env.run(forgets_the_light).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_forgetful[[]window=yes-light=yes[]] _*",
+            "Unreachable: the policy returned SUCCESS but 1 goal fact is false",
+            "situation: Is the window open? = YES; Is the light on? = YES",
+            "false goal facts: light is not switched on",
+            "trace: IsOpen(window)? yes, GoTo(window) ok, Close(window) ok",
+            'reproduce: pytest "test_bath.py::test_forgetful[[]window=yes-light=yes[]]"',
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_expected_faults_pass_their_scenes_and_are_counted(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="counterfactual")
+def test_always_closes(logic_env):
+    logic_env.run(always_closes).assert_ok()
+
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="unreachable")
+def test_correct_declared_faulty(logic_env):
+    logic_env.run(correct).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=4)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "faults revealed: 1/2 declared faulty policies",
+            "  test_bath.py::test_always_closes: counterfactual revealed (1/2 scenes)",
+            "  test_bath.py::test_correct_declared_faulty: unreachable MISSED (0/2 scenes)",
+            "test_bath.py::test_correct_declared_faulty: no environment revealed the declared "
+            "unreachable fault (2 scenes ran): the environments miss this faulty policy",
+        ]
+    )
+
+
+def test_another_fault_than_the_declared_one_fails(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="lackbranch")
+def test_wrong_class(logic_env):
+    logic_env.run(forgets_the_light).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["Unreachable: *"])
+
+
+def test_report_formats(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    result = pytester.runpytest(
+        "-k",
+        "yes-light",
+        "--logicenv-report=term-missing",
+        "--logicenv-report=json:out/report.json",
+        "--logicenv-report=markdown:out/report.md",
+        "--logicenv-report=html:out/html",
+    )
+    result.assert_outcomes(passed=1, deselected=1)
+    result.stdout.fnmatch_lines(
+        [
+            "Task*LogCov  Missing",
+            "test_bath.py::test_reset*4        2      4        2     50%  window=no, light=no",
+            "json report written to *report.json",
+            "markdown report written to *report.md",
+            "html report written to *index.html",
+        ]
+    )
+    report = json.loads((pytester.path / "out/report.json").read_text())
+    task = report["tasks"]["test_bath.py::test_reset"]
+    assert task["LogCov"] == 50.0
+    assert task["missing_paths"] == ["window:window=no", "light:light=no"]
+    assert task["scenes"] == {"window=yes-light=yes": {"test_bath.py::test_reset": ["pass"]}}
+    assert (
+        "| `test_bath.py::test_reset` | 4 | 2 | 4 | 2 | 50% |"
+        in (pytester.path / "out/report.md").read_text()
+    )
+    page = (pytester.path / "out/html/index.html").read_text()
+    assert "Is the window open?" in page
+    assert "<img src='scenes/" in page
+
+
+def test_fail_under_sets_the_exit_status_and_says_why(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    result = pytester.runpytest("-k", "yes-light", "--logicenv-fail-under=90")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL Required LogCov of 90% not reached. Total LogCov: 50.00%"])
+    assert pytester.runpytest("--logicenv-fail-under=90").ret == pytest.ExitCode.OK
+
+
+def test_ini_options(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeini(
+        "[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\n"
+        "logicenv_cache_dir = envs\nlogicenv_fail_under = 100\n"
+        "logicenv_report = json:cov.json\n"
+    )
+    result = pytester.runpytest("-k", "yes-light")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert (pytester.path / "envs").is_dir()
+    assert (pytester.path / "cov.json").is_file()
+    assert "logic coverage" not in result.stdout.str()  # a file report replaces term
+
+
+def test_corrupt_cache_file_errors_that_test_only(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        CORRECT_TEST
+        + """
+def test_unrelated():
+    pass
+""",
+    )
+    pytester.runpytest().assert_outcomes(passed=3)
+    broken = entries(pytester)[0] / "trajectories.json"
+    broken.write_text('{"format": "logicenv-trajectories/1", "trajectories": [')
+    result = pytester.runpytest("--logicenv-offline")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [f"*{broken}: corrupt (*); delete {broken.parent} and run pytest --logicenv-regenerate*"]
+    )
+
+
+def test_a_hand_edited_plan_file_rebuilds_its_scenes(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    plan = dict(PLAN)
+    plan["subtasks"] = [PLAN["subtasks"][0]]  # drop the light subtask
+    (pytester.path / "plan.json").write_text(json.dumps(plan))
+    result = pytester.runpytest("-v", "--logicenv-offline")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*test_reset[[]window=yes[]] PASSED*"])
+
+
+def test_edited_task_text_leaves_the_old_entry_unused_and_clean_removes_it(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [old] = entries(pytester)
+    make_project(pytester, CORRECT_TEST, task=TASK + " Then leave.")
+    result = pytester.runpytest("-k", "nothing_matches")
+    assert "unused cache entries" not in result.stdout.str()  # -k selected no marked test
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        ["*logicenv: 1 unused cache entries*", f"  {old}", "  remove them with: logicenv clean"]
+    )
+    result = pytester.runpytest("--logicenv-clean")
+    result.stdout.fnmatch_lines(["*logicenv: 1 removed cache entries*"])
+    assert not old.exists()
+    assert len(entries(pytester)) == 1
+
+
+def test_a_policy_that_raises_is_an_error_of_its_run(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+import py_trees
+from pytest_logicenv.leaves import AgentBehaviour
+
+class Boom(AgentBehaviour):
+    def update(self):
+        raise RuntimeError("sensor unplugged")
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_boom(logic_env):
+    logic_env.run(lambda: Boom("Boom")).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["Error: *", "*RuntimeError: sensor unplugged*"])
+
+
+def test_fixture_exposes_the_scene_and_its_artifacts(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_artifacts(logic_env):
+    assert logic_env.scene.id
+    assert logic_env.picture.read_text().startswith("<svg")
+    assert '"rooms"' in logic_env.house_json.read_text()
+    assert logic_env.situation[0][0] == "Is the window open?"
+    assert [s.name for s in logic_env.plan.subtasks] == ["window", "light"]
+""",
+    )
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_outcome_hook_sees_every_run(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeconftest(
+        """
+        def pytest_logicenv_outcome(item, outcome):
+            with open("outcomes.log", "a") as log:
+                log.write(f"{item.name} {outcome.kind}\\n")
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=2)
+    assert (pytester.path / "outcomes.log").read_text().splitlines() == [
+        "test_reset[window=yes-light=yes] pass",
+        "test_reset[window=no-light=no] pass",
+    ]
+
+
+@pytest.mark.slow
+def test_xdist_cold_cache_generates_once_and_workers_agree(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        CORRECT_TEST
+        + """
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="unreachable")
+def test_forgetful(logic_env):
+    logic_env.run(forgets_the_light).assert_ok()
+""",
+    )
+    pytester.makeconftest(
+        """
+        import os
+
+        def pytest_logicenv_scene_generated(config, scene, trajectory):
+            with open("generated.log", "a") as log:
+                log.write(f"{os.getpid()} {trajectory.id}\\n")
+        """
+    )
+    result = pytester.runpytest_subprocess("-n", "2", "--logicenv-report=json:cov.json")
+    result.assert_outcomes(passed=4)
+    generated = (pytester.path / "generated.log").read_text().splitlines()
+    assert len(generated) == 2  # one worker generated both scenes; the other read them
+    assert len({line.split()[0] for line in generated}) == 1
+    report = json.loads((pytester.path / "cov.json").read_text())
+    assert report["total"]["LogCov"] == 100.0
+    assert report["faults"]["test_bath.py::test_forgetful"]["revealed"] is True
+
+
+def test_plan_from_an_llm_is_cached_with_who_made_it(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decomposition, factors = _llm_steps()
+    fake_llm.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
+    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
+    monkeypatch.setenv("LOGICENV_LLM_API_KEY", "sk-test-secret")
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK)
+def test_llm(logic_env):
+    logic_env.run(correct).assert_ok()
+""",
+    )
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["plan"]["made_by"] == "llm:fake-planner"
+    logs = list((entry / "llm").glob("*.json"))
+    assert len(logs) == 3
+    assert all("sk-test-secret" not in log.read_text() for log in logs)
+    # Later runs need no LLM: the server is gone and the tests still run from the cache.
+    monkeypatch.delenv("LOGICENV_LLM_BASE_URL")
+    pytester.runpytest("--logicenv-offline").assert_outcomes(passed=2)
+
+
+def _llm_steps() -> tuple[dict[str, object], dict[str, object]]:
+    decomposition = {
+        "subtasks": [
+            {"name": "window", "description": "close the window if open"},
+            {"name": "light", "description": "switch the light off if on"},
+        ]
+    }
+    factors = {
+        "subtasks": [
+            {"name": "window", "factors": [{"id": "window", "question": "Is the window open?"}]},
+            {"name": "light", "factors": [{"id": "light", "question": "Is the light on?"}]},
+        ]
+    }
+    return decomposition, factors
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+TASK_HIGHLIGHT = (0xFF, 0xD2, 0x7F)  # render.TASK_FILL
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (Debian: chromium)"
+)
+def test_html_report_renders_its_scene_pictures_in_a_browser(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest("--logicenv-report=html:html").assert_outcomes(passed=2)
+    page = pytester.path / "html" / "index.html"
+    pictures = list((pytester.path / "html" / "scenes").glob("*.svg"))
+    assert len(pictures) == 2
+
+    def screenshot(name: str) -> int:
+        """Pixels of the task-object highlight colour in a screenshot of the page."""
+        target = tmp_path / name
+        subprocess.run(
+            [
+                str(CHROMIUM),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                "--window-size=1000,1300",
+                f"--screenshot={target}",
+                page.as_uri(),
+            ],
+            capture_output=True,
+            timeout=120,
+            check=True,
+        )
+        return count_colour(target, TASK_HIGHLIGHT)
+
+    drawn = screenshot("report.png")
+    for picture in pictures:  # the same page with its scene pictures gone
+        picture.unlink()
+    undrawn = screenshot("no-pictures.png")
+    # The window and the light are task objects, drawn in the highlight colour.
+    assert undrawn == 0
+    assert drawn > 50
