@@ -18,6 +18,7 @@ from .errors import LogicEnvError
 # ``handler`` (a function ``(argparse.Namespace) -> int``) on its parsers.
 COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli_cache",
+    "pytest_logicenv.cli_eval",
     "pytest_logicenv.cli_plan",
     "pytest_logicenv.cli_scene",
     "pytest_logicenv.cli_llm",
