@@ -75,9 +75,15 @@ def test_a_well_formed_scene_passes_every_dimension() -> None:
 
 
 def test_the_hand_built_sample_scene_is_checked() -> None:
-    # The export tests' sample: everything holds but the light switch, whose back is not on
-    # the west wall (it faces along the wall, 5 mm off it).
-    result = check_scene(two_rooms())
+    # The export tests' sample passes; turned to face along its wall, 5 mm off it, its light
+    # switch no longer hangs on the wall.
+    sample = two_rooms()
+    assert check_scene(sample).passed
+    light = next(o for o in sample.objects if o.id == "light")
+    askew = replace(light, rotation=0, position=(0.06, light.position[1], light.position[2]))
+    result = check_scene(
+        sample.with_objects([askew if o.id == "light" else o for o in sample.objects])
+    )
     assert [v.location for v in result.violations] == ["objects[light]"]
     assert "not flush against a wall" in result.violations[0].message
 
