@@ -422,6 +422,27 @@ def _logicenv_marker_without_fixture(request: pytest.FixtureRequest) -> None:
 # --------------------------------------------------------------------------- reporting
 
 
+@dataclass(frozen=True)
+class _Crash:
+    message: str
+
+
+class FaultRepr:
+    """A policy fault as pytest shows it: the explanation in the failure section, its first
+    line in the short test summary (pytest reads ``reprcrash.message`` there)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reprcrash = _Crash(text.splitlines()[0])
+
+    def toterminal(self, tw: Any) -> None:
+        for line in self.text.splitlines():
+            tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class LogicEnvReporter:
     """The run-time half of the plugin, registered per run like pytest-cov's plugin: it
     gathers what each item ran, then reports coverage and sets the exit status."""
@@ -438,7 +459,7 @@ class LogicEnvReporter:
             if isinstance(call.excinfo.value, PolicyFault):
                 # The explanation is the whole story; a traceback into assert_ok() is noise.
                 explanation = call.excinfo.value.outcome.explain()
-                report.longrepr = f'{explanation}\nreproduce: pytest "{item.nodeid}"'
+                report.longrepr = FaultRepr(f'{explanation}\nreproduce: pytest "{item.nodeid}"')
         return report
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
