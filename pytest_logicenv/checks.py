@@ -30,8 +30,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 
 from .errors import PlanError, Violation
-from .facts import FLOOR, Fact, bound_roles, is_type_ref, references
-from .plan import Leaf, Node, Plan, Query, Subtask
+from .facts import FLOOR, bound_roles, is_type_ref, references
+from .plan import Leaf, Node, Plan, Query, Subtask, located_facts
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
@@ -276,33 +276,11 @@ def _check_grounding(subtask: Subtask, where: str) -> list[Violation]:
     return found
 
 
-def _plan_facts(plan: Plan) -> Iterable[tuple[str, Fact]]:
-    for k, fact in enumerate(plan.setting):
-        yield f"setting[{k}]", fact
-    for i, subtask in enumerate(plan.subtasks):
-        where = f"subtasks[{i}]({subtask.name})"
-        for j, factor in enumerate(subtask.factors):
-            for value, facts in factor.realizations.items():
-                for k, fact in enumerate(facts):
-                    yield f"{where}.factors[{j}]({factor.id}).realization.{value}[{k}]", fact
-        for location, node in _leaves(subtask.tree, f"{where}.tree"):
-            for k, fact in enumerate(node.goal):
-                yield f"{location}.goal[{k}]", fact
-
-
-def _leaves(node: Node, where: str) -> Iterable[tuple[str, Leaf]]:
-    if isinstance(node, Leaf):
-        yield where, node
-        return
-    for value, child in node.branches:
-        yield from _leaves(child, f"{where}.branches.{value}")
-
-
 def _check_facts(
     plan: Plan, known_types: Collection[str] | None, require_facts: bool
 ) -> list[Violation]:
     found: list[Violation] = []
-    located = list(_plan_facts(plan))
+    located = list(located_facts(plan))
     roles: set[str] = set()
     for _, fact in located:
         roles |= set(bound_roles(fact))

@@ -8,15 +8,33 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
 from .cache import Entry
 from .environments import Case, load_plan_of
+from .errors import LogicEnvError
 from .facts import Fact
-from .plan import Plan
+from .plan import Plan, located_facts
 from .scene import Scene, load_scene
+
+
+@lru_cache(maxsize=64)
+def known_names(entry_root: Path) -> frozenset[str]:
+    """Names a policy of this task may use though a scene lacks them: every catalog type and
+    room type, and every role and type the plan's facts name. Anything else a policy names
+    (a typo such as ``wet_wipe`` for ``wet_wipes``) is an error before the run, not a
+    misleading lackbranch."""
+    from .catalog import default_catalog
+    from .runner import vocabulary
+
+    entry = Entry(entry_root)
+    plan = load_plan_of(entry, fix=f"regenerate {entry.root}")
+    names = set(vocabulary([], [fact for _, fact in located_facts(plan)]))
+    names.update(default_catalog().types)
+    names.update(plan.rooms)
+    return frozenset(names)
 
 
 class LogicEnv:
@@ -97,7 +115,14 @@ class LogicEnv:
         options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
         if ticks:
             options["max_ticks"] = ticks
-        outcome = run_policy(policy, self.scene, **options)
+        try:
+            outcome = run_policy(
+                policy, self.scene, known=known_names(self.case.entry_root), **options
+            )
+        except LogicEnvError as error:  # a policy that cannot be built: fail this test only
+            import pytest
+
+            pytest.fail(f"the policy cannot run: {error}", pytrace=False)
         if self.expect_fault is not None:
             outcome = outcome.expecting(self.expect_fault)
         self.outcomes.append(outcome)

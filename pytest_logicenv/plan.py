@@ -140,6 +140,22 @@ def iter_nodes(node: Node, location: str = "tree") -> Iterator[tuple[str, Node]]
             yield from iter_nodes(child, f"{location}.branches.{value}")
 
 
+def located_facts(plan: Plan) -> Iterator[tuple[str, Fact]]:
+    """Every fact of a plan (setting, realizations, goals) with its location in the plan."""
+    for k, fact in enumerate(plan.setting):
+        yield f"setting[{k}]", fact
+    for i, subtask in enumerate(plan.subtasks):
+        where = f"subtasks[{i}]({subtask.name})"
+        for j, factor in enumerate(subtask.factors):
+            for value, facts in factor.realizations.items():
+                for k, fact in enumerate(facts):
+                    yield f"{where}.factors[{j}]({factor.id}).realization.{value}[{k}]", fact
+        for location, node in iter_nodes(subtask.tree, f"{where}.tree"):
+            if isinstance(node, Leaf):
+                for k, fact in enumerate(node.goal):
+                    yield f"{location}.goal[{k}]", fact
+
+
 # --------------------------------------------------------------------------- our JSON form
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -478,3 +479,61 @@ def test_html_report_renders_its_scene_pictures_in_a_browser(
     # The window and the light are task objects, drawn in the highlight colour.
     assert undrawn == 0
     assert drawn > 50
+
+
+def test_a_policy_naming_what_no_situation_has_fails_before_running(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(
+        pytester,
+        """
+from pytest_logicenv.leaves import GoTo
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_typo(logic_env):
+    logic_env.run(lambda: GoTo("windw")).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["the policy cannot run: *'windw'*"])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_text_from_a_plan_is_escaped_in_the_html_report(pytester: pytest.Pytester) -> None:
+    plan = json.loads(json.dumps(PLAN))
+    plan["subtasks"][0]["factors"][0]["question"] = "Is the <script>alert(1)</script> open?"
+    make_project(pytester, CORRECT_TEST, task="Close <b>it</b> & leave.")
+    (pytester.path / "plan.json").write_text(json.dumps(plan))
+    pytester.runpytest("--logicenv-report=html:html").assert_outcomes(passed=2)
+    page = (pytester.path / "html" / "index.html").read_text()
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_logicenv_clean_command_removes_what_no_test_uses(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [old] = entries(pytester)
+    make_project(pytester, CORRECT_TEST, task=TASK + " Quietly.")
+    pytester.runpytest().assert_outcomes(passed=2)
+    dry = subprocess.run(
+        [sys.executable, "-m", "pytest_logicenv.cli", "clean", "--dry-run"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert dry.returncode == 0, dry.stderr
+    assert f"logicenv clean: would remove 1 unused cache entry\n  {old}" in dry.stdout
+    assert old.exists()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_logicenv.cli", "clean"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "logicenv clean: removed 1 unused cache entry" in done.stdout
+    assert not old.exists()
+    assert len(entries(pytester)) == 1

@@ -1,0 +1,85 @@
+"""``logicenv eval``: the paper's metrics on the example tasks, and bad input per task."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from pytest_logicenv.cli import main
+from pytest_logicenv.evaluation import METRIC_KEYS, evaluate
+
+AGENTS = ROOT / "example_agents"
+
+
+def test_example_tasks_all_metrics_from_the_committed_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)  # the cache keys are relative to the project root
+    out = tmp_path / "metrics.json"
+    assert main(["eval", "example_agents/tasks", "example_agents", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("LogicEnvEval (minimal strategy)")
+    document = json.loads(out.read_text())
+    assert set(document["overall"]) == set(METRIC_KEYS)
+    assert set(document["tasks"]) == {p.stem for p in (AGENTS / "tasks").glob("*.json")}
+    overall = document["overall"]
+    for key in ("PhyPR", "LogCov", "SceVR", "FauDR", "FauDR_lackbranch"):
+        assert overall[key] == 100.0, key
+    assert overall["JI"] == 1.0
+    assert 0 < overall["ST"] < 5
+    clean = document["tasks"]["clean_living_room"]
+    assert clean["scenes"] == 3
+    assert clean["notes"] == []
+
+
+def _one_task(tmp_path: Path) -> tuple[Path, Path]:
+    tasks, plans = tmp_path / "tasks", tmp_path / "plans"
+    tasks.mkdir()
+    plans.mkdir()
+    for name in ("clean_living_room",):
+        shutil.copy(AGENTS / "tasks" / f"{name}.json", tasks)
+        shutil.copy(AGENTS / "plans" / f"{name}.json", plans)
+    return tasks, plans
+
+
+@pytest.mark.slow
+def test_bad_input_is_reported_per_task_never_a_crash(tmp_path: Path) -> None:
+    tasks, plans = _one_task(tmp_path)
+    (tasks / "orphan_task.json").write_text(json.dumps({"id": "orphan_task", "plan": []}))
+    policies = tmp_path / "policies"
+    policies.mkdir()
+    # The correct policy also stands in for the lackbranch one: a "faulty" policy that passes.
+    (policies / "clean_living_room.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(AGENTS)!r})\n"
+        "from clean_living_room import POLICIES as ALL\n"
+        "POLICIES = {'correct': ALL['correct'], 'lackbranch': ALL['correct'],\n"
+        "            'unreachable': ALL['unreachable']}\n"
+    )
+    (policies / "unknown_task.py").write_text("POLICIES = {}\n")
+    evaluation = evaluate(tasks, policies, plans_dir=plans, cache_dir=tmp_path / "cache")
+    by_id = {t.task_id: t for t in evaluation.tasks}
+    clean = by_id["clean_living_room"]
+    assert clean.metrics["FauDR_lackbranch"] == 0.0
+    assert clean.metrics["FauDR_unreachable"] == 100.0
+    assert clean.metrics["FauDR_counterfactual"] is None
+    assert "lackbranch policy passes in every valid scene: not revealed" in clean.notes
+    assert "no counterfactual policy" in clean.notes
+    orphan = by_id["orphan_task"]
+    assert orphan.scenes == 0
+    assert any("unreadable task" in note or "no formal plan" in note for note in orphan.notes)
+    assert any("policies for an unknown task 'unknown_task'" in n for n in evaluation.notes)
+    assert evaluation.overall["FauDR"] == pytest.approx(50.0)
+
+
+def test_a_task_without_policies_is_measured_as_far_as_it_can_be(tmp_path: Path) -> None:
+    tasks, plans = _one_task(tmp_path)
+    evaluation = evaluate(tasks, tmp_path / "none", plans_dir=plans, cache_dir=tmp_path / "cache")
+    [task] = evaluation.tasks
+    assert task.metrics["LogCov"] == 100.0
+    assert task.metrics["SceVR"] is None
+    assert any(note.startswith("no policies: expected") for note in task.notes)
