@@ -27,6 +27,17 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+def positive_int(text: str) -> int:
+    """An argparse ``type`` for counts: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="logicenv",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import default_catalog
+from .cli import positive_int
 from .errors import LLMError, LogicEnvError
 from .llm import CONFIGURE_HINT, Exchange, exchange_to_json, llm_from_env
 from .plan import dump_plan
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--out", metavar="PLAN.json", help="write the plan here (else stdout)")
     parser.add_argument(
         "--max-rounds",
-        type=_positive,
+        type=positive_int,
         default=3,
         help="answers per step before giving up (default 3)",
     )
@@ -52,16 +53,6 @@ def register(subparsers: Any) -> None:
         "--exchanges", metavar="DIR", help="also write every LLM exchange to DIR/<key>.json"
     )
     parser.set_defaults(handler=run_plan)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def run_plan(args: argparse.Namespace) -> int:

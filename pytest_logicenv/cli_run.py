@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli import positive_int
 from .errors import FactError, PolicyError
 
 
@@ -45,7 +46,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--goal", metavar="FACTS.json", help="goal facts that must hold at the end")
     parser.add_argument("--tree", metavar="ID", help="the BehaviorTree of an XML file to run")
     parser.add_argument(
-        "--max-ticks", type=_positive, default=None, metavar="N", help="tick budget of a run"
+        "--max-ticks", type=positive_int, default=None, metavar="N", help="tick budget of a run"
     )
     parser.add_argument(
         "--known",
@@ -56,16 +57,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the outcomes as JSON")
     parser.set_defaults(handler=run_command)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def run_command(args: argparse.Namespace) -> int:

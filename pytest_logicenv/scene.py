@@ -118,27 +118,11 @@ class Wall:
     material: str = ""
 
 
-@dataclass(frozen=True)
-class Door:
-    """A door in ``wall``, ``offset`` metres from the wall's start to the door's near edge."""
+class _Opening:
+    """What facts and the simulator see of a door or window: a wall-mounted object that
+    opens (its ``open`` field is its one state)."""
 
-    id: str
-    wall: str
-    rooms: tuple[str, ...]
-    offset: float
-    width: float = 0.9
-    height: float = 2.1
-    open: bool = True
-    asset_id: str = ""
-
-    # The facts World view of a door: a wall-mounted object that opens.
-    @property
-    def type(self) -> str:
-        return "Door"
-
-    @property
-    def role(self) -> str | None:
-        return None
+    open: bool
 
     @property
     def parent(self) -> str | None:
@@ -147,10 +131,6 @@ class Door:
     @property
     def relation(self) -> str | None:
         return "wall"
-
-    @property
-    def room(self) -> str:
-        return self.rooms[0] if self.rooms else ""
 
     @property
     def states(self) -> Mapping[str, bool]:
@@ -166,7 +146,33 @@ class Door:
 
 
 @dataclass(frozen=True)
-class Window:
+class Door(_Opening):
+    """A door in ``wall``, ``offset`` metres from the wall's start to the door's near edge."""
+
+    id: str
+    wall: str
+    rooms: tuple[str, ...]
+    offset: float
+    width: float = 0.9
+    height: float = 2.1
+    open: bool = True
+    asset_id: str = ""
+
+    @property
+    def type(self) -> str:
+        return "Door"
+
+    @property
+    def role(self) -> str | None:
+        return None
+
+    @property
+    def room(self) -> str:
+        return self.rooms[0] if self.rooms else ""
+
+
+@dataclass(frozen=True)
+class Window(_Opening):
     """A window in an exterior ``wall``; ``sill`` is the height of its bottom edge."""
 
     id: str
@@ -180,30 +186,9 @@ class Window:
     asset_id: str = ""
     role: str | None = None
 
-    # The facts World view of a window: a wall-mounted object that opens.
     @property
     def type(self) -> str:
         return "Window"
-
-    @property
-    def parent(self) -> str | None:
-        return None
-
-    @property
-    def relation(self) -> str | None:
-        return "wall"
-
-    @property
-    def states(self) -> Mapping[str, bool]:
-        return {"open": self.open}
-
-    @property
-    def attrs(self) -> Mapping[str, str]:
-        return {}
-
-    @property
-    def properties(self) -> tuple[str, ...]:
-        return ("openable", "static")
 
 
 @dataclass(frozen=True)
