@@ -340,7 +340,7 @@ def _pairwise(
     counts = [len(group) for group in paths]
     if len(paths) < 2:
         return _minimal(paths, feasible)
-    rows = _ipog(counts)
+    rows = _pairwise_rows(counts)
     combos = [tuple(paths[k][j] for k, j in enumerate(row)) for row in rows]
     if feasible is None:
         return combos
@@ -382,6 +382,51 @@ def _pairs_of(rows: Sequence[Sequence[int]]) -> set[tuple[int, int, int, int]]:
         for row in rows
         for k1, k2 in itertools.combinations(range(len(row)), 2)
     }
+
+
+#: Above this many path pairs only IPOG runs: the row-by-row greedy costs far more time there.
+GREEDY_PAIR_LIMIT = 5_000
+
+
+def _pairwise_rows(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """The smaller of two deterministic covering arrays: IPOG, which grows parameter by
+    parameter, and a row-by-row density greedy, which often does better on many parameters
+    with few values (4^8: 34 rows against 46)."""
+    rows = _ipog(counts)
+    if len(_all_pairs(counts)) <= GREEDY_PAIR_LIMIT:
+        greedy = _density_rows(counts)
+        if len(greedy) < len(rows):
+            rows = greedy
+    return rows
+
+
+def _density_rows(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """Rows built one at a time: start from the path that most pairs still lack, then give
+    every other subtask the path that covers the most missing pairs with those chosen."""
+    missing = _all_pairs(counts)
+    rows: list[tuple[int, ...]] = []
+    while missing:
+        tally: dict[tuple[int, int], int] = {}
+        for k1, j1, k2, j2 in missing:
+            tally[(k1, j1)] = tally.get((k1, j1), 0) + 1
+            tally[(k2, j2)] = tally.get((k2, j2), 0) + 1
+        start = max(sorted(tally), key=lambda kv: tally[kv])
+        row = {start[0]: start[1]}
+        for k in range(len(counts)):
+            if k in row:
+                continue
+            best, best_gain = 0, -1
+            for j in range(counts[k]):
+                gain = sum(
+                    ((q, row[q], k, j) if q < k else (k, j, q, row[q])) in missing for q in row
+                )
+                if gain > best_gain:
+                    best, best_gain = j, gain
+            row[k] = best
+        chosen = tuple(row[k] for k in range(len(counts)))
+        rows.append(chosen)
+        missing -= _pairs_of([chosen])
+    return rows
 
 
 def _ipog(counts: Sequence[int]) -> list[tuple[int, ...]]:
