@@ -537,3 +537,59 @@ def test_logicenv_clean_command_removes_what_no_test_uses(pytester: pytest.Pytes
     assert "logicenv clean: removed 1 unused cache entry" in done.stdout
     assert not old.exists()
     assert len(entries(pytester)) == 1
+
+
+def test_a_plan_file_that_fails_its_checks_errors_naming_file_and_problem(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST + "\ndef test_unrelated():\n    pass\n")
+    plan = json.loads(json.dumps(PLAN))
+    del plan["subtasks"][1]["tree"]["branches"]["no"]
+    (pytester.path / "plan.json").write_text(json.dumps(plan))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"{pytester.path / 'plan.json'}: 1 problem",
+            "  [[]grounding[]] subtasks[[]1[]](light).tree: the query on 'light' has no branch "
+            "for value 'no'; add one*",
+        ]
+    )
+    assert not entries(pytester)  # nothing half-written
+
+
+def test_an_llm_plan_edited_by_hand_is_kept_and_a_changed_task_is_stale(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decomposition, factors = _llm_steps()
+    fake_llm.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
+    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
+    test = """
+@pytest.mark.logic_env(TASK)
+def test_llm(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+    make_project(pytester, test)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    # A reviewer drops the light subtask from the LLM's plan: only what depends on it changes.
+    edited = json.loads((entry / "plan.json").read_text())
+    edited["subtasks"] = edited["subtasks"][:1]
+    (entry / "plan.json").write_text(json.dumps(edited, indent=2))
+    result = pytester.runpytest("-v", "--logicenv-offline")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*test_llm[[]window=yes[]] PASSED*"])
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["plan"]["made_by"] == "hand-edited (llm:fake-planner)"
+    # The task text changes: offline, the old entry is stale and the error says how to refresh.
+    make_project(pytester, test, task=TASK + " And water the plant.")
+    result = pytester.runpytest("--logicenv-offline")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*::test_llm: the task text or settings changed since cache/in_the_bathroom_close_"
+            "the_window-* was generated",
+            '*pytest --logicenv-regenerate "test_bath.py::test_llm"*',
+        ]
+    )
