@@ -466,14 +466,14 @@ class LogicEnvReporter:
         # Teardown reports carry everything the fixture recorded, with and without xdist.
         if report.when != "teardown":
             return
-        from .report import RunRecord
-
         for name, value in report.user_properties:
             if name == "logicenv" and isinstance(value, dict):
+                from .report import RunRecord
+
                 self.state.records.append(RunRecord.from_json(value))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if hasattr(session.config, "workerinput"):
+        if hasattr(session.config, "workerinput") or not self.state.cache_root.is_dir():
             return
         from .unused import find_unused
 

@@ -137,3 +137,24 @@ def test_options_are_validated(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*use term, term-missing, json:PATH, markdown:PATH or html:DIR*"])
     result = pytester.runpytest("--logicenv-fail-under=120")
     result.stderr.fnmatch_lines(["*'120' must be between 0 and 100*"])
+
+
+def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain():\n    pass\n")
+    pytester.makeconftest(
+        """
+        import sys
+
+        def pytest_sessionfinish(session):
+            loaded = sorted(m for m in sys.modules if m.startswith("pytest_logicenv."))
+            heavy = [m for m in ("z3", "openai", "py_trees", "numpy") if m in sys.modules]
+            print("LOADED", loaded, "HEAVY", heavy)
+        """
+    )
+    result = pytester.runpytest_subprocess("-s", "-p", "no:xdist", "-p", "no:hypothesispytest")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*LOADED ['pytest_logicenv.errors', 'pytest_logicenv.hooks', 'pytest_logicenv.plugin'] HEAVY []*"
+        ]
+    )
