@@ -384,6 +384,12 @@ def test_forgetful(logic_env):
     report = json.loads((pytester.path / "cov.json").read_text())
     assert report["total"]["LogCov"] == 100.0
     assert report["faults"]["test_bath.py::test_forgetful"]["revealed"] is True
+    # Regenerating under xdist also happens once per run, not once per worker.
+    result = pytester.runpytest_subprocess("-n", "2", "--logicenv-regenerate")
+    result.assert_outcomes(passed=4)
+    regenerated = (pytester.path / "generated.log").read_text().splitlines()[2:]
+    assert len(regenerated) == 2
+    assert len({line.split()[0] for line in regenerated}) == 1
 
 
 def test_plan_from_an_llm_is_cached_with_who_made_it(
@@ -593,3 +599,27 @@ def test_llm(logic_env):
             '*pytest --logicenv-regenerate "test_bath.py::test_llm"*',
         ]
     )
+
+
+def test_a_designer_hook_replaces_the_scene_builder(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeconftest(
+        """
+        from pytest_logicenv.generation import default_scene_builder
+
+        def pytest_logicenv_designer(config):
+            build = default_scene_builder()
+
+            def designed(plan, trajectory, seed):
+                with open("designer.log", "a") as log:
+                    log.write(f"{trajectory.id} {seed}\\n")
+                return build(plan, trajectory, seed)
+
+            return designed
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=2)
+    assert (pytester.path / "designer.log").read_text().splitlines() == [
+        "window=yes-light=yes 0",
+        "window=no-light=no 0",
+    ]
