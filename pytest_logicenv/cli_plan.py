@@ -14,7 +14,7 @@ from typing import Any
 from .checks import validate_plan
 from .coverage import claimed_paths
 from .plan import Plan, dump_plan, load_plan
-from .trajectories import STRATEGIES, DecisionPath, plan_paths, select
+from .trajectories import STRATEGIES, DecisionPath, plan_paths, select, situation
 
 
 def register(subparsers: Any) -> None:
@@ -49,11 +49,7 @@ def _load(path: str) -> Plan:
 
 
 def _path_json(path: DecisionPath, plan: Plan) -> list[dict[str, str]]:
-    steps = []
-    for step in path.steps:
-        factor = plan.factor(step.factor)
-        steps.append({"question": factor.question, "answer": factor.answer(step.value)})
-    return steps
+    return [{"question": q, "answer": a} for q, a in situation(plan, [path])]
 
 
 def _path_text(path: DecisionPath, plan: Plan) -> str:

@@ -44,6 +44,12 @@ def register(subparsers: Any) -> None:
         help="a scene file (repeat for several scenes)",
     )
     parser.add_argument("--goal", metavar="FACTS.json", help="goal facts that must hold at the end")
+    parser.add_argument(
+        "--plan",
+        metavar="PLAN.json",
+        help="the plan the scenes were made from: each scene's goal facts and situation are "
+        "those of the plan's decision paths its conditions describe",
+    )
     parser.add_argument("--tree", metavar="ID", help="the BehaviorTree of an XML file to run")
     parser.add_argument(
         "--max-ticks", type=positive_int, default=None, metavar="N", help="tick budget of a run"
@@ -61,8 +67,11 @@ def register(subparsers: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     from .facts import parse_facts
+    from .plan import load_plan
     from .runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
     from .scene import load_scene
+    from .trajectories import situation as situation_of
+    from .trajectories import trajectory_for
 
     scenes = [load_scene(path) for path in args.scenes]
     goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else ()
@@ -71,9 +80,19 @@ def run_command(args: argparse.Namespace) -> int:
     if len(scenes) > 1 or args.known:
         known = vocabulary(scenes, goal) | set(args.known)
     max_ticks = args.max_ticks or DEFAULT_MAX_TICKS
-    outcomes = [
-        run_policy(policy, scene, goal=goal, max_ticks=max_ticks, known=known) for scene in scenes
-    ]
+    plan = load_plan(args.plan) if args.plan else None
+    outcomes = []
+    for scene in scenes:
+        goals, situation = tuple(goal), None
+        if plan is not None:
+            trajectory = trajectory_for(plan, scene.provenance.conditions)
+            goals += trajectory.goal
+            situation = situation_of(plan, trajectory.paths)
+        outcomes.append(
+            run_policy(
+                policy, scene, goal=goals, situation=situation, max_ticks=max_ticks, known=known
+            )
+        )
     if args.json:
         print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))
     else:

@@ -48,6 +48,7 @@ from .facts import Fact, parse_facts, to_json
 from .plan import Plan, load_plan, plan_from_json, plan_to_json
 from .scene import Scene
 from .trajectories import DecisionPath, Trajectory, make_trajectory, plan_paths, select
+from .trajectories import situation as situation_of
 
 TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
 HAND_WRITTEN = "hand-written"
@@ -347,7 +348,7 @@ def _generate(
         stem = f"{SCENES}/{safe_file_name(trajectory.id)}"
         files[f"{stem}.json"] = dumps(scene.to_json())
         files.update(_extras(scene, stem))
-        situation = _situation(plan, trajectory.paths)
+        situation = situation_of(plan, trajectory.paths)
         records.append(
             {
                 "id": trajectory.id,
@@ -421,15 +422,6 @@ def _previous_plan(
         if not made_by.startswith("hand-edited"):
             record["made_by"] = f"hand-edited ({made_by})" if made_by != HAND_WRITTEN else made_by
     return plan, record
-
-
-def _situation(plan: Plan, paths: Sequence[DecisionPath]) -> tuple[tuple[str, str], ...]:
-    pairs = []
-    for path in paths:
-        for step in path.steps:
-            factor = plan.factor(step.factor)
-            pairs.append((factor.question, factor.answer(step.value)))
-    return tuple(pairs)
 
 
 def _build_scenes(

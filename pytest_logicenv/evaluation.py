@@ -42,6 +42,7 @@ from .cache import Cache
 from .environments import Builders, Case, Environments, Mode, TaskRequest, prepare
 from .errors import LogicEnvError
 from .outcome import FAULTS
+from .trajectories import jaccard_index
 
 POLICY_KINDS = ("correct", *FAULTS)
 METRIC_KEYS = (
@@ -164,25 +165,15 @@ def _situation_set(pairs: Sequence[tuple[str, str]]) -> frozenset[tuple[str, str
     return frozenset((" ".join(q.lower().split()), " ".join(a.lower().split())) for q, a in pairs)
 
 
-def _ground_truth_situations(task: Mapping[str, Any], strategy: str) -> list[frozenset[Any]]:
+def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
     from .plan import plan_from_paper
-    from .trajectories import select
+    from .trajectories import select, situation
 
     plan = plan_from_paper(task["plan"], task=str(task.get("description", "")))
-    situations = []
-    for trajectory in select(plan, "minimal").trajectories:
-        pairs = []
-        for path in trajectory.paths:
-            for step in path.steps:
-                factor = plan.factor(step.factor)
-                pairs.append((factor.question, factor.answer(step.value)))
-        situations.append(_situation_set(pairs))
-    return situations
-
-
-def jaccard_sets(first: Sequence[frozenset[Any]], second: Sequence[frozenset[Any]]) -> float:
-    a, b = set(first), set(second)
-    return len(a & b) / len(a | b) if a | b else 1.0
+    return [
+        _situation_set(situation(plan, trajectory.paths))
+        for trajectory in select(plan, "minimal").trajectories
+    ]
 
 
 def evaluate_task(
@@ -242,8 +233,8 @@ def evaluate_task(
         "JI": None,
     }
     try:
-        truth = _ground_truth_situations(task, strategy)
-        metrics["JI"] = jaccard_sets(
+        truth = _ground_truth_situations(task)
+        metrics["JI"] = jaccard_index(
             [_situation_set(case.situation) for case in environments.cases], truth
         )
     except (LogicEnvError, KeyError) as error:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .errors import SelectionError
@@ -480,30 +480,41 @@ def _ipog(counts: Sequence[int]) -> list[tuple[int, ...]]:
 def jaccard(first: Sequence[Trajectory], second: Sequence[Trajectory]) -> float:
     """Jaccard index of two trajectory sets, comparing trajectories by their conditions
     (paper 5.4); 1.0 for two empty sets."""
-    a = {frozenset(t.conditions) for t in first}
-    b = {frozenset(t.conditions) for t in second}
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
+    return jaccard_index(
+        [frozenset(t.conditions) for t in first], [frozenset(t.conditions) for t in second]
+    )
 
 
-def describe_path(path: DecisionPath, plan: Plan) -> str:
-    """``There is a toy on the floor? YES; What is the type...? doll`` with the original text."""
-    parts = []
-    for step in path.steps:
-        factor = plan.factor(step.factor)
-        parts.append(f"{factor.question} {factor.answer(step.value)}")
-    return "; ".join(parts) or "(no decision)"
+def jaccard_index(first: Iterable[Hashable], second: Iterable[Hashable]) -> float:
+    """``|A & B| / |A | B|`` of two collections taken as sets; 1.0 when both are empty."""
+    a, b = set(first), set(second)
+    return len(a & b) / len(a | b) if a | b else 1.0
 
 
-def query_factors(node: Node) -> set[str]:
-    """Every factor id a tree asks about."""
-    if isinstance(node, Leaf):
-        return set()
-    found = {node.factor}
-    for _, child in node.branches:
-        found |= query_factors(child)
-    return found
+def situation(plan: Plan, paths: Sequence[DecisionPath]) -> tuple[tuple[str, str], ...]:
+    """The paths' conditions in the plan's own words: ``(question, answer)`` pairs."""
+    pairs = []
+    for path in paths:
+        for step in path.steps:
+            factor = plan.factor(step.factor)
+            pairs.append((factor.question, factor.answer(step.value)))
+    return tuple(pairs)
+
+
+def trajectory_for(plan: Plan, conditions: Sequence[tuple[str, str]]) -> Trajectory:
+    """The trajectory of ``plan`` that ``conditions`` describe (e.g. a scene's provenance):
+    per subtask, the longest path all of whose conditions hold."""
+    held = set(conditions)
+    chosen = []
+    for group in plan_paths(plan):
+        consistent = [path for path in group if set(path.conditions) <= held]
+        if not consistent:
+            raise SelectionError(
+                f"the conditions {sorted(held)} match no decision path of subtask "
+                f"{group[0].subtask!r}; is this scene from another plan?"
+            )
+        chosen.append(max(consistent, key=lambda path: len(path.steps)))
+    return make_trajectory(chosen)
 
 
 __all__ = [
@@ -514,12 +525,13 @@ __all__ = [
     "Selection",
     "Step",
     "Trajectory",
-    "describe_path",
     "iter_exhaustive",
     "jaccard",
     "make_trajectory",
     "plan_paths",
     "select",
+    "situation",
     "subtask_paths",
+    "trajectory_for",
     "trajectory_id",
 ]

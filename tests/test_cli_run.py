@@ -154,3 +154,25 @@ def test_the_installed_command_runs_without_a_traceback(scenes: dict[str, Path])
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert f"{bad}:1: <Pickup>: unknown node ID 'Pickup'; did you mean 'PickUp'?" in result.stderr
+
+
+def test_plan_gives_each_cached_scene_its_goals_and_situation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    scenes = sorted((ROOT / "cache").glob("you_are_in_the_living_room-*/scenes/toy=doll-*.json"))
+    scene = next(s for s in scenes if not s.name.endswith(".house.json"))
+    code = main(
+        [
+            "run",
+            str(ROOT / "example_agents" / "clean_living_room.py") + ":unreachable_policy",
+            "--plan",
+            str(ROOT / "example_agents" / "plans" / "clean_living_room.json"),
+            "--scene",
+            str(scene),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("Unreachable: the policy returned SUCCESS but 1 goal fact is false")
+    assert "What is the type of the toy on the floor? = doll" in out
+    assert "false goal facts: toy in red_box" in out
