@@ -11,9 +11,11 @@ One entry per marked task and its settings::
 
 An entry is written whole or not at all: it is built in a temporary directory beside the
 cache and renamed into place, under a lock, so concurrent pytest-xdist workers never see half
-an entry and only one of them generates. A corrupt or hand-broken file is a
-:class:`~pytest_logicenv.errors.CacheError` naming the file and the command that regenerates
-the entry; it never crashes the whole run.
+an entry and only one of them generates. What a killed run leaves of its temporary directory
+is removed by the next write of that entry. The lock files and temporaries are hidden files,
+which the cache's own ``.gitignore`` keeps out of the commit of ``cache/``. A corrupt or
+hand-broken file is a :class:`~pytest_logicenv.errors.CacheError` naming the file and the
+command that regenerates the entry; it never crashes the whole run.
 
 >>> key = entry_key("Tidy the bed.", {"select": "minimal", "seed": 0})
 >>> key.startswith("tidy_the_bed-") and len(key) == len("tidy_the_bed-") + 8
@@ -27,6 +29,7 @@ import json
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +48,12 @@ SCENES = "scenes"
 LLM_LOG = "llm"
 #: How long a worker waits for another one generating the same entry.
 LOCK_TIMEOUT_S = 1800.0
+#: The cache's own .gitignore: locks, run markers and temporaries are hidden files.
+GITIGNORE = (
+    "# Written by pytest-logicenv: commit the entries, not the locks and temporaries.\n"
+    ".*\n"
+    "!.gitignore\n"
+)
 
 
 def text_hash(text: str) -> str:
@@ -113,6 +122,20 @@ class Entry:
             raise CacheError(f"{self.manifest_path}: not a manifest object; {fix}")
         return data
 
+    def origin(self) -> str | None:
+        """The node id of the test that generated the entry, or ``None`` when the manifest
+        cannot tell (a corrupt manifest is reported by the test that uses the entry).
+
+        >>> Entry(Path("/nonexistent")).origin() is None
+        True
+        """
+        try:
+            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        origin = data.get("origin") if isinstance(data, dict) else None
+        return origin if isinstance(origin, str) else None
+
 
 def safe_file_name(name: str) -> str:
     """A file name from an id; ids are already ``[a-z0-9_.=~-]``, but never trust a path."""
@@ -143,7 +166,7 @@ class Cache:
         """Exclusive access to one entry across processes (pytest-xdist workers)."""
         from filelock import FileLock, Timeout
 
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.prepare_root()
         lock = FileLock(str(self.root / f".{safe_file_name(key)}.lock"))
         try:
             with lock.acquire(timeout=LOCK_TIMEOUT_S):
@@ -154,6 +177,17 @@ class Cache:
                 f"{LOCK_TIMEOUT_S:.0f} s; if none is running, delete {lock.lock_file}"
             ) from None
 
+    def prepare_root(self) -> None:
+        """Create the cache directory with its ``.gitignore`` (kept if the user edited it)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            try:
+                with ignore.open("x", encoding="utf-8") as handle:
+                    handle.write(GITIGNORE)
+            except FileExistsError:  # another worker wrote it first
+                pass
+
     def write_entry(self, key: str, files: Mapping[str, bytes]) -> Entry:
         """Write a whole entry atomically: build it beside the cache, then rename it in.
 
@@ -162,9 +196,12 @@ class Cache:
         """
         if MANIFEST not in files:
             raise ValueError("an entry needs a manifest")
-        self.root.mkdir(parents=True, exist_ok=True)
+        self.prepare_root()
         final = self.entry(key).root
-        staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=self.root))
+        self._remove_leftovers(final.name)
+        # mkdir, not mkdtemp: the entry keeps the umask's permissions, not mkdtemp's 0700.
+        staging = self.root / f".{final.name}.{uuid.uuid4().hex[:8]}"
+        staging.mkdir()
         try:
             for relative, content in files.items():
                 target = (staging / relative).resolve()
@@ -183,6 +220,14 @@ class Cache:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
         return Entry(final)
+
+    def _remove_leftovers(self, name: str) -> None:
+        """Delete what a killed run left while writing entry ``name`` (its temporary
+        directories). Only the holder of the entry's lock writes them, so under the lock
+        every one of them is a leftover."""
+        for path in self.root.glob(f".{name}.*"):
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
 
     def remove(self, entry: Entry) -> None:
         """Delete an entry (rename first, so a half-deleted entry is never seen)."""

@@ -19,7 +19,6 @@ the cache path and the command that fills it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,7 +186,7 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
     if manifest.get("format") != CACHE_FORMAT:
         return f"cache format {manifest.get('format')!r} is not {CACHE_FORMAT!r}"
     plan_bytes = _read_bytes(entry.plan_path, fix)
-    recorded = manifest.get("plan", {})
+    recorded = _plan_record(manifest)
     if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
         _read_bytes(request.plan_file, fix)
     ):
@@ -199,6 +198,13 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
     if missing:
         return f"scene(s) missing: {', '.join(missing)}"
     return cases
+
+
+def _plan_record(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """The manifest's record of who made the plan (empty when a hand edit broke it: the
+    entry is then stale, not a crash)."""
+    record = manifest.get("plan")
+    return dict(record) if isinstance(record, dict) else {}
 
 
 def _read_bytes(path: Path, fix: str) -> bytes:
@@ -260,17 +266,7 @@ def _read_marker(path: Path) -> str:
 
 
 def _stale_entries(cache: Cache, nodeid: str, current: Entry) -> list[Entry]:
-    found = []
-    for entry in cache.entries():
-        if entry.root == current.root:
-            continue
-        try:
-            manifest = json.loads(entry.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        if manifest.get("origin") == nodeid:
-            found.append(entry)
-    return found
+    return [e for e in cache.entries() if e.root != current.root and e.origin() == nodeid]
 
 
 def _generate(
@@ -407,11 +403,11 @@ def _previous_plan(
     if request.plan_file is not None or not entry.exists():
         return None
     try:
-        manifest = json.loads(entry.manifest_path.read_text(encoding="utf-8"))
+        manifest = entry.manifest(fix="")
         plan_bytes = entry.plan_path.read_bytes()
-    except (OSError, json.JSONDecodeError):
+    except (OSError, CacheError):
         return None
-    record = dict(manifest.get("plan", {}))
+    record = _plan_record(manifest)
     edited = record.get("sha256") != file_hash(plan_bytes)
     if mode.regenerate and not edited:
         return None

@@ -517,7 +517,8 @@ class LogicEnvReporter:
         state = self.state
         if state.unused:
             verb = "removed" if config.getoption("logicenv_clean") else "unused"
-            terminalreporter.write_sep("-", f"logicenv: {len(state.unused)} {verb} cache entries")
+            noun = "entry" if len(state.unused) == 1 else "entries"
+            terminalreporter.write_sep("-", f"logicenv: {len(state.unused)} {verb} cache {noun}")
             for root in state.unused:
                 terminalreporter.write_line(f"  {root}")
             if verb == "unused":

@@ -2,13 +2,13 @@
 
 Like syrupy's unused snapshots: an entry is reported when the test that generated it (its
 manifest's ``origin``) was selected in this run and now uses another entry (its task text or
-settings changed), or when its test module was collected in full and the test is gone. Runs
-narrowed with ``-k``, ``-m``, ``--deselect`` or ``file::test`` report only the first kind.
+settings changed), when its test module was collected in full and the test is gone, or when
+its test module was deleted from a folder this run collected. Runs narrowed with ``-k``,
+``-m``, ``--deselect`` or ``file::test`` report only the first kind.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +32,16 @@ def _narrowed(config: pytest.Config) -> bool:
     )
 
 
+def _deleted_in_collected_folder(module: str, config: pytest.Config) -> bool:
+    """Whether the test file ``module`` (a path relative to the rootdir) no longer exists and
+    lies under one of the paths this run collected."""
+    path = config.rootpath / module
+    if path.exists():
+        return False
+    base = config.invocation_params.dir
+    return any(path.resolve().is_relative_to((base / arg).resolve()) for arg in config.args)
+
+
 def find_unused(
     cache: Cache,
     prepared: Mapping[str, Any],
@@ -49,14 +59,15 @@ def find_unused(
     for entry in cache.entries():
         if str(entry.root) in used:
             continue
-        try:
-            origin = json.loads(entry.manifest_path.read_text(encoding="utf-8")).get("origin")
-        except (OSError, json.JSONDecodeError):
+        origin = entry.origin()
+        if origin is None:
             continue  # a corrupt entry is reported by the test that uses it
-        if not isinstance(origin, str):
-            continue
+        module = origin.split("::", 1)[0]
         replaced = origin in selected and origin in prepared
-        gone = not narrowed and origin.split("::", 1)[0] in modules and origin not in collected
+        gone = not narrowed and (
+            (module in modules and origin not in collected)
+            or _deleted_in_collected_folder(module, session.config)
+        )
         if replaced or gone:
             unused.append(str(entry.root))
     return sorted(unused)

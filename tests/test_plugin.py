@@ -295,12 +295,43 @@ def test_edited_task_text_leaves_the_old_entry_unused_and_clean_removes_it(
     result = pytester.runpytest()
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(
-        ["*logicenv: 1 unused cache entries*", f"  {old}", "  remove them with: logicenv clean"]
+        ["*logicenv: 1 unused cache entry*", f"  {old}", "  remove them with: logicenv clean"]
     )
     result = pytester.runpytest("--logicenv-clean")
-    result.stdout.fnmatch_lines(["*logicenv: 1 removed cache entries*"])
+    result.stdout.fnmatch_lines(["*logicenv: 1 removed cache entry*"])
     assert not old.exists()
     assert len(entries(pytester)) == 1
+
+
+def test_entries_of_a_deleted_test_file_are_unused_when_its_folder_is_collected(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.mkdir("other").joinpath("test_other.py").write_text("def test_x():\n    pass\n")
+    pytester.runpytest().assert_outcomes(passed=3)
+    [old] = entries(pytester)
+    (pytester.path / "test_bath.py").unlink()
+    result = pytester.runpytest("other")  # the deleted file's folder was not collected
+    assert "unused cache entr" not in result.stdout.str()
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        ["*logicenv: 1 unused cache entry*", f"  {old}", "  remove them with: logicenv clean"]
+    )
+
+
+def test_a_manifest_broken_by_hand_errors_its_test_not_the_run(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    pytester.runpytest().assert_outcomes(passed=3)
+    manifest = entries(pytester)[0] / "manifest.json"
+    manifest.write_text("[]")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([f"*{manifest}: not a manifest object; delete *"])
+    result = pytester.runpytest("--logicenv-regenerate")
+    result.assert_outcomes(passed=3)
 
 
 def test_a_policy_that_raises_is_an_error_of_its_run(pytester: pytest.Pytester) -> None:
