@@ -13,9 +13,10 @@ import inspect
 import json
 import os
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from .cache import Cache
     from .environments import Builders, Case, Environments, Mode, TaskRequest
     from .report import Report, RunRecord
+
+T = TypeVar("T")
 
 REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
 MARKER_LINE = (
@@ -64,6 +67,21 @@ def _percent(value: str) -> float:
     if not 0 <= number <= 100:
         raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 100")
     return number
+
+
+def _positive_int(value: str) -> int:
+    from .cli import positive_int  # only when the option is given: start-up stays light
+
+    return positive_int(value)
+
+
+def _checked_ini(config: pytest.Config, name: str, convert: Callable[[str], T], value: str) -> T:
+    """An ini value checked like its command-line twin: a bad one is a usage error naming
+    the option and the file, not a traceback."""
+    try:
+        return convert(value)
+    except argparse.ArgumentTypeError as error:
+        raise pytest.UsageError(f"{name} in {config.inipath or 'the ini file'}: {error}") from None
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -107,7 +125,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--logicenv-max-ticks",
-        type=int,
+        type=_positive_int,
         metavar="N",
         help="tick budget of one policy run (ini: logicenv_max_ticks)",
     )
@@ -177,13 +195,20 @@ def pytest_configure(config: pytest.Config) -> None:
         offline = bool(config.getini("logicenv_offline")) or _truthy(os.environ.get("CI"))
     reports = config.getoption("logicenv_report")
     if reports is None:
-        reports = [_report_spec(v) for v in config.getini("logicenv_report")] or ["term"]
+        reports = [
+            _checked_ini(config, "logicenv_report", _report_spec, str(value))
+            for value in config.getini("logicenv_report")
+        ] or ["term"]
     fail_under = config.getoption("logicenv_fail_under")
     if fail_under is None and config.getini("logicenv_fail_under"):
-        fail_under = _percent(str(config.getini("logicenv_fail_under")))
+        fail_under = _checked_ini(
+            config, "logicenv_fail_under", _percent, str(config.getini("logicenv_fail_under"))
+        )
     max_ticks = config.getoption("logicenv_max_ticks")
     if max_ticks is None and config.getini("logicenv_max_ticks"):
-        max_ticks = int(str(config.getini("logicenv_max_ticks")))
+        max_ticks = _checked_ini(
+            config, "logicenv_max_ticks", _positive_int, str(config.getini("logicenv_max_ticks"))
+        )
     worker = getattr(config, "workerinput", None)
     config.stash[STATE] = LogicEnvState(
         config=config,

@@ -137,6 +137,28 @@ def test_options_are_validated(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*use term, term-missing, json:PATH, markdown:PATH or html:DIR*"])
     result = pytester.runpytest("--logicenv-fail-under=120")
     result.stderr.fnmatch_lines(["*'120' must be between 0 and 100*"])
+    result = pytester.runpytest("--logicenv-max-ticks=0")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--logicenv-max-ticks: expected a whole number of at least 1*"])
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("logicenv_max_ticks = three", "logicenv_max_ticks in *tox.ini: expected a whole number*"),
+        ("logicenv_fail_under = high", "logicenv_fail_under in *tox.ini: 'high' is not a number"),
+        ("logicenv_report = term markdown", "logicenv_report in *tox.ini: 'markdown': use term*"),
+    ],
+)
+def test_bad_ini_values_are_usage_errors_naming_option_and_file(
+    pytester: pytest.Pytester, line: str, message: str
+) -> None:
+    pytester.makefile(".ini", tox=f"[pytest]\n{line}\n")
+    pytester.makepyfile("def test_plain():\n    pass\n")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
 
 
 def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pytester) -> None:
