@@ -7,14 +7,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from .cache import Entry
+from .cache import Entry, regenerate_hint
 from .environments import Case, load_plan_of
-from .errors import LogicEnvError
+from .errors import CacheError, LogicEnvError, PolicyError
 from .facts import Fact
 from .plan import Plan, located_facts
 from .scene import Scene, load_scene
@@ -52,12 +53,14 @@ class LogicEnv:
         expect_fault: str | None = None,
         max_ticks: int | None = None,
         base_dir: Path | None = None,
+        nodeid: str = "",
         on_outcome: Callable[[Any], None] = lambda outcome: None,
     ) -> None:
         self.case = case
         self.expect_fault = expect_fault
         self.max_ticks = max_ticks
         self.base_dir = base_dir
+        self.nodeid = nodeid  # the test function, for the command that regenerates its entry
         self._on_outcome = on_outcome
         self.outcomes: list[Any] = []
 
@@ -82,12 +85,19 @@ class LogicEnv:
 
     @cached_property
     def scene(self) -> Scene:
-        return load_scene(self.case.scene_path)
+        try:
+            return load_scene(self.case.scene_path)
+        except LogicEnvError as error:  # the cache was damaged after collection read it
+            raise CacheError(f"{error}\nfix: {self._fix}") from None
 
     @cached_property
     def plan(self) -> Plan:
-        entry = Entry(self.case.entry_root)
-        return load_plan_of(entry, fix=f"regenerate {entry.root}")
+        return load_plan_of(Entry(self.case.entry_root), fix=self._fix)
+
+    @property
+    def _fix(self) -> str:
+        regenerate = regenerate_hint(self.nodeid) if self.nodeid else "pytest --logicenv-regenerate"
+        return f"delete {self.case.entry_root} and run {regenerate}"
 
     @property
     def scene_path(self) -> Path:
@@ -107,24 +117,48 @@ class LogicEnv:
         return its outcome; ``outcome.assert_ok()`` fails the test with an explanation."""
         from .runner import run_policy
 
-        if isinstance(policy, str | Path) and self.base_dir is not None:
-            candidate = Path(policy)
-            if not candidate.is_absolute() and (self.base_dir / candidate).exists():
-                policy = self.base_dir / candidate
         ticks = max_ticks or self.max_ticks
         options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
         if ticks:
             options["max_ticks"] = ticks
+        problem = None
         try:
-            outcome = run_policy(
-                policy, self.scene, known=known_names(self.case.entry_root), **options
-            )
-        except LogicEnvError as error:  # a policy that cannot be built: fail this test only
-            import pytest
-
-            pytest.fail(f"the policy cannot run: {error}", pytrace=False)
+            scene, known = self.scene, known_names(self.case.entry_root)
+        except LogicEnvError as error:
+            problem = f"this environment's cache entry is damaged: {error}"
+        else:
+            try:
+                outcome = run_policy(self._policy(policy), scene, known=known, **options)
+            except LogicEnvError as error:  # a policy that cannot be built: this test only
+                problem = f"the policy cannot run: {error}"
+        if problem is not None:
+            _fail(problem)  # outside the except: the message alone, not an exception chain
         if self.expect_fault is not None:
             outcome = outcome.expecting(self.expect_fault)
         self.outcomes.append(outcome)
         self._on_outcome(outcome)
         return outcome
+
+    def _policy(self, policy: Any) -> Any:
+        """A relative XML path taken from the test file's folder (or, as before, the current
+        directory); a path found in neither is named with where it was looked for."""
+        if not isinstance(policy, str | os.PathLike) or self.base_dir is None:
+            return policy
+        candidate = Path(policy)
+        if candidate.is_absolute():
+            return policy
+        beside_test = Path(os.path.normpath(self.base_dir / candidate))
+        if beside_test.exists():
+            return beside_test
+        if candidate.exists():
+            return policy
+        raise PolicyError(
+            f"no policy file {os.fspath(policy)!r}: looked for {beside_test} (relative paths "
+            "start at the test file's folder)"
+        )
+
+
+def _fail(message: str) -> NoReturn:
+    import pytest
+
+    pytest.fail(message, pytrace=False)

@@ -428,6 +428,7 @@ def logic_env(request: pytest.FixtureRequest) -> Any:
         expect_fault=param.expect_fault,
         max_ticks=state.max_ticks,
         base_dir=Path(request.node.path).parent,
+        nodeid=param.function,
         on_outcome=on_outcome,
     )
 

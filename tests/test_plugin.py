@@ -535,6 +535,53 @@ def test_typo(logic_env):
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["the policy cannot run: *'windw'*"])
     assert "Traceback" not in result.stdout.str()
+    assert "During handling of the above exception" not in result.stdout.str()
+
+
+def test_a_missing_policy_file_says_where_it_was_looked_for(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_xml(logic_env):
+    logic_env.run("../policies/reset.xml").assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    expected = pytester.path.parent / "policies" / "reset.xml"
+    result.stdout.fnmatch_lines(
+        [
+            f"the policy cannot run: no policy file '../policies/reset.xml': looked for "
+            f"{expected} (relative paths start at the test file's folder)"
+        ]
+    )
+
+
+def test_a_scene_damaged_after_collection_names_the_file_and_the_fix(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeconftest(
+        """
+        import pathlib
+
+        def pytest_collection_finish(session):  # as if an editor saved a half-written file
+            for scene in pathlib.Path("cache").glob("*/scenes/window=yes-light=yes.json"):
+                scene.write_text(scene.read_text()[:80])
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    [entry] = entries(pytester)
+    scene = entry / "scenes" / "window=yes-light=yes.json"
+    result.stdout.fnmatch_lines(
+        [
+            f"this environment's cache entry is damaged: {scene}: not valid JSON (*)",
+            f'fix: delete {entry} and run pytest --logicenv-regenerate "test_bath.py::test_reset"',
+        ]
+    )
+    assert "the policy cannot run" not in result.stdout.str()
 
 
 def test_text_from_a_plan_is_escaped_in_the_html_report(pytester: pytest.Pytester) -> None:
