@@ -25,7 +25,7 @@ from .errors import LogicEnvError
 if TYPE_CHECKING:
     from .cache import Cache
     from .environments import Builders, Case, Environments, Mode, TaskRequest
-    from .report import Report, RunRecord
+    from .report import FaultCheck, Report, RunRecord
 
 T = TypeVar("T")
 
@@ -39,6 +39,10 @@ MARKER_LINE = (
 
 class MarkerError(LogicEnvError):
     """A ``logic_env`` marker is used wrongly."""
+
+
+class LogicEnvWarning(pytest.PytestWarning):
+    """A test passed though a policy run in it did not (its outcome was never asserted)."""
 
 
 # --------------------------------------------------------------------------- options
@@ -469,6 +473,44 @@ class FaultRepr:
         return self.text
 
 
+def _warn_unasserted_faults(item: pytest.Item) -> None:
+    """A test that passed although a policy run in it showed a fault (other than the one it
+    declares) most likely forgot ``.assert_ok()``: say so rather than pass in silence."""
+    __tracebackhide__ = True
+    for name, record in item.user_properties:
+        if name != "logicenv" or not isinstance(record, dict):
+            continue
+        faults = [
+            kind for kind in record["outcomes"] if kind not in ("pass", record["expect_fault"])
+        ]
+        if faults:
+            item.warn(
+                LogicEnvWarning(
+                    f"the policy's run ended in {', '.join(dict.fromkeys(faults))} but the test "
+                    "passed: call .assert_ok() on what logic_env.run() returns (declare a "
+                    "known fault with expect_fault=)"
+                )
+            )
+
+
+def _missed_fault(check: FaultCheck) -> str:
+    """Why a declared fault counts as missed, from what its runs did."""
+    seen = sorted({kind for run in check.runs for kind in run.outcomes})
+    if not seen:
+        why = "its policy never ran to an outcome (see the failures above)"
+    elif seen == ["pass"]:
+        why = (
+            "the policy passed in every one, so either it does not have this fault or no "
+            "environment has the situation that shows it"
+        )
+    else:
+        why = f"its runs ended in {', '.join(seen)}"
+    return (
+        f"{check.function}: expect_fault={check.expect_fault!r} was not revealed in its "
+        f"{len(check.runs)} scenes: {why}"
+    )
+
+
 class LogicEnvReporter:
     """The run-time half of the plugin, registered per run like pytest-cov's plugin: it
     gathers what each item ran, then reports coverage and sets the exit status."""
@@ -487,6 +529,13 @@ class LogicEnvReporter:
                 explanation = call.excinfo.value.outcome.explain()
                 report.longrepr = FaultRepr(f'{explanation}\nreproduce: pytest "{item.nodeid}"')
         return report
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Any:
+        __tracebackhide__ = True  # under -W error the warning alone is the failure
+        result = yield  # raises when the test failed: then nothing passed in silence
+        _warn_unasserted_faults(item)
+        return result
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Teardown reports carry everything the fixture recorded, with and without xdist.
@@ -527,10 +576,7 @@ class LogicEnvReporter:
         report = build_report(state.records)
         state.report = report
         for check in report.missed_faults:
-            state.failures.append(
-                f"{check.function}: no environment revealed the declared {check.expect_fault} "
-                f"fault ({len(check.runs)} scenes ran): the environments miss this faulty policy"
-            )
+            state.failures.append(_missed_fault(check))
         if state.fail_under is not None and report.total.log_cov < state.fail_under:
             state.failures.append(
                 f"FAIL Required LogCov of {state.fail_under:g}% not reached. "

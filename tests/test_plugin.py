@@ -177,10 +177,58 @@ def test_correct_declared_faulty(logic_env):
             "faults revealed: 1/2 declared faulty policies",
             "  test_bath.py::test_always_closes: counterfactual revealed (1/2 scenes)",
             "  test_bath.py::test_correct_declared_faulty: unreachable MISSED (0/2 scenes)",
-            "test_bath.py::test_correct_declared_faulty: no environment revealed the declared "
-            "unreachable fault (2 scenes ran): the environments miss this faulty policy",
+            "test_bath.py::test_correct_declared_faulty: expect_fault='unreachable' was not "
+            "revealed in its 2 scenes: the policy passed in every one, so either it does not "
+            "have this fault or no environment has the situation that shows it",
         ]
     )
+
+
+def test_a_declared_fault_whose_policy_never_ran_says_so(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="counterfactual")
+def test_missing_file(logic_env):
+    logic_env.run("missing.xml").assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py::test_missing_file: expect_fault='counterfactual' was not revealed in "
+            "its 2 scenes: its policy never ran to an outcome (see the failures above)"
+        ]
+    )
+
+
+def test_a_passing_test_whose_policy_run_showed_a_fault_warns(pytester: pytest.Pytester) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_forgot_assert(logic_env):
+    logic_env.run(always_closes)  # counterfactual when the window is already closed
+
+@pytest.mark.logic_env(TASK, plan="plan.json", expect_fault="counterfactual")
+def test_declared(logic_env):
+    logic_env.run(always_closes)
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=4, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*warnings summary*",
+            "test_bath.py::test_forgot_assert[[]window=no-light=no[]]",
+            "  *LogicEnvWarning: the policy's run ended in counterfactual but the test passed: "
+            "call .assert_ok() on what logic_env.run() returns (declare a known fault with "
+            "expect_fault=)",
+        ]
+    )
+    strict = pytester.runpytest("-W", "error::pytest_logicenv.plugin.LogicEnvWarning")
+    strict.assert_outcomes(passed=3, failed=1)
 
 
 def test_another_fault_than_the_declared_one_fails(pytester: pytest.Pytester) -> None:
