@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import Entry, safe_file_name
+from .cache import Entry, regenerate_hint, safe_file_name
 from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from .errors import LogicEnvError
 from .plan import Leaf, Node, Plan, plan_from_json
-from .scene import Scene
+from .scene import load_scene
 
 REPORT_FORMAT = "logicenv-report/1"
 
@@ -122,16 +122,15 @@ def build_report(records: Iterable[RunRecord]) -> Report:
     for root, runs in sorted(by_entry.items()):
         functions = tuple(sorted({run.function for run in runs}))
         entry = Entry(Path(root))
-        try:
-            plan = plan_from_json(
-                json.loads(entry.plan_path.read_text(encoding="utf-8")), str(entry.plan_path)
-            )
-            trajectories = dict.fromkeys(run.trajectory for run in runs)
-            scenes = [_load_scene(entry, trajectory) for trajectory in trajectories]
-        except (OSError, json.JSONDecodeError, LogicEnvError) as error:
-            problems.append(f"{_label(functions)}: no coverage ({error})")
-            continue
         label = _label(functions)
+        try:
+            fix = f"delete {entry.root} and run {regenerate_hint(functions[0])}"
+            plan = plan_from_json(entry.read_json(entry.plan_path, fix=fix), str(entry.plan_path))
+            trajectories = dict.fromkeys(run.trajectory for run in runs)
+            scenes = [load_scene(entry.scene_path(trajectory)) for trajectory in trajectories]
+        except LogicEnvError as error:  # errors name the file
+            problems.append(f"{label}: no coverage: {error}")
+            continue
         tasks.append(
             TaskReport(
                 label=label,
@@ -147,12 +146,8 @@ def build_report(records: Iterable[RunRecord]) -> Report:
         for function, runs in sorted(by_function.items())
         if runs[0].expect_fault is not None
     )
+    tasks.sort(key=lambda task: task.label)  # the order a reader looks things up in
     return Report(tuple(tasks), faults, total([t.coverage for t in tasks]), tuple(problems))
-
-
-def _load_scene(entry: Entry, trajectory: str) -> Scene:
-    path = entry.scene_path(trajectory)
-    return Scene.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
 
 
 # --------------------------------------------------------------------------- terminal
@@ -169,7 +164,7 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
     header = f"{'Task':<{width}}  Conditions  Covered  Paths  Covered  LogCov"
     if missing:
         header += "  Missing"
-    lines = [header, "-" * len(header)]
+    lines = [header, "-" * len(header)] if report.tasks else []
     for task in report.tasks:
         cov = task.coverage
         line = (

@@ -630,6 +630,32 @@ def test_a_scene_damaged_after_collection_names_the_file_and_the_fix(
         ]
     )
     assert "the policy cannot run" not in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*- logic coverage -*",
+            f"warning: test_bath.py::test_reset: no coverage: {scene}: not valid JSON (*)",
+        ]
+    )
+    assert "Task  Conditions" not in result.stdout.str()  # no table without a row
+
+
+def test_the_coverage_table_lists_tasks_by_test_name(pytester: pytest.Pytester) -> None:
+    # Their cache entries sort the other way round (c70223e2 > 022d640b).
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_a(logic_env):
+    logic_env.run(correct).assert_ok()
+
+@pytest.mark.logic_env(TASK, plan="plan.json", select="exhaustive")
+def test_b(logic_env):
+    logic_env.run(correct).assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    assert [e.name[-8:] for e in entries(pytester)] == ["022d640b", "c70223e2"]
+    result.stdout.fnmatch_lines(["test_bath.py::test_a  *", "test_bath.py::test_b  *", "TOTAL*"])
 
 
 def test_text_from_a_plan_is_escaped_in_the_html_report(pytester: pytest.Pytester) -> None:
