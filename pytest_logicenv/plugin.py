@@ -248,7 +248,9 @@ class MarkerArgs:
     expect_fault: str | None
 
 
-def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArgs:
+def parse_marker(
+    marker: pytest.Mark, test_file: Path, nodeid: str, rootdir: Path | None = None
+) -> MarkerArgs:
     """Validate a ``logic_env`` marker; errors name the test and the argument."""
     from .environments import TaskRequest
 
@@ -264,6 +266,8 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     except TypeError as error:
         unknown = sorted(set(marker.kwargs) - set(accepted.split(", ")))
         detail = f"unknown argument(s) {', '.join(unknown)}" if unknown else str(error)
+        if len(marker.args) > 1:
+            detail += " (only the task is positional: give the others by name, plan=...)"
         raise MarkerError(
             f"{nodeid}: @pytest.mark.logic_env: {detail}; it accepts {accepted}, e.g. "
             '@pytest.mark.logic_env("Put the toy in the box.", select="pairwise")'
@@ -298,13 +302,15 @@ def parse_marker(marker: pytest.Mark, test_file: Path, nodeid: str) -> MarkerArg
     plan = args.get("plan")
     plan_path = None
     if plan is not None:
-        plan_path = Path(plan)
-        if not plan_path.is_absolute():
-            plan_path = test_file.parent / plan_path
+        plan_path = (test_file.parent / plan).resolve()  # an absolute plan stays itself
         if not plan_path.is_file():
+            hint = "paths are relative to the test file's folder"
+            at_root = rootdir / plan if rootdir is not None else None
+            if at_root is not None and at_root.is_file():
+                relative = Path(os.path.relpath(at_root, test_file.parent)).as_posix()
+                hint += f"; for {at_root} write plan={relative!r}"
             raise MarkerError(
-                f"{nodeid}: plan={str(plan)!r} does not exist (looked for {plan_path}); "
-                "paths are relative to the test file"
+                f"{nodeid}: plan={str(plan)!r} does not exist (looked for {plan_path}); {hint}"
             )
     request = TaskRequest(
         task=task, plan_file=plan_path, rooms=tuple(rooms), select=select, seed=seed
@@ -361,7 +367,7 @@ def _prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | 
     try:
         marker = metafunc.definition.get_closest_marker("logic_env")
         assert marker is not None
-        args = parse_marker(marker, metafunc.definition.path, nodeid)
+        args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
         environments = prepare(
             args.request,
             state.cache,

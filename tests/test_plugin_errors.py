@@ -71,6 +71,60 @@ def test_bad_marker_values(pytester: pytest.Pytester, arguments: str, message: s
     result.stdout.fnmatch_lines([f"*{message}"])
 
 
+def test_a_plan_path_written_from_the_rootdir_is_corrected(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("plans").joinpath("window.json").write_text("{}")
+    pytester.mkdir("tests").joinpath("test_window.py").write_text(
+        "import pytest\n\n"
+        '@pytest.mark.logic_env("Close the window.", plan="plans/window.json")\n'
+        "def test_window(logic_env):\n"
+        "    pass\n"
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    looked_for = pytester.path / "tests" / "plans" / "window.json"
+    result.stdout.fnmatch_lines(
+        [
+            f"tests/test_window.py::test_window: plan='plans/window.json' does not exist (looked "
+            f"for {looked_for}); paths are relative to the test file's folder; for "
+            f"{pytester.path / 'plans' / 'window.json'} write plan='../plans/window.json'"
+        ]
+    )
+
+
+def test_a_plan_given_by_position_is_told_to_use_its_name(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.logic_env("Close the window.", "plan.json")
+        def test_window(logic_env):
+            pass
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*: too many positional arguments (only the task is positional: give the others by "
+            "name, plan=...); it accepts task, plan, *"
+        ]
+    )
+
+
+def test_a_plan_path_through_a_parent_folder_is_shown_plainly(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("plans").joinpath("window.json").write_text('{"subtasks": 3}')
+    pytester.mkdir("tests").joinpath("test_window.py").write_text(
+        "import pytest\n\n"
+        '@pytest.mark.logic_env("Close the window.", plan="../plans/window.json")\n'
+        "def test_window(logic_env):\n"
+        "    pass\n"
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"{pytester.path / 'plans' / 'window.json'}*"])
+    assert "/../" not in result.stdout.str()
+
+
 def test_marker_without_the_fixture_fails_instead_of_testing_nothing(
     pytester: pytest.Pytester,
 ) -> None:
