@@ -426,9 +426,10 @@ def _build_scenes(
     """Select trajectories and build their scenes; a combination whose scene cannot be
     built is excluded and its paths are covered again by other combinations."""
     infeasible: set[tuple[int, ...]] = set()
-    failures: dict[tuple[int, ...], str] = {}
+    failures: list[tuple[Trajectory, str]] = []
     scenes: dict[str, Scene] = {}
     built: dict[tuple[int, ...], Scene] = {}
+    realized: set[str] = set()  # keys of the decision paths some built scene holds
     notes: list[str] = []
     total_paths = sum(len(group) for group in plan_paths(plan))
     for _ in range(total_paths + 1):
@@ -439,8 +440,9 @@ def _build_scenes(
         try:
             selection = select(plan, request.select, feasible if infeasible else None)
         except LogicEnvError as error:
-            reasons = "; ".join(f"{k}: {v}" for k, v in failures.items())
-            raise SceneError(f"{error} (scene failures: {reasons})") from None
+            if not failures:
+                raise
+            raise _unbuildable(request, failures, realized, error) from None
         new_failure = False
         for trajectory in selection.trajectories:
             signature = tuple(p.index for p in trajectory.paths)
@@ -450,11 +452,12 @@ def _build_scenes(
                 scene = _build_one(builders, plan, trajectory, request.seed, notes)
             except SceneError as error:
                 infeasible.add(signature)
-                failures[signature] = str(error)
+                failures.append((trajectory, str(error)))
                 notes.append(f"{trajectory.id}: no valid scene ({error}); excluded")
                 new_failure = True
                 continue
             built[signature] = scene
+            realized.update(path.key for path in trajectory.paths)
             builders.on_scene(scene, trajectory)
         if not new_failure:
             trajectories = tuple(make_trajectory(t.paths) for t in selection.trajectories)
@@ -462,6 +465,24 @@ def _build_scenes(
                 scenes[trajectory.id] = built[tuple(p.index for p in trajectory.paths)]
             return trajectories, scenes, notes
     raise SceneError("scene generation kept failing; see the notes")  # pragma: no cover
+
+
+def _unbuildable(
+    request: TaskRequest,
+    failures: Sequence[tuple[Trajectory, str]],
+    realized: set[str],
+    error: LogicEnvError,
+) -> SceneError:
+    """The decision paths no scene could hold, and why each scene that held them failed."""
+    stuck = sorted({p.key for trajectory, _ in failures for p in trajectory.paths} - realized)
+    where = f"in {request.plan_file}" if request.plan_file is not None else "in the plan"
+    reasons = "\n".join(f"  {trajectory.id}: {why}" for trajectory, why in failures)
+    if not stuck:
+        return SceneError(f"{error}\nscenes that could not be built:\n{reasons}")
+    return SceneError(
+        f"no scene can be built for {', '.join(stuck)}: its facts cannot all hold in one "
+        f"scene; fix them {where}. Every scene tried for it failed:\n{reasons}"
+    )
 
 
 #: Designs tried per trajectory before it counts as infeasible: a design that cannot be laid

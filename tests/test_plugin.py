@@ -639,6 +639,29 @@ def test_a_scene_damaged_after_collection_names_the_file_and_the_fix(
     assert "Task  Conditions" not in result.stdout.str()  # no table without a row
 
 
+def test_a_situation_no_scene_can_hold_names_its_path_the_plan_and_why(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    plan = json.loads(json.dumps(PLAN))
+    # A towel is no receptacle: the "open" answer cannot be realized.
+    plan["subtasks"][0]["factors"][0]["realization"]["yes"] += [
+        {"exists": "Towel", "as": "towel"},
+        {"exists": "SoapBar", "as": "soap", "where": {"in": "towel"}},
+    ]
+    (pytester.path / "plan.json").write_text(json.dumps(plan))
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "no scene can be built for window:window=yes: its facts cannot all hold in one "
+            f"scene; fix them in {pytester.path / 'plan.json'}. Every scene tried for it failed:",
+            "  window=yes-light=yes: soap must be in towel *, but a Towel is not a receptacle*",
+            "  window=yes-light=no: soap must be in towel *, but a Towel is not a receptacle*",
+        ]
+    )
+
+
 def test_the_coverage_table_lists_tasks_by_test_name(pytester: pytest.Pytester) -> None:
     # Their cache entries sort the other way round (c70223e2 > 022d640b).
     make_project(
