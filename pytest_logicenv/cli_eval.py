@@ -67,4 +67,4 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.json:
         write_atomic(args.json, json.dumps(document, indent=2) + "\n")
         print(f"metrics written to {args.json}")
-    return 0
+    return 0 if evaluation.ok else 1

@@ -22,8 +22,14 @@ Layout of the inputs (so that others can add tasks)::
       or POLICIES_DIR/<task_id>/    correct.xml, counterfactual.xml, unreachable.xml,
                                     lackbranch.xml (BehaviorTree.CPP) or .py with policy()
 
-Bad input (a task without policies, policies for an unknown task, a faulty policy that passes
-everywhere) is reported per task, never a crash of the whole evaluation.
+Policy modules import your own code as ``python -m`` would: the current directory comes first
+on ``sys.path``, then the policy's folder (so ``POLICIES_DIR/chores.py`` may import your
+``chores`` package even though it shares its name).
+
+Bad input is reported per task, never a crash of the whole evaluation: what stops a
+measurement (an unreadable task, no environments, a policy that cannot be imported or built)
+is one of the task's ``errors``; what is merely missing or found (a task without some policy,
+policies for an unknown task, a faulty policy that passes everywhere) is one of its ``notes``.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ class TaskResult:
     metrics: Mapping[str, float | None] = field(default_factory=dict)
     detected: Mapping[str, str] = field(default_factory=dict)  # fault -> outcome seen
     notes: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()  # what kept a metric from being measured
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,11 @@ class Evaluation:
     strategy: str
     tasks: tuple[TaskResult, ...]
     notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether there were tasks and every one could be measured."""
+        return bool(self.tasks) and not any(task.errors for task in self.tasks)
 
     @property
     def overall(self) -> dict[str, float | None]:
@@ -92,7 +104,12 @@ class Evaluation:
             "strategy": self.strategy,
             "overall": _rounded(self.overall),
             "tasks": {
-                t.task_id: {**_rounded(t.metrics), "scenes": t.scenes, "notes": list(t.notes)}
+                t.task_id: {
+                    **_rounded(t.metrics),
+                    "scenes": t.scenes,
+                    "notes": list(t.notes),
+                    "errors": list(t.errors),
+                }
                 for t in self.tasks
             },
             "notes": list(self.notes),
@@ -111,9 +128,13 @@ def _rounded(metrics: Mapping[str, float | None]) -> dict[str, float | None]:
 PolicyFactory = Any  # a py_trees factory or an XML path; run_policy accepts both
 
 
-def load_policies(policies_dir: Path, task_id: str) -> tuple[dict[str, PolicyFactory], list[str]]:
-    """The policies of one task, by kind, and notes on what is missing or wrong."""
+def load_policies(
+    policies_dir: Path, task_id: str
+) -> tuple[dict[str, PolicyFactory], list[str], list[str]]:
+    """The policies of one task, by kind, notes on what is missing, and errors (policies
+    that exist but cannot be loaded)."""
     notes: list[str] = []
+    errors: list[str] = []
     module_path = policies_dir / f"{task_id}.py"
     folder = policies_dir / task_id
     policies: dict[str, PolicyFactory] = {}
@@ -121,10 +142,11 @@ def load_policies(policies_dir: Path, task_id: str) -> tuple[dict[str, PolicyFac
         try:
             module = _import_file(module_path)
         except Exception as error:  # user code: report, never crash the evaluation
-            return {}, [f"{module_path}: cannot be imported ({type(error).__name__}: {error})"]
+            why = f"{type(error).__name__}: {error}"
+            return {}, [], [f"{module_path}: cannot be imported ({why})"]
         found = getattr(module, "POLICIES", None)
         if not isinstance(found, Mapping):
-            return {}, [f"{module_path}: defines no POLICIES mapping (kind -> factory)"]
+            return {}, [], [f"{module_path}: defines no POLICIES mapping (kind -> factory)"]
         policies = {str(k): v for k, v in found.items() if k in POLICY_KINDS}
     elif folder.is_dir():
         for kind in POLICY_KINDS:
@@ -135,13 +157,14 @@ def load_policies(policies_dir: Path, task_id: str) -> tuple[dict[str, PolicyFac
                 try:
                     policies[kind] = _import_file(script).policy
                 except Exception as error:
-                    notes.append(f"{script}: no usable policy() ({type(error).__name__}: {error})")
+                    why = f"{type(error).__name__}: {error}"
+                    errors.append(f"{script}: no usable policy() ({why})")
     else:
-        return {}, [f"no policies: expected {module_path} or {folder}/"]
+        return {}, [f"no policies: expected {module_path} or {folder}/"], []
     for kind in POLICY_KINDS:
         if kind not in policies:
             notes.append(f"no {kind} policy")
-    return policies, notes
+    return policies, notes, errors
 
 
 def _import_file(path: Path) -> Any:
@@ -150,11 +173,13 @@ def _import_file(path: Path) -> Any:
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
+    added = [str(Path.cwd()), str(path.parent)]
+    sys.path[:0] = added
     try:
         spec.loader.exec_module(module)
     finally:
-        sys.path.remove(str(path.parent))
+        for entry in added:
+            sys.path.remove(entry)
     return module
 
 
@@ -189,6 +214,7 @@ def evaluate_task(
 ) -> TaskResult:
     from .checker import check_scene, phypr
     from .coverage import plan_coverage
+    from .env import known_names
     from .environments import load_plan_of
     from .runner import run_policy
     from .scene import load_scene
@@ -198,12 +224,12 @@ def evaluate_task(
         task = json.loads(task_file.read_text(encoding="utf-8"))
         description = str(task["description"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
-        return TaskResult(task_id, notes=(f"{task_file}: unreadable task ({error})",))
+        return TaskResult(task_id, errors=(f"{task_file}: unreadable task ({error})",))
     plan_file = plans_dir / f"{task_id}.json"
     if not plan_file.is_file():
         return TaskResult(
             task_id,
-            notes=(f"no formal plan {plan_file}; write one (logicenv convert {task_file})",),
+            errors=(f"no formal plan {plan_file}; write one (logicenv convert {task_file})",),
         )
     notes: list[str] = []
     try:
@@ -218,7 +244,7 @@ def evaluate_task(
         plan = load_plan_of(environments.entry, fix=f"regenerate {environments.entry.root}")
         scenes = [load_scene(case.scene_path) for case in environments.cases]
     except LogicEnvError as error:
-        return TaskResult(task_id, notes=(f"no environments: {error}",))
+        return TaskResult(task_id, errors=(f"no environments: {error}",))
     physics = phypr([check_scene(scene) for scene in scenes])
     metrics: dict[str, float | None] = {
         "PhyPR": physics.average,
@@ -239,12 +265,18 @@ def evaluate_task(
         )
     except (LogicEnvError, KeyError) as error:
         notes.append(f"no JI: the task file's ground-truth plan is unusable ({error})")
-    policies, policy_notes = load_policies(policies_dir, task_id)
+    # As under pytest: a name no scene of the task can have is a typo, not a lackbranch.
+    known = known_names(environments.entry.root)
+    policies, policy_notes, errors = load_policies(policies_dir, task_id)
     notes += policy_notes
     runs: dict[str, list[str]] = {}
     seconds: dict[str, float] = {}
     for kind, policy in policies.items():
-        kinds, elapsed = _run_all(run_policy, policy, environments.cases, scenes)
+        try:
+            kinds, elapsed = _run_all(run_policy, policy, environments.cases, scenes, known)
+        except LogicEnvError as error:  # a policy that cannot even be built
+            errors.append(f"the {kind} policy cannot run: {error}")
+            continue
         runs[kind], seconds[kind] = kinds, elapsed
     detected: dict[str, str] = {}
     if "correct" in runs:
@@ -269,7 +301,7 @@ def evaluate_task(
         notes.append("no SceVR/FauDR without a correct policy")
     if seconds:
         metrics["ST"] = statistics.fmean(seconds.values())
-    return TaskResult(task_id, len(scenes), metrics, detected, tuple(notes))
+    return TaskResult(task_id, len(scenes), metrics, detected, tuple(notes), tuple(errors))
 
 
 def _run_all(
@@ -277,15 +309,13 @@ def _run_all(
     policy: PolicyFactory,
     cases: Sequence[Case],
     scenes: Sequence[Any],
+    known: frozenset[str],
 ) -> tuple[list[str], float]:
     kinds = []
     started = time.perf_counter()
     for case, scene in zip(cases, scenes, strict=True):
-        try:
-            outcome = run_policy(policy, scene, goal=case.goal, situation=case.situation)
-            kinds.append(outcome.kind)
-        except LogicEnvError as error:  # a policy that cannot even be built
-            kinds.append(f"error: {error}")
+        outcome = run_policy(policy, scene, goal=case.goal, situation=case.situation, known=known)
+        kinds.append(outcome.kind)
     return kinds, time.perf_counter() - started
 
 
@@ -389,6 +419,8 @@ def format_table(evaluation: Evaluation) -> list[str]:
     total = sum(t.scenes for t in evaluation.tasks)
     lines.append(row("overall", str(total), evaluation.overall))
     for task in evaluation.tasks:
+        for error in task.errors:
+            lines.append(f"{task.task_id}: error: {error}")
         for note in task.notes:
             lines.append(f"{task.task_id}: {note}")
     lines += list(evaluation.notes)

@@ -71,7 +71,7 @@ def test_bad_input_is_reported_per_task_never_a_crash(tmp_path: Path) -> None:
     assert "no counterfactual policy" in clean.notes
     orphan = by_id["orphan_task"]
     assert orphan.scenes == 0
-    assert any("unreadable task" in note or "no formal plan" in note for note in orphan.notes)
+    assert any("unreadable task" in e or "no formal plan" in e for e in orphan.errors)
     assert any("policies for an unknown task 'unknown_task'" in n for n in evaluation.notes)
     assert evaluation.overall["FauDR"] == pytest.approx(50.0)
 
@@ -83,3 +83,64 @@ def test_a_task_without_policies_is_measured_as_far_as_it_can_be(tmp_path: Path)
     assert task.metrics["LogCov"] == 100.0
     assert task.metrics["SceVR"] is None
     assert any(note.startswith("no policies: expected") for note in task.notes)
+
+
+WINDOW_PLAN = json.loads((ROOT / "tests" / "data" / "window_light_plan.json").read_text())
+WINDOW_POLICIES = """
+from pytest_logicenv.controls import sequence, when
+from pytest_logicenv.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+
+
+def correct():
+    return sequence(
+        "Reset",
+        when("Window", IsOpen("window"), sequence("Shut", GoTo("window"), Close("window"))),
+        when("Light", IsToggledOn("light"), sequence("Off", GoTo("light"), ToggleOff("light"))),
+    )
+
+
+def typo():
+    return sequence("Reset", GoTo("windw"), Close("window"))
+"""
+
+
+def _window_project(root: Path, policies_module: str) -> None:
+    """A user's project: their policies in ``window_light.py``, and an evaluation layout whose
+    policy module must be named after the task, ``window_light`` too."""
+    (root / "window_light.py").write_text(WINDOW_POLICIES)
+    for folder in ("tasks", "plans", "policies"):
+        (root / folder).mkdir()
+    paper = [
+        {"Is the window open?": {"YES": "Close it.", "NO": "Do nothing."}},
+        {"Is the light on?": {"YES": "Switch it off.", "NO": "Do nothing."}},
+    ]
+    task = {"id": "window_light", "description": WINDOW_PLAN["task"], "plan": paper}
+    (root / "tasks" / "window_light.json").write_text(json.dumps(task))
+    (root / "plans" / "window_light.json").write_text(json.dumps(WINDOW_PLAN))
+    (root / "policies" / "window_light.py").write_text(policies_module)
+
+
+def test_a_policy_module_named_like_the_project_module_it_imports_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _window_project(
+        tmp_path,
+        "from window_light import correct\nPOLICIES = {'correct': correct}\n",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "tasks", "policies"]) == 0
+    out = capsys.readouterr().out
+    assert "window_light: error" not in out
+    [row] = [line for line in out.splitlines() if line.startswith("window_light ")]
+    assert row.split()[7] == "100.00"  # SceVR: the correct policy ran and passed
+
+
+def test_what_cannot_be_measured_is_an_error_and_the_exit_status_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _window_project(tmp_path, "from window_light import typo\nPOLICIES = {'correct': typo}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "tasks", "policies"]) == 1
+    out = capsys.readouterr().out
+    assert "window_light: error: the correct policy cannot run: " in out
+    assert "'windw' names no object, type or room" in out
