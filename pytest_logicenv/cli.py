@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli_llm",
     "pytest_logicenv.cli_run",
     "pytest_logicenv.cli_check",
+    "pytest_logicenv.cli_types",
 )
 
 
