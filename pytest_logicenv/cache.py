@@ -161,13 +161,20 @@ class Cache:
             if path.is_dir() and not path.name.startswith(".") and (path / MANIFEST).exists()
         ]
 
+    def lock_file(self, key: str) -> Path:
+        return self.root / f".{safe_file_name(key)}.lock"
+
+    def run_marker(self, key: str) -> Path:
+        """Which run last regenerated the entry (``--logicenv-regenerate`` under xdist)."""
+        return self.root / f".{safe_file_name(key)}.run"
+
     @contextmanager
     def lock(self, key: str) -> Iterator[None]:
         """Exclusive access to one entry across processes (pytest-xdist workers)."""
         from filelock import FileLock, Timeout
 
         self.prepare_root()
-        lock = FileLock(str(self.root / f".{safe_file_name(key)}.lock"))
+        lock = FileLock(str(self.lock_file(key)))
         try:
             with lock.acquire(timeout=LOCK_TIMEOUT_S):
                 yield
@@ -230,10 +237,33 @@ class Cache:
                 shutil.rmtree(path, ignore_errors=True)
 
     def remove(self, entry: Entry) -> None:
-        """Delete an entry (rename first, so a half-deleted entry is never seen)."""
+        """Delete an entry (rename first, so a half-deleted entry is never seen), then its
+        lock file and run marker."""
         retired = Path(tempfile.mkdtemp(prefix=f".{entry.key}.gone.", dir=self.root))
         os.replace(entry.root, retired / "entry")
         shutil.rmtree(retired, ignore_errors=True)
+        self.forget(entry.key)
+
+    def forget(self, key: str) -> None:
+        """Delete the lock file and run marker of an entry that does not exist (any more),
+        unless some process holds the lock, generating it right now."""
+        from filelock import FileLock, Timeout
+
+        lock_file = self.lock_file(key)
+        if self.entry(key).root.exists() or not lock_file.exists():
+            return
+        try:
+            with FileLock(str(lock_file), timeout=0):
+                self.run_marker(key).unlink(missing_ok=True)
+                lock_file.unlink(missing_ok=True)
+        except Timeout:
+            pass
+
+    def forget_orphans(self) -> None:
+        """:meth:`forget` every entry whose lock file outlived it (a removed entry, a task
+        whose generation failed)."""
+        for lock_file in self.root.glob(".*.lock"):
+            self.forget(lock_file.name[1 : -len(".lock")])
 
 
 def dumps(data: Any) -> bytes:

@@ -235,7 +235,7 @@ def prepare(
         if not isinstance(fresh, str):
             return Environments(entry, fresh)
     with cache.lock(key):
-        marker = cache.root / f".{safe_file_name(key)}.run"
+        marker = cache.run_marker(key)
         if entry.exists():
             done_this_run = mode.regenerate and _read_marker(marker) == mode.run_id
             if not mode.regenerate or done_this_run:

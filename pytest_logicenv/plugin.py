@@ -561,11 +561,12 @@ class LogicEnvReporter:
         state = self.state
         state.unused = find_unused(state.cache, state.prepared, state.collected, session)
         clean = session.config.getoption("logicenv_clean")
-        if state.unused and clean:
+        if clean:
             from .cache import Entry
 
             for root in state.unused:
                 state.cache.remove(Entry(Path(root)))
+            state.cache.forget_orphans()
         result_file = session.config.getoption("logicenv_unused_json")
         if result_file:  # for `logicenv clean`, which runs this collection
             from .report import write_atomic

@@ -118,3 +118,31 @@ def test_origin_tolerates_hand_broken_manifests(
 ) -> None:
     tmp_path.joinpath("manifest.json").write_text(manifest)
     assert Entry(tmp_path).origin() == origin
+
+
+def test_removing_an_entry_removes_its_lock_file_and_run_marker(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    with cache.lock("task-0123abcd"):
+        entry = cache.write_entry("task-0123abcd", {"manifest.json": b"{}"})
+    cache.run_marker("task-0123abcd").write_text("run id")
+    cache.remove(entry)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gitignore"]
+
+
+def test_orphan_locks_go_unless_a_process_is_generating_that_entry(tmp_path: Path) -> None:
+    from filelock import FileLock
+
+    cache = Cache(tmp_path)
+    with cache.lock("failed-0123abcd"):  # a generation that failed: a lock and no entry
+        pass
+    with cache.lock("kept-0123abcd"):
+        cache.write_entry("kept-0123abcd", {"manifest.json": b"{}"})
+    busy = FileLock(str(cache.lock_file("busy-0123abcd")))
+    with busy:  # another process generating this entry right now
+        cache.forget_orphans()
+        assert sorted(p.name for p in tmp_path.iterdir()) == [
+            ".busy-0123abcd.lock",
+            ".gitignore",
+            ".kept-0123abcd.lock",
+            "kept-0123abcd",
+        ]

@@ -348,6 +348,7 @@ def test_edited_task_text_leaves_the_old_entry_unused_and_clean_removes_it(
     result = pytester.runpytest("--logicenv-clean")
     result.stdout.fnmatch_lines(["*logicenv: 1 removed cache entry*"])
     assert not old.exists()
+    assert not old.with_name(f".{old.name}.lock").exists()
     assert len(entries(pytester)) == 1
 
 
