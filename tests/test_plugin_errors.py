@@ -71,14 +71,20 @@ def test_bad_marker_values(pytester: pytest.Pytester, arguments: str, message: s
     result.stdout.fnmatch_lines([f"*{message}"])
 
 
-def test_a_plan_path_written_from_the_rootdir_is_corrected(pytester: pytest.Pytester) -> None:
-    pytester.mkdir("plans").joinpath("window.json").write_text("{}")
+def _plan_beside_tests(pytester: pytest.Pytester, plan_text: str, plan: str) -> None:
+    """``plans/window.json`` holding ``plan_text``, and ``tests/test_window.py`` whose marker
+    gives ``plan``."""
+    pytester.mkdir("plans").joinpath("window.json").write_text(plan_text)
     pytester.mkdir("tests").joinpath("test_window.py").write_text(
         "import pytest\n\n"
-        '@pytest.mark.logic_env("Close the window.", plan="plans/window.json")\n'
+        f'@pytest.mark.logic_env("Close the window.", plan="{plan}")\n'
         "def test_window(logic_env):\n"
         "    pass\n"
     )
+
+
+def test_a_plan_path_written_from_the_rootdir_is_corrected(pytester: pytest.Pytester) -> None:
+    _plan_beside_tests(pytester, "{}", "plans/window.json")
     result = pytester.runpytest()
     result.assert_outcomes(errors=1)
     looked_for = pytester.path / "tests" / "plans" / "window.json"
@@ -112,13 +118,7 @@ def test_a_plan_given_by_position_is_told_to_use_its_name(pytester: pytest.Pytes
 
 
 def test_a_plan_path_through_a_parent_folder_is_shown_plainly(pytester: pytest.Pytester) -> None:
-    pytester.mkdir("plans").joinpath("window.json").write_text('{"subtasks": 3}')
-    pytester.mkdir("tests").joinpath("test_window.py").write_text(
-        "import pytest\n\n"
-        '@pytest.mark.logic_env("Close the window.", plan="../plans/window.json")\n'
-        "def test_window(logic_env):\n"
-        "    pass\n"
-    )
+    _plan_beside_tests(pytester, '{"subtasks": 3}', "../plans/window.json")
     result = pytester.runpytest()
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([f"{pytester.path / 'plans' / 'window.json'}*"])
