@@ -140,8 +140,8 @@ class LogicEnv:
         return outcome
 
     def _policy(self, policy: Any) -> Any:
-        """A relative XML path taken from the test file's folder (or, as before, the current
-        directory); a path found in neither is named with where it was looked for."""
+        """A relative XML path taken from the test file's folder, else from the current
+        directory; a path found in neither is an error saying where it was looked for."""
         if not isinstance(policy, str | os.PathLike) or self.base_dir is None:
             return policy
         candidate = Path(policy)
