@@ -25,6 +25,7 @@ the query on 'window' has no branch for value 'no'; add one (every value of the 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable
@@ -276,6 +277,11 @@ def _check_grounding(subtask: Subtask, where: str) -> list[Violation]:
     return found
 
 
+def _did_you_mean(name: str, candidates: Collection[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def _check_facts(
     plan: Plan, known_types: Collection[str] | None, require_facts: bool
 ) -> list[Violation]:
@@ -294,8 +300,9 @@ def _check_facts(
                         Violation(
                             "grounding",
                             location,
-                            f"unknown object type {ref!r}; use a catalog type "
-                            "(`logicenv types` lists them) or add a custom type",
+                            f"unknown object type {ref!r}{_did_you_mean(ref, known_types)}; "
+                            "use a catalog type (`logicenv types` lists them) or add a custom "
+                            "type",
                         )
                     )
             elif ref not in roles:
@@ -303,9 +310,9 @@ def _check_facts(
                     Violation(
                         "grounding",
                         location,
-                        f"role {ref!r} is never bound; bind it with an exists fact "
-                        f'(e.g. {{"exists": "Sofa", "as": "{ref}"}}) in the setting or a '
-                        "realization, or refer to a type (capitalized) instead",
+                        f"role {ref!r} is never bound{_did_you_mean(ref, roles)}; bind it "
+                        f'with an exists fact (e.g. {{"exists": "Sofa", "as": "{ref}"}}) in the '
+                        "setting or a realization, or refer to a type (capitalized) instead",
                     )
                 )
     for i, subtask in enumerate(plan.subtasks):

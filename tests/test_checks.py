@@ -157,3 +157,25 @@ def test_validate_raises_one_error_listing_all() -> None:
     assert str(caught.value) == (
         "plan.json: 1 problem\n  [syntax] subtasks: the plan has no subtasks; add at least one"
     )
+
+
+def test_misspelled_types_and_roles_get_a_suggestion() -> None:
+    factor = Factor(
+        "tv",
+        "Is the TV on?",
+        YES_NO,
+        realizations={
+            "yes": (parse_fact({"exists": "Televison", "as": "tv"}),),
+            "no": (parse_fact({"exists": "Television", "as": "tv"}),),
+        },
+    )
+    tree = Query(
+        "tv",
+        (
+            ("yes", Leaf("Off.", (parse_fact({"state": "t_v", "toggled": False}),))),
+            ("no", Leaf("x")),
+        ),
+    )
+    found = messages(Plan("t", (Subtask("tv", (factor,), tree),)), known_types={"Television"})
+    assert any("unknown object type 'Televison' (did you mean 'Television'?)" in m for m in found)
+    assert any("role 't_v' is never bound (did you mean 'tv'?)" in m for m in found)
