@@ -32,6 +32,8 @@ from .scene import NEAR_DISTANCE, Door, Scene, SceneObject, Window, footprint_ga
 
 #: The relation of an object the agent holds (the facts ``held`` form reads it).
 HELD = "held"
+#: ``(min_x, min_z, max_x, max_z)`` on the floor plane.
+Footprint = tuple[float, float, float, float]
 
 
 class WorldObject:
@@ -68,7 +70,7 @@ class WorldObject:
         properties: Iterable[str],
         accepts: Iterable[str] = (),
         size: tuple[float, float, float] = (0.0, 0.0, 0.0),
-        footprint: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+        footprint: Footprint | None = None,
     ) -> None:
         self.id = id
         self.type = type
@@ -81,9 +83,12 @@ class WorldObject:
         self.properties = frozenset(properties)
         self.accepts = tuple(accepts)
         self.size = size
+        # Where it stands on the floor plane; None for doors and windows (in walls, near
+        # nothing, as in Scene.near) and for what was dropped where the agent's position is
+        # unknown.
         self.footprint = footprint
-        # The spot (a floor-standing object id) an object was dropped beside, so the agent
-        # can pick it up again without walking anywhere.
+        # The spot (a floor-standing object id) an object was dropped beside: it lies there,
+        # and walking to it is walking to that spot.
         self.beside: str | None = None
 
     @classmethod
@@ -131,12 +136,14 @@ class WorldObject:
 @dataclass
 class AgentState:
     """Where the agent is and what it holds. ``spot`` is the floor-standing object it stands
-    next to (``None`` right after entering a room); it can reach that object and everything
-    on or in it."""
+    next to (``None`` at its start and right after entering a room); it can reach that object
+    and everything on or in it. ``position`` is its start point until it first moves (then
+    only its spot says where it is)."""
 
     room: str
     spot: str | None = None
     held: str | None = None
+    position: tuple[float, float] | None = None
 
 
 class WorldState:
@@ -159,7 +166,8 @@ class WorldState:
         else:
             room = scene.rooms[0].id if scene.rooms else ""
         held = next((obj.id for obj in objects if obj.relation == HELD), None)
-        return cls(scene, objects, AgentState(room=room, held=held))
+        position = scene.agent.position if scene.agent is not None else None
+        return cls(scene, objects, AgentState(room=room, held=held, position=position))
 
     # -- the facts World protocol --------------------------------------------------------
 
@@ -178,19 +186,24 @@ class WorldState:
             return False
         first_box, second_box = self._footprint(first), self._footprint(second)
         if first_box is None or second_box is None:
-            return False  # wall-mounted things are not near anything, as in Scene.near
+            return False  # doors and windows are near nothing, as in Scene.near
         return footprint_gap(first_box, second_box) <= NEAR_DISTANCE
 
-    def _footprint(self, obj: WorldObject) -> tuple[float, float, float, float] | None:
-        ground = self.ground(obj)
-        if ground is None:  # held, and the agent stands at no object: at its start point
-            if self.scene.agent is None:
-                return None
-            x, z = self.scene.agent.position
-            return x, z, x, z
-        if ground.relation == "wall":
+    def _footprint(self, obj: WorldObject) -> Footprint | None:
+        """Where ``obj`` is on the floor plane: where what it rests on stands, or for what
+        the agent holds, where the agent stands."""
+        bottom = [obj, *self.ancestors(obj)][-1]
+        if bottom.relation == HELD:
+            spot = self.agent.spot
+            return self.objects[spot].footprint if spot is not None else self._agent_point()
+        return bottom.footprint
+
+    def _agent_point(self) -> Footprint | None:
+        """The agent's start point while it has not moved (else it is where its spot is)."""
+        if self.agent.position is None:
             return None
-        return ground.footprint
+        x, z = self.agent.position
+        return x, z, x, z
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -216,11 +229,14 @@ class WorldState:
 
     def ground(self, obj: WorldObject) -> WorldObject | None:
         """The floor-standing (or wall-mounted) object under ``obj``; for something the agent
-        holds, the spot where the agent stands (``None`` if it stands at no object)."""
+        holds, the spot where the agent stands (``None`` if it stands at no object); for
+        something dropped beside a spot, that spot."""
         bottom = [obj, *self.ancestors(obj)][-1]
         if bottom.relation == HELD:
             spot = self.agent.spot
             return self.objects[spot] if spot is not None else None
+        if bottom.beside is not None:
+            return self.objects[bottom.beside]
         return bottom
 
     def enclosure(self, obj: WorldObject) -> WorldObject | None:
@@ -246,7 +262,7 @@ class WorldState:
         if spot is None:
             return False
         ground = self.ground(obj)
-        return ground is not None and (ground.id == spot or ground.beside == spot)
+        return ground is not None and ground.id == spot
 
     def children(self, obj: WorldObject, relation: str | None = None) -> list[WorldObject]:
         return [
@@ -282,7 +298,14 @@ class WorldState:
             self.agent.held = None
         obj.parent = parent.id if parent is not None else None
         obj.relation = relation
-        obj.beside = self.agent.spot if parent is None else None
+        obj.beside = None
+        if parent is None:  # on the floor where the agent stands
+            spot = self.agent.spot
+            if spot is None:
+                obj.footprint = self._agent_point()
+            elif spot != obj.id:  # (else it goes back where the agent took it from)
+                obj.beside = spot
+                obj.footprint = self.objects[spot].footprint
         self._set_room(obj, parent.room if parent is not None else self.agent.room)
         self.touch()
 
@@ -297,6 +320,7 @@ class WorldState:
     def move_agent(self, room: str, spot: WorldObject | None) -> None:
         self.agent.room = room
         self.agent.spot = spot.id if spot is not None else None
+        self.agent.position = None
         held = self.held()
         if held is not None:
             self._set_room(held, room)

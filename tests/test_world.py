@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim_scenes import kitchen, square
+from sim_scenes import kitchen, obj, scene, square
 
 from pytest_logicenv.actions import execute
 from pytest_logicenv.facts import evaluate, parse_fact
@@ -78,3 +78,47 @@ def test_the_visible_view_is_cached_until_the_world_changes() -> None:
     assert world.visible() is first
     execute(world, "GoTo", {"target": "fridge"})
     assert world.visible() is not first
+
+
+def test_a_dropped_object_is_near_where_it_was_dropped() -> None:
+    # Carried across the kitchen and dropped beside the statue, the mug lies there: near the
+    # statue, no longer near the toaster on the counter it came from.
+    world = WorldState.from_scene(kitchen())
+    for action, port, ref in (
+        ("GoTo", "target", "mug"),
+        ("PickUp", "object", "mug"),
+        ("GoTo", "target", "statue"),
+        ("Drop", "object", "mug"),
+    ):
+        assert execute(world, action, {port: ref}) is None
+    assert world.near("mug", "statue")
+    assert not world.near("mug", "toaster")
+    # Walking to it means walking to the statue it lies beside.
+    assert execute(world, "GoTo", {"target": "toaster"}) is None
+    assert execute(world, "GoTo", {"target": "mug"}) is None
+    assert world.agent.spot == "statue"
+    assert world.reachable(world.objects["mug"])
+
+
+def test_an_object_dropped_where_the_agent_started_lies_there() -> None:
+    # Handed the tray at its start (0.5, 0.5), the agent drops it there, 3 m from the statue
+    # the tray stood beside.
+    world = WorldState.from_scene(kitchen())
+    assert world.near("tray", "statue")
+    world.hold(world.objects["tray"])
+    assert execute(world, "Drop", {"object": "tray"}) is None
+    assert not world.near("tray", "statue")
+
+
+def test_wall_mounted_objects_are_near_as_in_the_scene() -> None:
+    # One evaluator serves scenes and worlds: a picture hung above the sofa is near it in both.
+    source = scene(
+        obj("sofa", "Sofa", "receptacle", size=(2.0, 0.8, 0.9), at=(2.5, 0.5)),
+        obj("picture", "Painting", relation="wall", size=(0.8, 0.6, 0.02), at=(2.5, 0.01)),
+        obj("stool", "Stool", size=(0.4, 0.5, 0.4), at=(2.5, 4.5)),
+    )
+    world = WorldState.from_scene(source)
+    for pair in (["picture", "sofa"], ["sofa", "picture"], ["picture", "stool"]):
+        fact = parse_fact({"near": pair})
+        assert evaluate(fact, world) == evaluate(fact, source), pair
+    assert evaluate(parse_fact({"near": ["picture", "sofa"]}), world)
