@@ -13,9 +13,10 @@ Three dimensions, as in the paper's Table 1:
   room, for an outside door); each window lies in an exterior wall of its room, above the floor
   and below the wall's top; openings on one wall do not overlap.
 - **entity**: every object is supported (on the floor, on its parent's top within its footprint,
-  inside its parent, or hung with its back on a wall of its room); no two objects collide
-  (an object and what holds it excepted); each object lies inside its designated room; nothing
-  stands in a door's swing area; the agent starts inside its room, on free floor.
+  inside its parent, or hung with its back on a wall of its room), and a parent is a receptacle
+  that takes it; no two objects collide (an object and what holds it excepted); each object
+  lies inside its designated room, below the ceiling; nothing stands in a door's swing area;
+  the agent starts inside its room, on free floor.
 - **relation**: every relation the layout kept (and every requested relation it did not record
   as dropped) holds.
 
@@ -588,6 +589,12 @@ def _check_entity(scene: Scene) -> DimensionCheck:
             continue
         assert room is not None
         _check_support(out, obj, room, by_id, wall_height)
+        if obj.relation != "wall":  # (a wall-mounted object's height is checked with its wall)
+            out.expect(
+                _top(obj) <= wall_height + TOLERANCE,
+                where,
+                f"reaches {_top(obj):.3f} m, above the {wall_height:.2f} m ceiling",
+            )
         out.expect(
             _rect_in_polygon(_footprint(obj), room.polygon),
             where,
@@ -690,6 +697,16 @@ def _check_support(
         where,
         f"is in room {obj.room!r} but its parent {parent.id!r} is in {parent.room!r}",
     )
+    if out.expect(
+        parent.has("receptacle") or parent.has("object_specific_receptacle"),
+        where,
+        f"rests {obj.relation} {parent.id!r} ({parent.type}), which is not a receptacle",
+    ):
+        out.expect(
+            not parent.accepts or obj.type in parent.accepts,
+            where,
+            f"{parent.id!r} takes only {', '.join(parent.accepts)}, not {obj.type}",
+        )
     inner, outer = _footprint(obj), _footprint(parent)
     if obj.relation == "on":
         out.expect(

@@ -965,7 +965,7 @@ def _fit_problems(
                         f"({width:.2f} x {depth:.2f} m); use a smaller object or a larger room",
                     )
                 )
-            if item.kind == "wall" and size[1] > WALL_HEIGHT:
+            if size[1] > WALL_HEIGHT:  # standing or hanging, it must fit under the ceiling
                 problems.append(Violation("fit", where, f"{size[1]:.2f} m is taller than the wall"))
             continue
         parent = items[item.parent]

@@ -222,6 +222,39 @@ ENTITY_BREAKS: dict[str, tuple[tuple[SceneObject, ...], str]] = {
         (replace(TABLE, position=(3.5, 0.2, 2.5)),),
         "agent: starts inside table",
     ),
+    "taller than the room": (
+        (at("pole", (0.3, 2.7, 0.3), 1.0, 2.5),),
+        "objects[pole]: reaches 2.700 m, above the 2.50 m ceiling",
+    ),
+    "stacked through the ceiling": (
+        (
+            at("shelf", (1.0, 2.0, 0.4), 1.0, 2.7, properties=("receptacle",)),
+            at("crate", (0.4, 0.8, 0.3), 1.0, 2.7, parent="shelf", bottom=2.0),
+        ),
+        "objects[crate]: reaches 2.800 m, above the 2.50 m ceiling",
+    ),
+    "on what is not a receptacle": (
+        (
+            at("stain", (0.5, 0.005, 0.4), 1.0, 2.0, properties=("static", "dirtyable")),
+            at("book", (0.2, 0.05, 0.3), 1.0, 2.0, parent="stain", bottom=0.005),
+        ),
+        "objects[book]: rests on 'stain' (Stain), which is not a receptacle",
+    ),
+    "in what is not a receptacle": (
+        (
+            at("laptop", (0.4, 0.3, 0.3), 1.0, 2.0),
+            at("pen", (0.1, 0.05, 0.1), 1.0, 2.0, parent="laptop", relation="in"),
+        ),
+        "objects[pen]: rests in 'laptop' (Laptop), which is not a receptacle",
+    ),
+    "in a receptacle for other things": (
+        (
+            at("toaster", (0.4, 0.3, 0.3), 1.0, 2.0, accepts=("Bread",),
+               properties=("receptacle", "object_specific_receptacle")),
+            at("pen", (0.1, 0.05, 0.1), 1.0, 2.0, parent="toaster", relation="in"),
+        ),
+        "objects[pen]: 'toaster' takes only Bread, not Pen",
+    ),  # fmt: skip
 }
 
 

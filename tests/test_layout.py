@@ -420,6 +420,13 @@ def test_an_object_bigger_than_its_room_or_support() -> None:
         solve_layout(big)
 
 
+def test_an_object_taller_than_the_walls_is_rejected() -> None:
+    # The checker would find it through the ceiling; the layout says so before solving.
+    pole = thing("pole", (0.3, WALL_HEIGHT + 0.2, 0.3))
+    with pytest.raises(LayoutError, match=r"objects\[pole\]: 2.70 m is taller than the wall"):
+        solve_layout(SceneSpec("tall", rooms=(room(),), objects=(pole,)))
+
+
 def test_a_door_between_rooms_that_do_not_touch() -> None:
     spec = SceneSpec(
         "apart",
