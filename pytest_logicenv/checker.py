@@ -15,8 +15,8 @@ Three dimensions, as in the paper's Table 1:
 - **entity**: every object is supported (on the floor, on its parent's top within its footprint,
   inside its parent, or hung with its back on a wall of its room), and a parent is a receptacle
   that takes it; no two objects collide (an object and what holds it excepted); each object
-  lies inside its designated room, below the ceiling; nothing stands in a door's swing area;
-  the agent starts inside its room, on free floor.
+  lies inside its designated room, below the ceiling; nothing but a flat mark lies in a door's
+  swing area (as deep as the door is wide); the agent starts inside its room, on free floor.
 - **relation**: every relation the layout kept (and every requested relation it did not record
   as dropped) holds.
 
@@ -48,7 +48,7 @@ from .scene import (
     ADJACENT_DISTANCE,
     ALIGN_TOLERANCE,
     CENTER_FRACTION,
-    DOOR_CLEARANCE,
+    DOOR_UNDERCUT,
     EDGE_DISTANCE,
     FAR_DISTANCE,
     NEAR_DISTANCE,
@@ -60,6 +60,7 @@ from .scene import (
     SpatialRelation,
     Wall,
     Window,
+    door_clearance,
 )
 
 #: Slack (metres) for equalities and touching surfaces: positions are stored to 1e-6 m.
@@ -618,7 +619,11 @@ def _check_entity(scene: Scene) -> DimensionCheck:
                 if obj.room != room_id:
                     continue
                 out.expect(
-                    not (_footprint(obj).overlaps(rect) and _bottom(obj) < door.height),
+                    not (
+                        _footprint(obj).overlaps(rect)
+                        and _bottom(obj) < door.height
+                        and _top(obj) > DOOR_UNDERCUT + TOLERANCE
+                    ),
                     f"objects[{obj.id}]",
                     f"stands in the swing area of door {door.id!r} ({_rect_text(rect)})",
                 )
@@ -754,7 +759,8 @@ def _overlap(first: SceneObject, second: SceneObject) -> str | None:
 
 
 def _swing_areas(scene: Scene, door: Door) -> Iterator[tuple[_Rect, str]]:
-    """The floor area in front of the door on each side, with the room it lies in."""
+    """The floor area in front of the door on each side (as deep as :func:`door_clearance`),
+    with the room it lies in."""
     wall = next((w for w in scene.walls if w.id == door.wall), None)
     if wall is None:
         return
@@ -771,7 +777,8 @@ def _swing_areas(scene: Scene, door: Door) -> Iterator[tuple[_Rect, str]]:
         probe = mid[0] + nx * 1e-3, mid[1] + nz * 1e-3
         for room in scene.rooms:
             if room.id in door.rooms and _strictly_inside(room.polygon, probe):
-                far = [(p[0] + nx * DOOR_CLEARANCE, p[1] + nz * DOOR_CLEARANCE) for p in (a, b)]
+                depth = door_clearance(door.width)
+                far = [(p[0] + nx * depth, p[1] + nz * depth) for p in (a, b)]
                 xs = [p[0] for p in (a, b, *far)]
                 zs = [p[1] for p in (a, b, *far)]
                 yield _Rect(min(xs), min(zs), max(xs), max(zs)), room.id

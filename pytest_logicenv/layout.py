@@ -28,8 +28,9 @@ exempt); supported (floor objects stand at ``y = 0``, an object ``on`` another s
 surface within its footprint, one ``in`` another sits on its bottom within its footprint (and
 below its top if it is openable, so that it closes), a wall-mounted object has its back flush
 against a wall of its room, below the wall's top); door
-clearance (a :data:`~pytest_logicenv.scene.DOOR_CLEARANCE` deep area in front of each door, on
-both sides, holds nothing lower than the door); windows in exterior walls above the floor, and
+clearance (an area in front of each door, on both sides, as deep as
+:func:`~pytest_logicenv.scene.door_clearance`: the sweep of its leaf, holds nothing lower than
+the door); windows in exterior walls above the floor, and
 nothing against a wall in front of a window opening; rotations 0, 90, 180 or 270.
 
 **Relations** (thresholds in :mod:`pytest_logicenv.scene`; the *footprint* is an object's rotated
@@ -112,7 +113,7 @@ from .scene import (
     ADJACENT_DISTANCE,
     ALIGN_TOLERANCE,
     CENTER_FRACTION,
-    DOOR_CLEARANCE,
+    DOOR_UNDERCUT,
     EDGE_DISTANCE,
     FAR_DISTANCE,
     NEAR_DISTANCE,
@@ -129,6 +130,7 @@ from .scene import (
     Wall,
     Window,
     WindowSpec,
+    door_clearance,
 )
 
 #: Metres per grid cell on the floor and the walls (furniture, doors, windows, pictures).
@@ -1237,8 +1239,10 @@ def _opening_obstacles(openings: Sequence[_Opening]) -> dict[str, list[_Box]]:
     window's reveal (a thin slab in front of its opening)."""
     out: dict[str, list[_Box]] = {}
     for opening in openings:
-        depth = DOOR_CLEARANCE if opening.is_door else WINDOW_REVEAL
-        y0 = math.floor(opening.bottom / HEIGHT_UNIT + 1e-6)
+        depth = door_clearance(opening.width) if opening.is_door else WINDOW_REVEAL
+        # A door's leaf swings over what is no higher than its undercut (a stain, a rug).
+        bottom = opening.bottom + (DOOR_UNDERCUT if opening.is_door else 0.0)
+        y0 = math.floor(bottom / HEIGHT_UNIT + 1e-6)
         y1 = math.ceil(opening.top / HEIGHT_UNIT - 1e-6)
         a0 = math.floor(opening.lo / FINE_GRID + 1e-6)
         a1 = math.ceil((opening.lo + opening.width) / FINE_GRID - 1e-6)
@@ -1279,8 +1283,9 @@ def _problems(items: dict[str, _Item], spec: SceneSpec, decompose: bool) -> list
                 _Problem(
                     f"the floor of room {room.id!r}",
                     ids,
-                    f"they do not fit together with the doors' {DOOR_CLEARANCE} m clearances "
-                    "and the agent's start; enlarge the room or move objects to another room",
+                    "they do not fit together with the doors' clearances (as deep as each door "
+                    "is wide) and the agent's start; enlarge the room or move objects to another "
+                    "room",
                 )
             )
 

@@ -56,8 +56,12 @@ ABOVE_MARGIN = 0.15
 ALIGN_TOLERANCE = 0.05
 #: ``in_front_of`` / ``side_of``: the gap between the two footprints is at most this.
 ADJACENT_DISTANCE = NEAR_DISTANCE
-#: Depth (metres) of the floor area in front of a door, on each side, that must stay free.
+#: Least depth (metres) of the floor area in front of a door, on each side, that must stay
+#: free (see :func:`door_clearance`).
 DOOR_CLEARANCE = 0.8
+#: A door's leaf clears the floor by this much (metres): a stain or a rug may lie where it
+#: swings.
+DOOR_UNDERCUT = 0.02
 #: Height of the walls (metres) the layout derives from the room polygons.
 WALL_HEIGHT = 2.5
 #: Catalog properties an object may carry (AI2-THOR's, in snake case, plus ours).
@@ -566,6 +570,17 @@ class SceneSpec:
     relations: tuple[SpatialRelation, ...] = ()
     agent_room: str = ""
     provenance: Provenance = field(default_factory=Provenance)
+
+
+def door_clearance(width: float) -> float:
+    """Depth (metres) of the floor in front of a door ``width`` metres wide, on each side, that
+    must stay free: its leaf, as wide as the opening, sweeps that far into the room as it
+    swings open (which way it swings, the scene does not say), and people pass there.
+
+    >>> door_clearance(1.07), door_clearance(0.6)
+    (1.07, 0.8)
+    """
+    return max(DOOR_CLEARANCE, width)
 
 
 def footprint_gap(

@@ -222,6 +222,11 @@ ENTITY_BREAKS: dict[str, tuple[tuple[SceneObject, ...], str]] = {
         (replace(TABLE, position=(3.5, 0.2, 2.5)),),
         "agent: starts inside table",
     ),
+    "in the sweep of the door's leaf": (
+        # 0.85 m in front of the 0.9 m door: the leaf, as wide as the door, swings into it.
+        (at("chest", (0.5, 0.5, 0.5), 4 - 0.85 - 0.25, 1.45),),
+        "objects[chest]: stands in the swing area of door 'door'",
+    ),
     "taller than the room": (
         (at("pole", (0.3, 2.7, 0.3), 1.0, 2.5),),
         "objects[pole]: reaches 2.700 m, above the 2.50 m ceiling",
@@ -249,12 +254,18 @@ ENTITY_BREAKS: dict[str, tuple[tuple[SceneObject, ...], str]] = {
     ),
     "in a receptacle for other things": (
         (
-            at("toaster", (0.4, 0.3, 0.3), 1.0, 2.0, accepts=("Bread",),
-               properties=("receptacle", "object_specific_receptacle")),
+            at(
+                "toaster",
+                (0.4, 0.3, 0.3),
+                1.0,
+                2.0,
+                accepts=("Bread",),
+                properties=("receptacle", "object_specific_receptacle"),
+            ),
             at("pen", (0.1, 0.05, 0.1), 1.0, 2.0, parent="toaster", relation="in"),
         ),
         "objects[pen]: 'toaster' takes only Bread, not Pen",
-    ),  # fmt: skip
+    ),
 }
 
 
@@ -271,6 +282,13 @@ def test_an_object_may_rise_above_an_open_receptacle() -> None:
         CUP, parent="bowl", relation="in", position=(2.0, 0.06, 1.5), size=(0.1, 0.12, 0.1)
     )
     assert check_scene(scene(bowl, apple)).passed
+
+
+def test_a_door_swings_over_a_mark_on_the_floor() -> None:
+    # The leaf clears the floor: a stain (or a rug) may lie in its sweep, a box may not.
+    stain = at("stain", (0.5, 0.005, 0.4), 3.5, 1.45, properties=("static", "dirtyable"))
+    assert check_scene(scene(stain)).passed
+    assert only(scene(replace(stain, size=(0.5, 0.05, 0.4), position=(3.5, 0.025, 1.45))), "entity")
 
 
 def test_the_agent_must_start_in_its_room() -> None:

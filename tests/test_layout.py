@@ -427,6 +427,27 @@ def test_an_object_taller_than_the_walls_is_rejected() -> None:
         solve_layout(SceneSpec("tall", rooms=(room(),), objects=(pole,)))
 
 
+def test_furniture_keeps_out_of_the_sweep_of_a_door_leaf() -> None:
+    # A corridor 1.2 m wide whose only door (1.0 m) leads to the next room: a 3.1 m cabinet
+    # across the corridor would leave 0.9 m in front of the door, and the opening leaf,
+    # 1.0 m wide, would hit it.
+    corridor = Room("corridor", "Hallway", ((0, 0), (1.2, 0), (1.2, 4), (0, 4)))
+    hall = Room("hall", "Hallway", ((0, 4), (1.2, 4), (1.2, 8), (0, 8)))
+    cabinet = thing("cabinet", (1.15, 1.0, 3.1), room="corridor")
+    spec = SceneSpec(
+        "sweep",
+        rooms=(corridor, hall),
+        objects=(cabinet,),
+        doors=(DoorSpec("door", ("corridor", "hall"), width=1.0),),
+        agent_room="hall",
+    )
+    with pytest.raises(LayoutError, match=r"cannot place the floor of room .corridor."):
+        solve_layout(spec)
+    placed = solve_layout(replace(spec, objects=(replace(cabinet, size=(1.15, 1.0, 2.9)),)))
+    assert placed.object("cabinet").footprint[3] <= 4 - 1.0 + 1e-9
+    assert_valid(placed)
+
+
 def test_a_door_between_rooms_that_do_not_touch() -> None:
     spec = SceneSpec(
         "apart",
