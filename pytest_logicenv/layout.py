@@ -956,9 +956,13 @@ def _fit_problems(
         size = item.obj.size
         if item.parent is None:
             plan = plans[item.room]
+            # Compared in whole FINE_GRID cells, as the solver does (in metres, 24 * 0.05 is
+            # more than 120 * 0.01 and a bench as wide as its alcove would not fit).
+            cells = sorted((item.w * SCALE, item.d * SCALE))
+            room_cells = sorted((plan.bbox[2] - plan.bbox[0], plan.bbox[3] - plan.bbox[1]))
             width = (plan.bbox[2] - plan.bbox[0]) * FINE_GRID
             depth = (plan.bbox[3] - plan.bbox[1]) * FINE_GRID
-            if not _fits_in(sorted((item.w * GRID, item.d * GRID)), sorted((width, depth))):
+            if not _fits_in(cells, room_cells):
                 problems.append(
                     Violation(
                         "fit",

@@ -420,6 +420,13 @@ def test_an_object_bigger_than_its_room_or_support() -> None:
         solve_layout(big)
 
 
+def test_an_object_exactly_as_wide_as_its_room_fits() -> None:
+    # 24 cells of 5 cm are 1.2 m, though 24 * 0.05 is 1.2000000000000002 in floating point.
+    alcove = Room("alcove", "LivingRoom", ((0, 0), (1.2, 0), (1.2, 3), (0, 3)))
+    bench = thing("bench", (1.2, 0.5, 2.5), room="alcove")
+    assert_valid(solve_layout(SceneSpec("snug", rooms=(alcove,), objects=(bench,))))
+
+
 def test_an_object_taller_than_the_walls_is_rejected() -> None:
     # The checker would find it through the ceiling; the layout says so before solving.
     pole = thing("pole", (0.3, WALL_HEIGHT + 0.2, 0.3))
