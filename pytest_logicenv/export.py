@@ -198,7 +198,8 @@ def _walls(scene: Scene, rooms: dict[str, Room]) -> tuple[list[dict[str, Any]], 
 
 
 def _first_room(hole: Door | Window, faces: Sequence[tuple[str, Point, Point]]) -> str:
-    rooms = hole.rooms if isinstance(hole, Door) else (hole.room,)
+    """The room whose face of the wall is the hole's ``wall0``: a room, never the outside."""
+    rooms = _door_rooms(hole) if isinstance(hole, Door) else (hole.room,)
     for room in rooms:
         if any(face[0] == room for face in faces):
             return room
@@ -282,15 +283,21 @@ def _hole_json(
     }
 
 
+def _door_rooms(door: Door) -> tuple[str, ...]:
+    """The rooms a door joins, without the outside (listed first or second)."""
+    return tuple(room for room in door.rooms if room != EXTERIOR)
+
+
 def _door(door: Door, holes: dict[str, _Hole], catalog: Catalog) -> dict[str, Any]:
     data = _hole_json(door, holes[door.id], 0.0, catalog)
-    room0 = door.rooms[0] if door.rooms else ""
-    room1 = door.rooms[1] if len(door.rooms) > 1 else room0
+    rooms = _door_rooms(door)
+    room0 = rooms[0] if rooms else ""
     asset = catalog.asset(door.asset_id)
     data.update(
         room0=room0,
-        room1=room0 if room1 == EXTERIOR else room1,
-        openable=asset is not None and "openable" in asset.properties,
+        room1=rooms[1] if len(rooms) > 1 else room0,
+        # As ProcTHOR writes them: a door to the outside does not open (nothing is beyond).
+        openable=asset is not None and "openable" in asset.properties and len(rooms) > 1,
     )
     return data
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,21 @@ def test_doors_and_windows_keep_their_rooms_and_states() -> None:
     assert windows["window_1"]["holePolygon"][0]["y"] == 0.9  # the sill
     assert windows["window_1"]["openness"] == 1.0
     assert windows["window_2"]["room0"] == windows["window_2"]["room1"] == "kitchen"
+
+
+def test_a_door_to_the_outside_opens_from_its_room_whichever_way_it_is_listed() -> None:
+    # AI2-THOR has no room "exterior": room0 and wall0 are the room's, as ProcTHOR writes its
+    # front doors, which do not open (nothing is modelled beyond them).
+    scene = two_rooms()
+    listed = {door.id: door for door in scene.doors}
+    backwards = replace(listed["door_2"], rooms=("exterior", "living_room"))
+    for door in (listed["door_2"], backwards):
+        house = to_house(replace(scene, doors=(listed["door_1"], door)))
+        exported = {d["id"]: d for d in house["doors"]}["door_2"]
+        assert exported["room0"] == exported["room1"] == "living_room"
+        assert exported["wall0"].startswith("wall|living_room|")
+        assert exported["wall1"].startswith("wall|exterior|")
+        assert exported["openable"] is False
 
 
 def test_objects_use_real_assets_nest_on_receptacles_and_carry_states() -> None:
