@@ -38,7 +38,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -46,12 +48,14 @@ from .errors import Violation
 from .scene import (
     ABOVE_MARGIN,
     ADJACENT_DISTANCE,
+    AGENT_RADIUS,
     ALIGN_TOLERANCE,
     CENTER_FRACTION,
     DOOR_UNDERCUT,
     EDGE_DISTANCE,
     FAR_DISTANCE,
     NEAR_DISTANCE,
+    REACH_DISTANCE,
     WALL_HEIGHT,
     Door,
     Room,
@@ -634,7 +638,7 @@ def _check_entity(scene: Scene) -> DimensionCheck:
         ):
             assert start_room is not None
             spot = scene.agent.position
-            out.expect(
+            inside = out.expect(
                 _strictly_inside(start_room.polygon, spot),
                 "agent",
                 f"starts at {spot}, outside room {start_room.id!r}",
@@ -647,7 +651,9 @@ def _check_entity(scene: Scene) -> DimensionCheck:
                 and o.relation == "on"
                 and _inside_rect(spot, _footprint(o))
             ]
-            out.expect(not blocking, "agent", f"starts inside {', '.join(blocking)}")
+            free = out.expect(not blocking, "agent", f"starts inside {', '.join(blocking)}")
+            if inside and free:
+                _check_reach(out, scene, spot)
     return out.result()
 
 
@@ -782,6 +788,180 @@ def _swing_areas(scene: Scene, door: Door) -> Iterator[tuple[_Rect, str]]:
                 xs = [p[0] for p in (a, b, *far)]
                 zs = [p[1] for p in (a, b, *far)]
                 yield _Rect(min(xs), min(zs), max(xs), max(zs)), room.id
+
+
+# --------------------------------------------------------------------------- reach
+
+#: Spacing (metres) of the points where the checker tries the agent's body on the floor.
+REACH_STEP = 0.05
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    length2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
+    t = 0.0
+    if length2 > 0:
+        t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length2
+        t = min(1.0, max(0.0, t))
+    x, z = a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])
+    return float(((p[0] - x) ** 2 + (p[1] - z) ** 2) ** 0.5)
+
+
+def _point_gap(p: Point, rect: _Rect) -> float:
+    dx = max(rect.x0 - p[0], 0.0, p[0] - rect.x1)
+    dz = max(rect.z0 - p[1], 0.0, p[1] - rect.z1)
+    return float((dx * dx + dz * dz) ** 0.5)
+
+
+def _wall_pieces(scene: Scene) -> list[tuple[Point, Point]]:
+    """Every side of every room, less the openings of the doors between two rooms (the agent
+    does not leave the house by a door to the outside)."""
+    walls = {wall.id: wall for wall in scene.walls}
+    openings = []
+    for door in scene.doors:
+        wall = walls.get(door.wall)
+        if wall is not None and len([r for r in door.rooms if r != "exterior"]) == 2:
+            openings.append(
+                (_wall_point(wall, door.offset), _wall_point(wall, door.offset + door.width))
+            )
+    pieces = []
+    for room in scene.rooms:
+        for a, b in _edges(room.polygon):
+            length = ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5
+            if length <= TOLERANCE:
+                continue
+            cut = []  # the openings on this side, as fractions of it
+            for p, q in openings:
+                if _on_segment(p, a, b) and _on_segment(q, a, b):
+                    tp = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length**2
+                    tq = ((q[0] - a[0]) * (b[0] - a[0]) + (q[1] - a[1]) * (b[1] - a[1])) / length**2
+                    cut.append((min(tp, tq), max(tp, tq)))
+            start = 0.0
+            for low, high in [*sorted(cut), (1.0, 1.0)]:
+                if low > start:
+                    pieces.append(
+                        (
+                            (a[0] + start * (b[0] - a[0]), a[1] + start * (b[1] - a[1])),
+                            (a[0] + low * (b[0] - a[0]), a[1] + low * (b[1] - a[1])),
+                        )
+                    )
+                start = max(start, high)
+    return pieces
+
+
+def _obstacles(scene: Scene) -> list[tuple[str, _Rect]]:
+    """What the agent walks around: everything standing on the floor or hanging on a wall,
+    but flat marks (it walks over a stain)."""
+    return [
+        (obj.id, _footprint(obj))
+        for obj in scene.objects
+        if obj.parent is None and _top(obj) > DOOR_UNDERCUT + TOLERANCE
+    ]
+
+
+def _check_reach(out: _Collector, scene: Scene, start: Point) -> None:
+    """The agent, a disc of ``AGENT_RADIUS``, walks the floor between the walls (from room to
+    room through their doors) and around what stands there. It must fit where it starts, and
+    from there get within ``REACH_DISTANCE`` of every task object (of what it rests on) and
+    of every window with a role: the agent acts on what the task names."""
+    walls = _wall_pieces(scene)
+    obstacles = _obstacles(scene)
+    clash = [("a wall", _segment_distance(start, a, b)) for a, b in walls] + [
+        (name, _point_gap(start, rect)) for name, rect in obstacles
+    ]
+    near = [(gap, name) for name, gap in clash if gap < AGENT_RADIUS - TOLERANCE]
+    if not out.expect(
+        not near,
+        "agent",
+        f"no room for its body ({AGENT_RADIUS} m around {start})"
+        + (f": {min(near)[1]} is {min(near)[0]:.3f} m away" if near else ""),
+    ):
+        return
+    step = REACH_STEP
+
+    def points(
+        low_x: float, low_z: float, high_x: float, high_z: float
+    ) -> Iterator[tuple[int, int]]:
+        for i in range(math.ceil(low_x / step), math.floor(high_x / step) + 1):
+            for j in range(math.ceil(low_z / step), math.floor(high_z / step) + 1):
+                yield i, j
+
+    rooms: dict[str, set[tuple[int, int]]] = {}
+    for room in scene.rooms:
+        xs = [p[0] for p in room.polygon]
+        inside: set[tuple[int, int]] = set()
+        for i in range(math.ceil(min(xs) / step), math.floor(max(xs) / step) + 1):
+            # Where the column crosses the room's sides (a side through a point of the column
+            # counts on one side only, as in ray casting; points on walls are blocked anyway).
+            crossings = _crossings(room.polygon, i * step)
+            for low, high in zip(crossings[::2], crossings[1::2], strict=False):
+                inside.update(
+                    (i, j) for j in range(math.ceil(low / step), math.floor(high / step) + 1)
+                )
+        rooms[room.id] = inside
+    floor = set().union(*rooms.values())
+    blocked: set[tuple[int, int]] = set()
+    grow = AGENT_RADIUS - TOLERANCE
+    # Walls are segments, obstacles rectangles: a point is blocked when the agent's disc there
+    # meets one.
+    shapes: list[tuple[_Rect, Callable[[Point], float]]] = [
+        (
+            _Rect(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])),
+            functools.partial(_segment_distance, a=a, b=b),
+        )
+        for a, b in walls
+    ]
+    shapes += [(rect, functools.partial(_point_gap, rect=rect)) for _, rect in obstacles]
+    for box, distance in shapes:
+        for i, j in points(box.x0 - grow, box.z0 - grow, box.x1 + grow, box.z1 + grow):
+            if (i, j) in floor and distance((i * step, j * step)) < grow:
+                blocked.add((i, j))
+    free = floor - blocked
+    seeds = [
+        (i, j)
+        for i, j in points(start[0] - step, start[1] - step, start[0] + step, start[1] + step)
+        if (i, j) in free
+    ]
+    reached = set(seeds)
+    frontier = list(seeds)
+    while frontier:
+        i, j = frontier.pop()
+        for neighbour in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+            if neighbour in free and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+
+    def within_reach(rect: _Rect, room: str) -> bool:
+        """Whether the agent gets within reach of ``rect`` in its room (not through a wall)."""
+        reach = REACH_DISTANCE + TOLERANCE
+        here = rooms.get(room, set())
+        return any(
+            (i, j) in reached and (i, j) in here and _point_gap((i * step, j * step), rect) <= reach
+            for i, j in points(rect.x0 - reach, rect.z0 - reach, rect.x1 + reach, rect.z1 + reach)
+        )
+
+    by_id = {obj.id: obj for obj in scene.objects}
+    judged: dict[str, bool] = {}
+    message = (
+        f"is out of the agent's reach: no floor it can walk to from its start lies within "
+        f"{REACH_DISTANCE} m of it"
+    )
+    for obj in scene.objects:
+        if not obj.task:
+            continue
+        chain = _ancestors(obj, by_id)
+        ground = by_id[chain[-1]] if chain else obj
+        if ground.id not in judged:
+            judged[ground.id] = within_reach(_footprint(ground), ground.room)
+        out.expect(judged[ground.id], f"objects[{obj.id}]", message)
+    walls_by_id = {wall.id: wall for wall in scene.walls}
+    for window in scene.windows:
+        wall = walls_by_id.get(window.wall)
+        if window.role is None or wall is None:
+            continue
+        a = _wall_point(wall, window.offset)
+        b = _wall_point(wall, window.offset + window.width)
+        span = _Rect(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+        out.expect(within_reach(span, window.room), f"windows[{window.id}]", message)
 
 
 # --------------------------------------------------------------------------- relations

@@ -64,6 +64,13 @@ Binary relations other than ``far`` require both objects to be in the same room.
 - ``face_to(s, t)``: ``t``'s footprint lies wholly beyond ``s``'s front, and ``s``'s centre lies
   within ``t``'s extent across ``s``'s facing direction (``s`` looks straight at ``t``).
 
+**Reach.** The agent must be able to walk (a square of ``2 * WALK_HALF``, between the walls,
+through the doors between rooms, around everything standing on the floor or hanging on a
+wall) from its start to within ``REACH_DISTANCE`` of every task object (of what it rests on)
+and every window with a role. The solver places the agent's start somewhere free; the layout
+then moves it to the stretch of floor that reaches the most of them, and when some stays out
+of reach, lays the scene out again with another seed (up to :data:`ATTEMPTS` times).
+
 **Relaxation.** ``in``, ``on_top_of`` and ``mounted_on_wall`` restate supports and are checked
 before solving (a contradiction is an error). The others are soft: each gets an assumption
 literal passed to :meth:`z3.Solver.check`. When the problem is unsatisfiable, the lowest-priority
@@ -111,12 +118,14 @@ from .errors import LayoutError, Violation
 from .scene import (
     ABOVE_MARGIN,
     ADJACENT_DISTANCE,
+    AGENT_RADIUS,
     ALIGN_TOLERANCE,
     CENTER_FRACTION,
     DOOR_UNDERCUT,
     EDGE_DISTANCE,
     FAR_DISTANCE,
     NEAR_DISTANCE,
+    REACH_DISTANCE,
     RELATION_KINDS,
     WALL_HEIGHT,
     AgentStart,
@@ -145,7 +154,17 @@ HEIGHT_UNIT = 0.01
 #: Total time budget of one layout (all its problems), in milliseconds.
 DEFAULT_TIMEOUT_MS = 20_000
 #: Footprint of the agent's start, kept free of objects (metres).
-AGENT_SIZE = 0.4
+AGENT_SIZE = 2 * AGENT_RADIUS
+#: Half the side (metres) of the square the layout keeps free around the agent where it lets
+#: it stand or walk: its radius and a margin, so that the checker, which moves a disc of
+#: AGENT_RADIUS between points of a finer grid that holds these, finds every way found here.
+WALK_HALF = AGENT_RADIUS + 0.05
+#: Spacing (metres) of the points where the layout lets the agent stand.
+WALK_STEP = 0.1
+#: Layouts tried, each with a seed of its own, for one where the agent can walk from its
+#: start to every task object (measured: about one layout in fifteen of the example tasks
+#: leaves one out of reach).
+ATTEMPTS = 8
 AGENT_HEIGHT = 1.8
 #: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
 EYE_LEVEL = 1.5
@@ -1986,8 +2005,9 @@ def solve_layout(
     ``decompose=False`` solves one model for the whole house instead of the small problems (the
     baseline ``benchmarks/bench_solve.py`` measures against). Raises :class:`LayoutError` for a
     design that cannot be laid out (unknown objects, contradictory supports, a door between rooms
-    that do not touch, objects that do not fit) and when ``timeout_ms`` runs out; a soft relation
-    that cannot be met is dropped and recorded instead.
+    that do not touch, objects that do not fit, task objects the agent cannot walk to in any of
+    :data:`ATTEMPTS` layouts) and when ``timeout_ms`` runs out; a soft relation that cannot be
+    met is dropped and recorded instead.
     """
     plans = {room.id: _make_plan(room, index) for index, room in enumerate(spec.rooms)}
     problems = _validate(spec, plans)
@@ -2000,6 +2020,43 @@ def solve_layout(
     clock = _Clock(timeout_ms)
     ctx = z3.Context()
     runs = _derive_walls(list(plans.values()))
+    _require_door_paths(spec)
+    fewest: list[str] = []  # what the best layout so far left out of reach
+    for attempt in range(ATTEMPTS):
+        # The first layout uses the seed itself; the others seeds far from it.
+        scene = _lay_out(
+            spec, plans, items, runs, ctx, seed + attempt * 1_000_003, clock, decompose
+        )
+        out_of_reach, agent = _walkable(scene, plans, runs)
+        if not out_of_reach:
+            notes = scene.provenance.notes
+            if attempt:
+                notes += (
+                    f"laid out {attempt + 1} times: the agent could not walk to "
+                    f"{', '.join(fewest)} in an earlier layout",
+                )
+            provenance = replace(scene.provenance, seed=seed, notes=notes)
+            return replace(scene, agent=agent, provenance=provenance)
+        if not fewest or len(out_of_reach) < len(fewest):
+            fewest = out_of_reach
+    raise LayoutError(
+        f"scene design {spec.id!r}: in {ATTEMPTS} layouts the agent could not walk from its "
+        f"start to within {REACH_DISTANCE} m of {', '.join(fewest)}: furniture closes them "
+        "off; enlarge the room or put fewer objects in it"
+    )
+
+
+def _lay_out(
+    spec: SceneSpec,
+    plans: dict[str, _Plan],
+    items: dict[str, _Item],
+    runs: Sequence[_WallRun],
+    ctx: z3.Context,
+    seed: int,
+    clock: _Clock,
+    decompose: bool,
+) -> Scene:
+    """One layout of ``spec`` with ``seed``: the doors and windows, then the problems."""
     openings, doors, windows = _solve_openings(spec, runs, ctx, seed, clock)
     obstacles = _opening_obstacles(openings)
 
@@ -2065,6 +2122,202 @@ def solve_layout(
         agent=agent,
         relations=spec.relations,
         provenance=provenance,
+    )
+
+
+# --------------------------------------------------------------------------- walking
+
+
+def _root_room(obj: SceneObject, objects: dict[str, SceneObject]) -> str:
+    seen = {obj.id}
+    while obj.parent is not None and obj.parent in objects and obj.parent not in seen:
+        obj = objects[obj.parent]
+        seen.add(obj.id)
+    return obj.room
+
+
+def _require_door_paths(spec: SceneSpec) -> None:
+    """Every room holding a task object (or a window with a role) must lead to the agent's
+    room through doors: no layout could let the agent reach it otherwise."""
+    start = spec.agent_room or spec.rooms[0].id
+    links: dict[str, set[str]] = {}
+    for door in spec.doors:
+        rooms = [r for r in door.rooms if r != "exterior"]
+        if len(rooms) == 2:
+            links.setdefault(rooms[0], set()).add(rooms[1])
+            links.setdefault(rooms[1], set()).add(rooms[0])
+    reached, frontier = {start}, [start]
+    while frontier:
+        for other in sorted(links.get(frontier.pop(), ())):
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    objects = {obj.id: obj for obj in spec.objects}
+    wanted = [(_root_room(obj, objects), obj.id) for obj in spec.objects if obj.task]
+    wanted += [(window.room, window.id) for window in spec.windows if window.role is not None]
+    cut_off = sorted({room for room, _ in wanted if room not in reached})
+    if cut_off:
+        names = ", ".join(name for room, name in wanted if room in cut_off)
+        raise LayoutError(
+            f"scene design {spec.id!r}: no doors lead from the agent's room {start!r} to "
+            f"{', '.join(map(repr, cut_off))}, where the agent must reach {names}; add doors "
+            "between the rooms"
+        )
+
+
+def _cells_out(low: float, high: float) -> tuple[int, int]:
+    """``[low, high]`` metres as FINE_GRID cell boundaries, rounded outwards."""
+    return math.floor(low / FINE_GRID + 1e-6), math.ceil(high / FINE_GRID - 1e-6)
+
+
+def _walkable(
+    scene: Scene, plans: dict[str, _Plan], runs: Sequence[_WallRun]
+) -> tuple[list[str], AgentStart]:
+    """What stays out of the agent's reach in a laid-out scene (task objects, through what
+    they rest on, and windows with a role) from the stretch of floor in the agent's room that
+    reaches the most of them, and the agent's start there, nearest to where the solver put it.
+    """
+    label, inside = _walk_stretches(scene, plans, runs)
+    metres = WALK_STEP
+    reaches: dict[str, set[int]] = {}
+    for name, room_id, (fx0, fz0, fx1, fz1) in _reach_targets(scene, runs):
+        reaches[name] = {
+            label[(i, j)]
+            for i, j in inside[room_id]
+            if math.hypot(
+                max(fx0 - i * metres, 0.0, i * metres - fx1),
+                max(fz0 - j * metres, 0.0, j * metres - fz1),
+            )
+            <= REACH_DISTANCE + 1e-9
+        }
+    assert scene.agent is not None
+    start_room = scene.agent.room
+    sx, sz = scene.agent.position
+    candidates = inside[start_room]
+    if not candidates:  # nowhere to walk: nothing can be reached (the solver's start stays)
+        return list(reaches), scene.agent
+    sizes: dict[int, int] = {}
+    for point in candidates:
+        sizes[label[point]] = sizes.get(label[point], 0) + 1
+
+    def score(stretch: int) -> tuple[int, int, int]:
+        reached = sum(stretch in found for found in reaches.values())
+        return reached, sizes[stretch], -stretch
+
+    best = max(sizes, key=score)
+    i, j = min(
+        (p for p in candidates if label[p] == best),
+        key=lambda p: ((p[0] * metres - sx) ** 2 + (p[1] * metres - sz) ** 2, p),
+    )
+    agent = AgentStart(start_room, (round(i * metres, 6), round(j * metres, 6)))
+    return [name for name, found in reaches.items() if best not in found], agent
+
+
+def _walk_stretches(
+    scene: Scene, plans: dict[str, _Plan], runs: Sequence[_WallRun]
+) -> tuple[dict[tuple[int, int], int], dict[str, set[tuple[int, int]]]]:
+    """Where the agent can stand: the points ``(i, j)`` (at ``i * WALK_STEP``, ``j *
+    WALK_STEP``) where a square of half side :data:`WALK_HALF` meets no wall (but in the
+    openings of doors between rooms) and nothing standing or hanging there (but flat marks).
+    Returns the stretch of floor (a number) each lies in, connected through 4-neighbours, and
+    per room the points strictly inside it (not on its walls or in its doorways)."""
+    step = round(WALK_STEP / FINE_GRID)
+    half = round(WALK_HALF / FINE_GRID)
+    boxes: list[tuple[int, int, int, int]] = []  # x0, x1, z0, z1: closed, in FINE_GRID cells
+    for obj in scene.objects:
+        if obj.parent is None and obj.position[1] + obj.size[1] / 2 > DOOR_UNDERCUT + 1e-6:
+            fx0, fz0, fx1, fz1 = obj.footprint
+            boxes.append((*_cells_out(fx0, fx1), *_cells_out(fz0, fz1)))
+    passages: dict[str, list[tuple[float, float]]] = {}
+    for door in scene.doors:
+        if len([r for r in door.rooms if r != "exterior"]) == 2:
+            passages.setdefault(door.wall, []).append((door.offset, door.offset + door.width))
+    for run in runs:
+        lo = run.lo
+        for start, end in sorted(passages.get(run.wall.id, ())):
+            if run.lo + start > lo:
+                boxes.append(_wall_box(run, lo, run.lo + start))
+            lo = max(lo, run.lo + end)
+        if run.hi > lo:
+            boxes.append(_wall_box(run, lo, run.hi))
+    room_points: dict[str, set[tuple[int, int]]] = {}
+    for room_id, plan in plans.items():
+        x0, z0, x1, z1 = plan.bbox
+        room_points[room_id] = {
+            (i, j)
+            for i in range(math.ceil(x0 / step), math.floor(x1 / step) + 1)
+            for j in range(math.ceil(z0 / step), math.floor(z1 / step) + 1)
+            if not any(_inside_hole(hole, i * step, j * step) for hole in plan.holes)
+        }
+    blocked: set[tuple[int, int]] = set()
+    for bx0, bx1, bz0, bz1 in boxes:
+        # The open square around (x, z) meets the closed box: bx0 - half < x < bx1 + half.
+        for i in range((bx0 - half) // step + 1, -((-bx1 - half) // step)):
+            for j in range((bz0 - half) // step + 1, -((-bz1 - half) // step)):
+                blocked.add((i, j))
+    free = set().union(*room_points.values()) - blocked
+    label: dict[tuple[int, int], int] = {}
+    stretches = 0
+    for point in sorted(free):
+        if point in label:
+            continue
+        label[point] = stretch = stretches
+        stretches += 1
+        frontier = [point]
+        while frontier:
+            i, j = frontier.pop()
+            for near in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if near in free and near not in label:
+                    label[near] = stretch
+                    frontier.append(near)
+    inside = {}
+    for room_id, points in room_points.items():
+        x0, z0, x1, z1 = plans[room_id].bbox
+        inside[room_id] = {
+            (i, j) for i, j in points & free if x0 < i * step < x1 and z0 < j * step < z1
+        }
+    return label, inside
+
+
+def _reach_targets(
+    scene: Scene, runs: Sequence[_WallRun]
+) -> list[tuple[str, str, tuple[float, float, float, float]]]:
+    """What the agent must reach, with the room and the footprint (metres) to get near: each
+    task object's ground (what it rests on, down to the floor or wall), each window with a
+    role (its stretch of wall)."""
+    by_id = {obj.id: obj for obj in scene.objects}
+    targets = []
+    for obj in scene.objects:
+        if obj.task:
+            ground = obj
+            while ground.parent is not None:
+                ground = by_id[ground.parent]
+            targets.append((obj.id, ground.room, ground.footprint))
+    walls = {run.wall.id: run for run in runs}
+    for window in scene.windows:
+        if window.role is not None:
+            run = walls[window.wall]
+            a, b = run.lo + window.offset, run.lo + window.offset + window.width
+            span = (a, run.line, b, run.line) if run.axis == "x" else (run.line, a, run.line, b)
+            targets.append((window.id, window.room, span))
+    return targets
+
+
+def _wall_box(run: _WallRun, low: float, high: float) -> tuple[int, int, int, int]:
+    """A stretch ``[low, high]`` of a wall, as a (thin) box in cells."""
+    along, across = _cells_out(low, high), _cells_out(run.line, run.line)
+    return (*along, *across) if run.axis == "x" else (*across, *along)
+
+
+def _inside_hole(box: _Box, x: int, z: int) -> bool:
+    """Whether the point ``(x, z)`` (cells) lies strictly inside a known box."""
+    return (
+        isinstance(box.x0, int)
+        and isinstance(box.x1, int)
+        and isinstance(box.z0, int)
+        and isinstance(box.z1, int)
+        and box.x0 < x < box.x1
+        and box.z0 < z < box.z1
     )
 
 

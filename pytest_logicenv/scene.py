@@ -56,6 +56,13 @@ ABOVE_MARGIN = 0.15
 ALIGN_TOLERANCE = 0.05
 #: ``in_front_of`` / ``side_of``: the gap between the two footprints is at most this.
 ADJACENT_DISTANCE = NEAR_DISTANCE
+#: The agent's body on the floor is a disc of this radius (metres); AI2-THOR's agent is
+#: a capsule about 0.2 m in radius. It must fit where it starts and where it walks.
+AGENT_RADIUS = 0.2
+#: The agent acts on an object when it stands within this distance (metres, on the floor
+#: plane) of the footprint of what the object rests on (AI2-THOR's agent interacts with what
+#: it sees within 1.5 m of its camera, 0.9 m above the floor).
+REACH_DISTANCE = 1.0
 #: Least depth (metres) of the floor area in front of a door, on each side, that must stay
 #: free (see :func:`door_clearance`).
 DOOR_CLEARANCE = 0.8

@@ -296,6 +296,56 @@ def test_the_agent_must_start_in_its_room() -> None:
     assert found == ["agent: starts at (5.0, 1.0), outside room 'living'"]
 
 
+# --------------------------------------------------------------------------- reach
+
+TOY = at("toy", (0.3, 0.3, 0.25), 1.0, 1.0, task=True)
+# Two boxes and the walls close off the living room's north-east corner, 0.55 x 0.6 m.
+PEN = (at("side", (0.25, 0.6, 0.6), 3.325, 2.7), at("front", (0.8, 0.6, 0.25), 3.6, 2.275))
+
+
+def test_the_agent_reaches_every_task_object_from_where_it_starts() -> None:
+    assert check_scene(scene(TOY, *PEN, agent=AgentStart("living", (2.5, 1.5)))).passed
+    penned = only(scene(TOY, *PEN, agent=AgentStart("living", (3.72, 2.7))), "entity")
+    assert penned == [
+        "objects[toy]: is out of the agent's reach: no floor it can walk to from its start "
+        "lies within 1.0 m of it"
+    ]
+
+
+def test_the_agent_walks_to_the_next_room_through_the_door() -> None:
+    stove = at("stove", (0.6, 0.9, 0.6), 6.0, 1.5, room="kitchen", task=True)
+    assert check_scene(scene(TOY, stove)).passed
+    found = only(scene(TOY, stove, doors=()), "entity")
+    assert found == [
+        "objects[stove]: is out of the agent's reach: no floor it can walk to from its start "
+        "lies within 1.0 m of it"
+    ]
+
+
+def test_what_a_task_object_rests_on_and_a_window_with_a_role_must_be_within_reach() -> None:
+    # A 1 m deep bench along the north wall keeps the agent 1.2 m from the window above it.
+    bench = at("bench", (4.0, 0.45, 1.0), 2.0, 2.5, properties=("receptacle",))
+    cup = at("cup", (0.1, 0.1, 0.1), 2.0, 2.9, parent="bench", bottom=0.45, task=True)
+    window = Window("window", "north", "living", 2.5, 1.0, 1.0, 0.9, role="window")
+    assert check_scene(scene(bench, cup, agent=AgentStart("living", (2.0, 1.0)))).passed
+    found = only(
+        scene(bench, cup, windows=(window,), agent=AgentStart("living", (2.0, 1.0))), "entity"
+    )
+    assert found == [
+        "windows[window]: is out of the agent's reach: no floor it can walk to from its start "
+        "lies within 1.0 m of it"
+    ]
+
+
+def test_the_agent_needs_room_for_its_body_where_it_starts() -> None:
+    found = only(scene(TABLE, agent=AgentStart("living", (3.9, 2.5))), "entity")
+    assert found == [
+        "agent: no room for its body (0.2 m around (3.9, 2.5)): a wall is 0.100 m away"
+    ]
+    found = only(scene(TABLE, agent=AgentStart("living", (2.0, 1.9))), "entity")
+    assert found == ["agent: no room for its body (0.2 m around (2.0, 1.9)): table is 0.100 m away"]
+
+
 # --------------------------------------------------------------------------- relations
 
 

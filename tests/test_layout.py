@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_logicenv.checker import check_scene
+from pytest_logicenv.designer import design_scene
 from pytest_logicenv.errors import LayoutError
 from pytest_logicenv.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.plan import load_plan
 from pytest_logicenv.scene import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
@@ -25,6 +28,7 @@ from pytest_logicenv.scene import (
     WindowSpec,
 )
 from pytest_logicenv.synthetic import synthetic_spec
+from pytest_logicenv.trajectories import select
 
 
 def room(room_id: str = "living", x0: float = 0.0, width: float = 5.0, depth: float = 4.0) -> Room:
@@ -453,6 +457,42 @@ def test_furniture_keeps_out_of_the_sweep_of_a_door_leaf() -> None:
     placed = solve_layout(replace(spec, objects=(replace(cabinet, size=(1.15, 1.0, 2.9)),)))
     assert placed.object("cabinet").footprint[3] <= 4 - 1.0 + 1e-9
     assert_valid(placed)
+
+
+@pytest.mark.parametrize(
+    ("plan", "trajectory"),
+    [
+        # The solver's start for the agent was a pocket between a plant, a bin and two walls.
+        ("living_room_pillow_toy", "sofa_pillow=yes-toy=no-wipes=yes"),
+        # The book lay in a corner closed off by the sofa, a toy box and the TV stand.
+        ("clean_living_room", "toy=doll-book=yes-wipe=yes"),
+    ],
+)
+def test_the_agent_can_walk_to_every_task_object(plan: str, trajectory: str) -> None:
+    loaded = load_plan(ROOT / "example_agents" / "plans" / f"{plan}.json")
+    chosen = next(t for t in select(loaded).trajectories if t.id == trajectory)
+    scene = solve_layout(design_scene(loaded, chosen, seed=0), seed=0)
+    assert_valid(scene)  # the checker walks the agent there on its own
+    assert scene.agent is not None
+    assert solve_layout(design_scene(loaded, chosen, seed=0), seed=0) == scene
+
+
+def test_task_objects_behind_walls_without_doors_are_refused_before_solving() -> None:
+    cup = replace(CUP, id="mug", parent=None, room="kitchen", task=True)
+    spec = SceneSpec(
+        "walled",
+        rooms=(room("living"), room("kitchen", x0=5.0)),
+        objects=(SOFA, cup),
+        agent_room="living",
+    )
+    with pytest.raises(
+        LayoutError,
+        match=r"no doors lead from the agent's room 'living' to 'kitchen', where the agent "
+        r"must reach mug",
+    ):
+        solve_layout(spec)
+    door = DoorSpec("door", ("living", "kitchen"))
+    assert_valid(solve_layout(replace(spec, doors=(door,))))
 
 
 def test_a_door_between_rooms_that_do_not_touch() -> None:
