@@ -171,6 +171,25 @@ def visible(port: str) -> Precondition:
     return Precondition("visible", check)
 
 
+def open_way(port: str) -> Precondition:
+    """The agent walks to the object's room through open doors (a closed door bars it)."""
+
+    def check(world: WorldState, bound: Bound) -> Broken | None:
+        return _way_to(world, world.rooms_of(bound[port]))
+
+    return Precondition("way", check)
+
+
+def _way_to(world: WorldState, rooms: Sequence[str]) -> Broken | None:
+    closed = world.closed_way(rooms)
+    if closed is None:
+        return None
+    return Broken(
+        f"an open way from {world.agent.room} to {rooms[0]}",
+        tuple(f"{door.label} is closed" for door in closed),
+    )
+
+
 def next_to(port: str) -> Precondition:
     def check(world: WorldState, bound: Bound) -> Broken | None:
         obj = bound[port]
@@ -315,8 +334,9 @@ def _heat(world: WorldState, source: WorldObject) -> None:
 
 def _go_to(world: WorldState, bound: Bound) -> None:
     target = bound["target"]
-    ground = world.ground(target)
-    world.move_agent(target.room, ground)
+    rooms = world.rooms_of(target)  # a door is reached from either side: stay on this one
+    room = world.agent.room if world.agent.room in rooms else rooms[0]
+    world.move_agent(room, world.ground(target))
 
 
 def _pick_up(world: WorldState, bound: Bound) -> None:
@@ -401,7 +421,13 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
 ACTIONS: Mapping[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        _spec("GoTo", ["target"], [visible("target")], _go_to, room_ports=["target"]),
+        _spec(
+            "GoTo",
+            ["target"],
+            [visible("target"), open_way("target")],
+            _go_to,
+            room_ports=["target"],
+        ),
         _spec(
             "PickUp",
             ["object"],
@@ -529,7 +555,17 @@ def execute(
             room = world.room_named(ref) if port in spec.room_ports else None
             if room is None:
                 return _missing(spec, arguments, ref)
-            world.move_agent(room, None)  # only GoTo has a room port: walk into the room
+            # Only GoTo has a room port: walk into the room, if the way is open.
+            blocked = _way_to(world, (room,))
+            if blocked is not None:
+                return PreconditionViolation(
+                    spec.name,
+                    tuple((p, arguments[p]) for p in spec.ports),
+                    "way",
+                    blocked.requirement,
+                    blocked.facts,
+                )
+            world.move_agent(room, None)
             return None
         options.append(found)
     best: tuple[int, PreconditionViolation] | None = None

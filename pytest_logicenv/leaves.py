@@ -272,7 +272,8 @@ class _TargetWithTool(ActionLeaf):
 
 
 class GoTo(_OnTarget):
-    """Walk to ``target`` (an object, or a room) so that it is within reach."""
+    """Walk to ``target`` (an object, or a room) so that it is within reach; a closed door on
+    the way must be opened first."""
 
 
 class PickUp(_OnObject):

@@ -157,6 +157,12 @@ class WorldState:
         self.version = 0
         self._visible: tuple[int, VisibleWorld] | None = None
         self._room_types = {room.id: room.type for room in scene.rooms}
+        # The doors between two rooms (a door to the outside leads nowhere the agent goes).
+        self._passages = {
+            door.id: rooms
+            for door in scene.doors
+            if len(rooms := tuple(r for r in door.rooms if r != "exterior")) == 2
+        }
 
     @classmethod
     def from_scene(cls, scene: Scene) -> WorldState:
@@ -216,6 +222,38 @@ class WorldState:
         if ref in self._room_types:
             return ref
         return next((rid for rid, rtype in self._room_types.items() if rtype == ref), None)
+
+    def rooms_of(self, obj: WorldObject) -> tuple[str, ...]:
+        """The rooms from which the agent can reach ``obj``: both of a door's, else its own."""
+        return self._passages.get(obj.id, (obj.room,))
+
+    def closed_way(self, rooms: Iterable[str]) -> list[WorldObject] | None:
+        """The closed doors that bar every way from the agent's room into one of ``rooms``,
+        or ``None`` when an open way leads there (or no doors do at all: then the rooms are
+        not connected, which is the scene's concern, not the agent's)."""
+        wanted = set(rooms)
+
+        def walk(through_closed: bool) -> set[str]:
+            reached, frontier = {self.agent.room}, [self.agent.room]
+            while frontier:
+                here = frontier.pop()
+                for door_id, pair in self._passages.items():
+                    door = self.objects[door_id]
+                    if here in pair and (through_closed or door.states.get("open", False)):
+                        for other in pair:
+                            if other not in reached:
+                                reached.add(other)
+                                frontier.append(other)
+            return reached
+
+        open_reach = walk(through_closed=False)
+        if wanted & open_reach or not wanted & walk(through_closed=True):
+            return None
+        return [
+            self.objects[door_id]
+            for door_id, pair in self._passages.items()
+            if len(set(pair) & open_reach) == 1
+        ]
 
     def ancestors(self, obj: WorldObject) -> Iterator[WorldObject]:
         """The objects ``obj`` rests on or in, innermost first (cycles are cut)."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
-from pytest_logicenv.scene import AgentStart, Room, Scene, SceneObject, Window
+from pytest_logicenv.scene import AgentStart, Door, Room, Scene, SceneObject, Window
 from pytest_logicenv.world import WorldState
 
 
@@ -59,9 +60,10 @@ def scene(
 
 
 def kitchen() -> Scene:
-    """A kitchen with something for every action and precondition."""
+    """A kitchen with something for every action and precondition, and a pantry behind a
+    closed door."""
     counter_props = ("receptacle",)
-    return scene(
+    base = scene(
         obj("counter", "CounterTop", *counter_props, size=(2.0, 0.9, 0.6), at=(1, 4)),
         obj("fridge", "Fridge", "receptacle", "openable", size=(0.8, 1.8, 0.7), at=(4, 4),
             states={"open": False}),
@@ -90,7 +92,11 @@ def kitchen() -> Scene:
         obj("lamp", "FloorLamp", "toggleable", size=(0.4, 1.6, 0.4), at=(0.5, 2.5)),
         obj("statue", "Statue", size=(0.3, 0.6, 0.3), at=(4.5, 1.0)),
         obj("tray", "Tray", "receptacle", size=(0.09, 0.02, 0.09), at=(3.5, 0.5)),
+        obj("jar", "Jar", "pickupable", room="pantry", at=(6.0, 2.5)),
+        rooms=(square("kitchen", "Kitchen"), square("pantry", "Pantry", x=5)),
     )  # fmt: skip
+    door = Door("pantry_door", "kitchen|pantry", ("kitchen", "pantry"), 2.0, open=False)
+    return replace(base, doors=(door,))
 
 
 def snapshot(world: WorldState) -> tuple[Any, ...]:

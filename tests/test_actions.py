@@ -161,6 +161,8 @@ BROKEN: list[tuple[str, list[Call], dict[str, str], str]] = [
         "cutting_tool",
     ),
     ("Drop", [], {"object": "mug"}, "holding"),
+    ("GoTo", [], {"target": "jar"}, "way"),
+    ("GoTo", [go("counter")], {"target": "Pantry"}, "way"),
 ]
 
 
@@ -345,6 +347,25 @@ def test_go_to_a_room_and_carry_an_object_between_rooms() -> None:
     assert holds(world, {"exists": "DeskLamp", "where": {"on": "sofa", "room": "LivingRoom"}})
 
 
+def test_a_closed_door_bars_the_way_until_the_agent_opens_it() -> None:
+    world = WorldState.from_scene(kitchen())
+    violation = execute(world, "GoTo", {"target": "jar"})
+    assert violation is not None
+    assert str(violation) == (
+        "GoTo(jar) needs an open way from kitchen to pantry, but pantry_door is closed"
+    )
+    # The door is reached from the kitchen side, and opened there.
+    run(world, [go("pantry_door"), ("Open", {"target": "pantry_door"})])
+    assert world.agent.room == "kitchen"
+    run(world, [go("jar"), pick("jar"), go("Kitchen")])
+    assert (world.agent.room, world.objects["jar"].room) == ("kitchen", "kitchen")
+    # Shut in the pantry, the agent opens the door from its side.
+    run(world, [go("Pantry"), go("pantry_door"), ("Close", {"target": "pantry_door"})])
+    assert world.agent.room == "pantry"
+    assert execute(world, "GoTo", {"target": "counter"}) is not None
+    run(world, [("Open", {"target": "pantry_door"}), go("counter")])
+
+
 def test_windows_open_and_close_like_objects() -> None:
     window = Window("window_1", "wall_1", "kitchen", 1.0, open=True, role="window")
     world = WorldState.from_scene(scene(obj("sink", "Sink", "receptacle"), windows=(window,)))
@@ -400,6 +421,7 @@ def test_the_violation_reported_is_of_the_candidate_that_got_furthest() -> None:
 
 NAMES = ["counter", "fridge", "apple", "lunchbox", "milk", "mug", "cup", "knife", "sponge"]
 NAMES += ["bread", "toaster", "coffee_machine", "stain", "lamp", "statue", "tray", "Kitchen"]
+NAMES += ["jar", "pantry_door", "Pantry"]
 
 
 def calls() -> st.SearchStrategy[Call]:
