@@ -1271,10 +1271,12 @@ def _packs(holder: Vector, children: Sequence[Vector]) -> bool:
 
     A shelf (strip) packing, first fit by decreasing depth, with each footprint turned as
     suits it and the holder tried both ways round: conservative (the solver may find packings
-    this misses) but never optimistic, so what passes here the layout can place.
+    this misses) but never optimistic, so what passes here the layout can place. Footprints
+    keep :data:`PACKING_MARGIN` from each other, not from the rim: each is grown by it, and so
+    is the holder.
     """
     for width, depth in ((holder[0], holder[2]), (holder[2], holder[0])):
-        if _shelf_pack(width, depth, children):
+        if _shelf_pack(width + PACKING_MARGIN, depth + PACKING_MARGIN, children):
             return True
     return False
 

@@ -92,6 +92,19 @@ def test_deterministic_for_a_seed_and_varied_across_seeds() -> None:
     assert len(variants) >= 4
 
 
+def test_a_lone_object_almost_as_deep_as_its_support_fits_on_it() -> None:
+    # Seed 17 puts a 0.488 m deep desk lamp on a 0.493 m deep desk: it fits (the packing
+    # margin keeps things apart from each other, not from the rim), and the design stands.
+    plan = _plan("fetch_lamp_or_pillow")
+    for trajectory in select(plan).trajectories:
+        spec = design_scene(plan, trajectory, seed=17)
+        by_id = {obj.id: obj for obj in spec.objects}
+        lamp = by_id["desk_lamp"]
+        desk = by_id[lamp.parent or ""]
+        assert desk.type == "Desk"
+        assert min(desk.size[0], desk.size[2]) - min(lamp.size[0], lamp.size[2]) < 0.02
+
+
 def test_task_objects_are_placed_as_the_facts_say() -> None:
     plan = _plan("clean_living_room")
     spec = design_scene(plan, _trajectory(plan, "toy=doll-book=yes-wipe=yes"))
