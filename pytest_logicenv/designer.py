@@ -106,6 +106,10 @@ MAX_SMALL_PER_RECEPTACLE = 3
 MAX_SMALL_PER_ROOM = 8
 #: A small enrichment object goes where receptacles.json finds it at least this often.
 MIN_USUAL = 0.05
+#: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
+#: no taller than this (metres) when its type has one: a bed without a canopy, a desk without a
+#: hutch, a low shelving unit (the agent reaches a top it can see).
+MAX_SURFACE_HEIGHT = 1.3
 #: Receptacles whose contents would only distract (what is in the bin is nobody's business).
 NO_ENRICHMENT_INSIDE = frozenset({"GarbageCan", "Toilet", "Sink"})
 
@@ -921,6 +925,7 @@ class _Builder:
             and not o.type.custom
             and o.type.name not in NO_ENRICHMENT_INSIDE
             and not o.type.has("object_specific_receptacle")  # what it holds is a state
+            and (o.type.container or o.size[1] <= MAX_SURFACE_HEIGHT)  # a top within reach
         ]
         for holder in holders:
             choices = [
@@ -1047,6 +1052,9 @@ class _Builder:
             elif places:
                 self.notes.append(f"no {obj.type.name} asset fits every place the goals name")
             kids = children.get(obj.id, [])
+            if any(kid.relation == "on" for kid in kids):
+                low = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT]
+                assets = low or assets
             if kids:
                 need = [min(k.type.assets_for(k.attrs), key=_area).size for k in kids]
                 roomy = [a for a in assets if _holds(a.size, need)]
