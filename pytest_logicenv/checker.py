@@ -16,7 +16,8 @@ Three dimensions, as in the paper's Table 1:
   inside its parent, or hung with its back on a wall of its room), and a parent is a receptacle
   that takes it; no two objects collide (an object and what holds it excepted); each object
   lies inside its designated room, below the ceiling; nothing but a flat mark lies in a door's
-  swing area (as deep as the door is wide); the agent starts inside its room, on free floor.
+  swing area (as deep as the door is wide), nothing stands or hangs in front of a window's
+  opening; the agent starts inside its room, on free floor.
 - **relation**: every relation the layout kept (and every requested relation it did not record
   as dropped) holds.
 
@@ -57,6 +58,7 @@ from .scene import (
     NEAR_DISTANCE,
     REACH_DISTANCE,
     WALL_HEIGHT,
+    WINDOW_REVEAL,
     Door,
     Room,
     Scene,
@@ -631,6 +633,22 @@ def _check_entity(scene: Scene) -> DimensionCheck:
                     f"objects[{obj.id}]",
                     f"stands in the swing area of door {door.id!r} ({_rect_text(rect)})",
                 )
+    for window in scene.windows:
+        reveal = _reveal(scene, window)
+        if reveal is None:
+            continue
+        top = window.sill + window.height
+        for obj in objects:
+            out.expect(
+                not (
+                    obj.room == window.room
+                    and _footprint(obj).overlaps(reveal)
+                    and _bottom(obj) < top - TOLERANCE
+                    and _top(obj) > window.sill + TOLERANCE
+                ),
+                f"objects[{obj.id}]",
+                f"covers window {window.id!r} ({_rect_text(reveal)}, from {window.sill:.2f} m)",
+            )
     if scene.agent is not None:
         start_room = rooms.get(scene.agent.room)
         if out.expect(
@@ -788,6 +806,24 @@ def _swing_areas(scene: Scene, door: Door) -> Iterator[tuple[_Rect, str]]:
                 xs = [p[0] for p in (a, b, *far)]
                 zs = [p[1] for p in (a, b, *far)]
                 yield _Rect(min(xs), min(zs), max(xs), max(zs)), room.id
+
+
+def _reveal(scene: Scene, window: Window) -> _Rect | None:
+    """The slab of floor plane ``WINDOW_REVEAL`` deep in front of a window's opening, on its
+    room's side."""
+    wall = next((w for w in scene.walls if w.id == window.wall), None)
+    room = next((r for r in scene.rooms if r.id == window.room), None)
+    if wall is None or room is None:
+        return None
+    a = _wall_point(wall, window.offset)
+    b = _wall_point(wall, window.offset + window.width)
+    inward = _inward(room, a, b)
+    if inward is None:
+        return None
+    deep = [(p[0] + inward[0] * WINDOW_REVEAL, p[1] + inward[1] * WINDOW_REVEAL) for p in (a, b)]
+    xs = [p[0] for p in (a, b, *deep)]
+    zs = [p[1] for p in (a, b, *deep)]
+    return _Rect(min(xs), min(zs), max(xs), max(zs))
 
 
 # --------------------------------------------------------------------------- reach

@@ -128,6 +128,7 @@ from .scene import (
     REACH_DISTANCE,
     RELATION_KINDS,
     WALL_HEIGHT,
+    WINDOW_REVEAL,
     AgentStart,
     Door,
     DoorSpec,
@@ -170,8 +171,6 @@ AGENT_HEIGHT = 1.8
 EYE_LEVEL = 1.5
 #: Doors and windows keep this far from the ends of their wall and from each other (metres).
 OPENING_MARGIN = 0.1
-#: Depth (metres) in front of a window that objects reaching its height must keep free.
-WINDOW_REVEAL = 0.05
 #: A room side counts as the same line as another when they are this close (metres).
 LINE_TOLERANCE = 1e-6
 

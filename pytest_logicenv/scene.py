@@ -69,6 +69,10 @@ DOOR_CLEARANCE = 0.8
 #: A door's leaf clears the floor by this much (metres): a stain or a rug may lie where it
 #: swings.
 DOOR_UNDERCUT = 0.02
+#: Depth (metres) of the slab in front of a window's opening that nothing reaching the
+#: opening's height may stand or hang in (a sofa may stand below the sill, not a wardrobe or a
+#: picture in front of the glass).
+WINDOW_REVEAL = 0.05
 #: Height of the walls (metres) the layout derives from the room polygons.
 WALL_HEIGHT = 2.5
 #: Catalog properties an object may carry (AI2-THOR's, in snake case, plus ours).

@@ -227,6 +227,14 @@ ENTITY_BREAKS: dict[str, tuple[tuple[SceneObject, ...], str]] = {
         (at("chest", (0.5, 0.5, 0.5), 4 - 0.85 - 0.25, 1.45),),
         "objects[chest]: stands in the swing area of door 'door'",
     ),
+    "a picture over the window": (
+        (at("picture", (0.8, 0.6, 0.02), 3.0, 2.99, rotation=180, relation="wall", bottom=1.2),),
+        "objects[picture]: covers window 'window' (x 2.500..3.500, z 2.950..3.000, from 0.90 m)",
+    ),
+    "a wardrobe against the window": (
+        (at("wardrobe", (1.2, 2.0, 0.6), 3.0, 2.7, rotation=180),),
+        "objects[wardrobe]: covers window 'window'",
+    ),
     "taller than the room": (
         (at("pole", (0.3, 2.7, 0.3), 1.0, 2.5),),
         "objects[pole]: reaches 2.700 m, above the 2.50 m ceiling",
@@ -282,6 +290,11 @@ def test_an_object_may_rise_above_an_open_receptacle() -> None:
         CUP, parent="bowl", relation="in", position=(2.0, 0.06, 1.5), size=(0.1, 0.12, 0.1)
     )
     assert check_scene(scene(bowl, apple)).passed
+
+
+def test_low_furniture_may_stand_under_a_window() -> None:
+    bench = at("bench", (1.2, 0.45, 0.4), 3.0, 2.8, rotation=180)
+    assert check_scene(scene(bench, agent=AgentStart("living", (2.0, 1.0)))).passed
 
 
 def test_a_door_swings_over_a_mark_on_the_floor() -> None:
