@@ -1593,7 +1593,9 @@ class _Layout:
             out += self._region(item, poses[item_id], poses)
             if self.items[item.root].kind == "floor" and item.kind != "floor":
                 continue  # held within a floor object, which keeps clear of the openings
-            box = _box(item, poses[item_id])
+            # With what will rest on it: a watch on an armchair under a window must stay
+            # below the sill too.
+            box = _box(item, poses[item_id], crowned=True)
             reach = self._reach(item, poses)
             for obstacle in self.obstacles.get(item.room, ()):
                 if reach.meets(obstacle):
