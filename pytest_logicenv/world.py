@@ -233,27 +233,29 @@ class WorldState:
         not connected, which is the scene's concern, not the agent's)."""
         wanted = set(rooms)
 
-        def walk(through_closed: bool) -> set[str]:
-            reached, frontier = {self.agent.room}, [self.agent.room]
+        def walk(start: str, through_closed: bool, avoid: set[str]) -> set[str]:
+            reached, frontier = {start}, [start]
             while frontier:
                 here = frontier.pop()
                 for door_id, pair in self._passages.items():
                     door = self.objects[door_id]
                     if here in pair and (through_closed or door.states.get("open", False)):
                         for other in pair:
-                            if other not in reached:
+                            if other not in reached and other not in avoid:
                                 reached.add(other)
                                 frontier.append(other)
             return reached
 
-        open_reach = walk(through_closed=False)
-        if wanted & open_reach or not wanted & walk(through_closed=True):
+        open_reach = walk(self.agent.room, through_closed=False, avoid=set())
+        if wanted & open_reach or not wanted & walk(self.agent.room, True, avoid=set()):
             return None
-        return [
-            self.objects[door_id]
-            for door_id, pair in self._passages.items()
-            if len(set(pair) & open_reach) == 1
-        ]
+        # The closed doors at the edge of where the agent can go that lead on towards rooms.
+        blocking = []
+        for door_id, pair in self._passages.items():
+            beyond = [room for room in pair if room not in open_reach]
+            if len(beyond) == 1 and wanted & walk(beyond[0], True, avoid=open_reach):
+                blocking.append(self.objects[door_id])
+        return blocking
 
     def ancestors(self, obj: WorldObject) -> Iterator[WorldObject]:
         """The objects ``obj`` rests on or in, innermost first (cycles are cut)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sim_scenes import kitchen, obj, scene, square
 
 from pytest_logicenv.actions import execute
@@ -122,3 +124,21 @@ def test_wall_mounted_objects_are_near_as_in_the_scene() -> None:
         fact = parse_fact({"near": pair})
         assert evaluate(fact, world) == evaluate(fact, source), pair
     assert evaluate(parse_fact({"near": ["picture", "sofa"]}), world)
+
+
+def test_only_the_closed_doors_on_the_way_bar_it() -> None:
+    closet = Door("closet_door", "w", ("kitchen", "closet"), 1.0, open=False)
+    hall = Door("hall_door", "w", ("pantry", "hall"), 1.0, open=True)
+    source = kitchen()
+    world = WorldState.from_scene(
+        replace(
+            source,
+            rooms=(*source.rooms, square("closet", "Closet", x=-5), square("hall", "Hall", x=10)),
+            doors=(*source.doors, closet, hall),
+        )
+    )
+    assert [door.id for door in world.closed_way(["hall"]) or []] == ["pantry_door"]
+    assert world.closed_way(["kitchen"]) is None
+    world.set_state(world.objects["pantry_door"], "open", True)
+    assert world.closed_way(["hall"]) is None
+    assert [door.id for door in world.closed_way(["closet"]) or []] == ["closet_door"]
