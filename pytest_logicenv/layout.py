@@ -163,7 +163,7 @@ WALK_HALF = AGENT_RADIUS + 0.05
 #: Spacing (metres) of the points where the layout lets the agent stand.
 WALK_STEP = 0.1
 #: Layouts tried, each with a seed of its own, for one where the agent can walk from its
-#: start to every task object (measured: about one layout in fifteen of the example tasks
+#: start to every task object (measured: about one layout in ten of the example tasks
 #: leaves one out of reach).
 ATTEMPTS = 8
 AGENT_HEIGHT = 1.8
