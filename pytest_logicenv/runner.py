@@ -28,6 +28,7 @@ trace: GoTo(book) ok, PutOn(book, sofa) -> the agent holds nothing
 
 from __future__ import annotations
 
+import difflib
 import os
 import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -160,22 +161,31 @@ def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset
 def check_references(
     root: py_trees.behaviour.Behaviour, scene: Scene, known: Collection[str] | None
 ) -> None:
-    """Raise :class:`PolicyError` for the first simulator leaf that names something neither
-    ``scene`` nor ``known`` contains (nothing is checked when ``known`` is ``None``)."""
+    """Raise one :class:`PolicyError` listing every simulator leaf that names something
+    neither ``scene`` nor ``known`` contains, each with the closest valid name (nothing is
+    checked when ``known`` is ``None``)."""
     if known is None:
         return
     names = vocabulary([scene])
+    valid = sorted(names | set(known))
+    problems = []
     for node in root.iterate():
         if not isinstance(node, AgentBehaviour):
             continue
         for ref in node.references():
             if ref not in names and ref not in known:
                 where = node.origin or _tree_path(node)
-                raise PolicyError(
+                close = difflib.get_close_matches(ref, valid, n=1, cutoff=0.75)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(
                     f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "
-                    "of any other scene of the task; check the spelling (types are "
-                    "capitalized, e.g. Mug; roles are lower case, e.g. red_box)"
+                    f"of any other scene of the task{hint}"
                 )
+    if problems:
+        raise PolicyError(
+            "\n".join(problems) + "\ncheck the spelling (types are capitalized, e.g. Mug; "
+            "roles are lower case, e.g. red_box)"
+        )
 
 
 def _tree_path(node: py_trees.behaviour.Behaviour) -> str:

@@ -347,3 +347,27 @@ def test_a_users_own_leaf_acts_through_the_agent_api_like_the_library_leaves() -
     by_leaves = run_policy(fetch_apple, kitchen(), goal=GOAL)
     assert by_user.kind == "pass"
     assert by_user.trace == by_leaves.trace
+
+
+def test_every_unknown_name_is_listed_with_the_closest_valid_one() -> None:
+    from pytest_logicenv.controls import sequence
+    from pytest_logicenv.errors import PolicyError
+    from pytest_logicenv.leaves import GoTo, PickUp
+    from pytest_logicenv.runner import run_policy
+    from pytest_logicenv.scene import Room, Scene, SceneObject
+
+    room = Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
+    wipes = SceneObject("w1", "WetWipes", role="wet_wipes", room="r", properties=("pickupable",))
+    scene = Scene("s", rooms=(room,), objects=(wipes,))
+    with pytest.raises(PolicyError) as caught:
+        run_policy(
+            lambda: sequence("Typos", GoTo("wet_wipse"), PickUp("mopp")),
+            scene,
+            known={"mop"},
+        )
+    lines = str(caught.value).splitlines()
+    assert "'wet_wipse' names no object" in lines[0]
+    assert lines[0].endswith("(did you mean 'wet_wipes'?)")
+    assert "'mopp' names no object" in lines[1]
+    assert lines[1].endswith("(did you mean 'mop'?)")
+    assert lines[2].startswith("check the spelling")
