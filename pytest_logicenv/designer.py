@@ -534,6 +534,11 @@ class _Builder:
         if not is_type_ref(ref):
             if ref in self.roles:
                 return self.objects[self.roles[ref]]
+            if ref in self.windows:
+                raise SceneError(
+                    f"'{why}' puts something on or in {ref!r}, a window: windows are openings "
+                    "in a wall, not receptacles; name a sill-side piece of furniture instead"
+                )
             raise SceneError(
                 f"'{why}' names {ref!r}, but no 'exists' fact binds that role; add one such "
                 f'as {{"exists": "SomeType", "as": "{ref}"}} to the setting or realization'

@@ -341,3 +341,31 @@ def test_plans_round_trip_before_design() -> None:
     again = plan_from_json(plan_to_json(plan))
     trajectory = select(plan).trajectories[0]
     assert design_scene(again, trajectory) == design_scene(plan, trajectory)
+
+
+def test_an_object_in_a_window_is_refused_for_what_it_is() -> None:
+    from pytest_logicenv.designer import design_scene
+    from pytest_logicenv.errors import SceneError
+    from pytest_logicenv.facts import parse_fact
+    from pytest_logicenv.plan import Factor, Leaf, Plan, Query, Subtask
+    from pytest_logicenv.trajectories import select
+
+    soap = Factor(
+        "soap",
+        "Is there soap on the window?",
+        ("yes", "no"),
+        realizations={
+            "yes": (parse_fact({"exists": "SoapBar", "as": "soap", "where": {"in": "window"}}),),
+            "no": (parse_fact({"absent": "SoapBar"}),),
+        },
+    )
+    tree = Query("soap", (("yes", Leaf("Take it.")), ("no", Leaf("Do nothing."))))
+    plan = Plan(
+        "t",
+        (Subtask("soap", (soap,), tree),),
+        setting=(parse_fact({"exists": "Window", "as": "window"}),),
+        rooms=("Bathroom",),
+    )
+    trajectory = select(plan).trajectories[0]
+    with pytest.raises(SceneError, match="'window', a window: windows are openings in a wall"):
+        design_scene(plan, trajectory)
