@@ -19,6 +19,7 @@ from .errors import CacheError, LogicEnvError, PolicyError
 from .facts import Fact
 from .plan import Plan, located_facts
 from .scene import Scene, load_scene
+from .trajectories import Trajectory, trajectory_for
 
 
 @lru_cache(maxsize=64)
@@ -43,7 +44,8 @@ class LogicEnv:
 
     Attributes a test may read: ``trajectory_id``, ``situation`` (question/answer pairs),
     ``conditions``, ``goal`` (facts), ``scene`` (the :class:`~pytest_logicenv.scene.Scene`),
-    ``plan``, ``scene_path``, ``picture`` (SVG) and ``house_json`` (the AI2-THOR house).
+    ``plan``, ``trajectory`` (its decision paths), ``scene_path``, ``picture`` (SVG) and
+    ``house_json`` (the AI2-THOR house).
     """
 
     def __init__(
@@ -93,6 +95,11 @@ class LogicEnv:
     @cached_property
     def plan(self) -> Plan:
         return load_plan_of(Entry(self.case.entry_root), fix=self._fix)
+
+    @cached_property
+    def trajectory(self) -> Trajectory:
+        """The situation as the plan's decision paths (one per subtask), with their leaves."""
+        return trajectory_for(self.plan, self.conditions)
 
     @property
     def _fix(self) -> str:

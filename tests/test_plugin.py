@@ -415,6 +415,8 @@ def test_artifacts(logic_env):
     assert '"rooms"' in logic_env.house_json.read_text()
     assert logic_env.situation[0][0] == "Is the window open?"
     assert [s.name for s in logic_env.plan.subtasks] == ["window", "light"]
+    assert logic_env.trajectory.id == logic_env.trajectory_id
+    assert [p.subtask for p in logic_env.trajectory.paths] == ["window", "light"]
 """,
     )
     pytester.runpytest().assert_outcomes(passed=2)
