@@ -13,6 +13,12 @@ enrichment included; ``near`` becomes a task-critical relation. Contradictions (
 required in two places, an ``exists`` that an ``absent`` forbids, a towel that must be both
 dirty and clean) are reported before any layout, with the facts that clash.
 
+A design request from outside (:class:`Enrichment`: an LLM's, see ``llm_designer.py``)
+replaces the room templates: it names the enrichment objects (type, room, support), the
+materials of the rooms and extra relations, below the task's in priority. Everything else is
+the designer's as without one, and a request the design cannot hold raises an
+:class:`EnrichmentError` naming every bad item and why.
+
 Deterministic for a seed; different seeds vary the room proportions, the materials, the
 assets and the enrichment.
 
@@ -31,14 +37,16 @@ True
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import math
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .catalog import STATE_PROPERTY, Asset, Catalog, ObjectType, default_catalog
-from .errors import SceneError
+from .catalog import STATE_PROPERTY, STRUCTURAL_TYPES, Asset, Catalog, ObjectType, default_catalog
+from .errors import SceneError, Violation
 from .facts import (
     FLOOR,
     Absent,
@@ -61,6 +69,8 @@ from .plan import Leaf, Plan, iter_nodes
 from .scene import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
+    RELATION_KINDS,
+    UNARY_RELATION_KINDS,
     Door,
     DoorSpec,
     Provenance,
@@ -221,6 +231,98 @@ TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
 }
 
 
+# --------------------------------------------------------------------------- design requests
+
+#: An enrichment object's support besides another object.
+ON_FLOOR = "floor"
+ON_WALL = "wall"
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class EnrichmentObject:
+    """An object a design request adds to the task objects.
+
+    ``name`` becomes its id (relations name it by it); ``type`` is a catalog type; ``room`` a
+    room id or type of the design (``None``: its support's room, else a room where the type is
+    usual); ``support`` is :data:`ON_FLOOR`, :data:`ON_WALL` or the id or role of the
+    receptacle it rests on or in (which of the two, the receptacle decides)."""
+
+    name: str
+    type: str
+    room: str | None = None
+    support: str = ON_FLOOR
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class EnrichmentRelation:
+    """A spatial relation a design request asks for, between objects named by id or role
+    (``target`` is ``None`` for the unary kinds); it ranks below the task's relations."""
+
+    kind: str
+    subject: str
+    target: str | None = None
+    priority: int = PRIORITY_ENRICHMENT
+
+    def __str__(self) -> str:
+        return f"{self.kind}({self.subject}{', ' + self.target if self.target else ''})"
+
+
+@dataclass(frozen=True)
+class RoomMaterials:
+    """A room's floor and wall materials, by the catalog's names (empty: the seed's choice)."""
+
+    room: str
+    floor: str = ""
+    wall: str = ""
+
+
+@dataclass(frozen=True)
+class Enrichment:
+    """A design request: what to add to the task objects, in place of the room templates.
+    ``made_by`` says who asked (``llm:<model>``), for the scene's provenance.
+
+    >>> from pytest_logicenv.plan import Plan
+    >>> from pytest_logicenv.facts import parse_facts
+    >>> plan = Plan("read", (), setting=parse_facts([{"exists": "Sofa", "as": "sofa"}], "s"),
+    ...             rooms=("LivingRoom",))
+    >>> request = Enrichment(
+    ...     objects=(EnrichmentObject("lamp", "FloorLamp"), EnrichmentObject("cushion", "Pillow",
+    ...              support="sofa")),
+    ...     relations=(EnrichmentRelation("near", "lamp", "sofa"),))
+    >>> spec = design_scene(plan, None, seed=1, enrichment=request)
+    >>> [(o.id, o.parent) for o in spec.objects]
+    [('sofa', None), ('lamp', None), ('cushion', 'sofa')]
+    >>> design_scene(plan, None, enrichment=Enrichment(objects=(
+    ...     EnrichmentObject("lamp", "FloorLamp"), EnrichmentObject("pot", "Pot", support="lamp"),
+    ...     EnrichmentObject("rug", "Carpet"))))
+    Traceback (most recent call last):
+    ...
+    pytest_logicenv.designer.EnrichmentError: the design request has 2 problems:
+      [type] objects[2] rug: unknown object type 'Carpet'; the closest catalog types: ...
+      [support] objects[1] pot: lamp cannot hold it: a FloorLamp is not a receptacle: ...
+    """
+
+    objects: tuple[EnrichmentObject, ...] = ()
+    relations: tuple[EnrichmentRelation, ...] = ()
+    materials: tuple[RoomMaterials, ...] = ()
+    made_by: str = "request"
+
+
+class EnrichmentError(SceneError):
+    """A design request asks for what the design cannot hold; ``violations`` name every bad
+    item (``objects[2] vase``, ``relations[0] near(vase, sofa)``) and why."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        count = len(self.violations)
+        super().__init__(
+            f"the design request has {count} problem{'s' if count != 1 else ''}:\n"
+            + "\n".join(f"  {violation}" for violation in self.violations)
+        )
+
+
 # --------------------------------------------------------------------------- entry points
 
 
@@ -258,10 +360,12 @@ def design_scene(
     *,
     seed: int = 0,
     catalog: Catalog | None = None,
+    enrichment: Enrichment | None = None,
 ) -> SceneSpec:
-    """Design a scene for ``trajectory`` (or, with ``None``, for the plan's setting alone)."""
+    """Design a scene for ``trajectory`` (or, with ``None``, for the plan's setting alone);
+    ``enrichment`` replaces the room templates (an empty one: the task objects alone)."""
     facts = trajectory_facts(plan, trajectory)
-    builder = _Builder(plan, facts, seed, catalog or default_catalog())
+    builder = _Builder(plan, facts, seed, catalog or default_catalog(), enrichment)
     spec = builder.build(trajectory)
     _self_check(spec, facts)
     return spec
@@ -335,10 +439,19 @@ def _snake(name: str) -> str:
 
 
 class _Builder:
-    def __init__(self, plan: Plan, facts: Sequence[Fact], seed: int, catalog: Catalog) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        facts: Sequence[Fact],
+        seed: int,
+        catalog: Catalog,
+        enrichment: Enrichment | None = None,
+    ) -> None:
         self.plan = plan
         self.catalog = catalog
         self.seed = seed
+        self.enrichment = enrichment
+        self.materials: dict[str, tuple[str, str]] = {}  # room id -> requested floor, wall
         self.facts = self._flatten(facts, random.Random(f"{seed}:or"))
         self.absent: list[Absent] = [f for f in self.facts if isinstance(f, Absent)]
         self.objects: dict[str, _Object] = {}
@@ -418,13 +531,17 @@ class _Builder:
         self._check_supports()
         self._settle_rooms()
         self._check_absent_clashes()
-        for room_id, kind in self.rooms:
-            self._furnish(room_id, kind)
+        if self.enrichment is None:
+            for room_id, kind in self.rooms:
+                self._furnish(room_id, kind)
+        else:
+            self._add_requested(self.enrichment)
         self._place_free_objects()
         self._choose_assets()  # furniture first: small objects must fit what they rest on
-        for room_id, kind in self.rooms:
-            self._add_small_objects(room_id, kind)
-        self._choose_assets()
+        if self.enrichment is None:
+            for room_id, kind in self.rooms:
+                self._add_small_objects(room_id, kind)
+            self._choose_assets()
         self._settle_supports()
         rooms = self._floor_plan()
         doors, windows = self._openings(rooms)
@@ -440,7 +557,7 @@ class _Builder:
             provenance=Provenance(
                 trajectory=trajectory.id if trajectory is not None else None,
                 conditions=trajectory.conditions if trajectory is not None else (),
-                designer=DESIGNER,
+                designer=DESIGNER if self.enrichment is None else self.enrichment.made_by,
                 seed=self.seed,
                 notes=tuple(self.notes),
             ),
@@ -466,14 +583,21 @@ class _Builder:
 
     def _room_of(self, name: str, why: str) -> str:
         """A room id for a room id or type named in a fact."""
-        for room_id, _kind in self.rooms:
-            if name == room_id:
-                return room_id
-        kind = room_type(name)
-        for room_id, room_kind in self.rooms:
-            if room_kind == kind:
-                return room_id
-        raise SceneError(f"{why}: no room {name!r} in this scene")  # pragma: no cover
+        room = self._find_room(name)
+        if room is None:
+            room_type(name)  # an unknown room type: says so, with the known ones
+            raise SceneError(f"{why}: no room {name!r} in this scene")  # pragma: no cover
+        return room
+
+    def _find_room(self, name: str) -> str | None:
+        """The id of the room ``name`` names (an id, or the first room of a type), if any."""
+        if any(name == room_id for room_id, _kind in self.rooms):
+            return name
+        try:
+            kind = room_type(name)
+        except SceneError:
+            return None
+        return next((room_id for room_id, room_kind in self.rooms if room_kind == kind), None)
 
     # -- objects from facts --------------------------------------------------------------
 
@@ -720,28 +844,29 @@ class _Builder:
 
     def _check_supports(self) -> None:
         for obj in self.objects.values():
-            seen = [obj.id]
-            parent = obj.parent
-            while parent is not None:
-                if parent in seen:
-                    raise SceneError(
-                        "objects rest on each other in a circle: " + " -> ".join([*seen, parent])
-                    )
-                seen.append(parent)
-                parent = self.objects[parent].parent
+            cycle = self._support_cycle(obj)
+            if cycle is not None:
+                raise SceneError("objects rest on each other in a circle: " + " -> ".join(cycle))
             if obj.parent is None:
                 continue
             holder = self.objects[obj.parent]
-            if not holder.type.has("receptacle"):
+            problem = _cannot_hold(holder.type, obj.type)
+            if problem is not None:
                 raise SceneError(
                     f"{obj.id} must be {obj.relation} {holder.id} ('{obj.why['place']}'), but "
-                    f"a {holder.type.name} is not a receptacle: nothing rests on or in it"
+                    + problem
                 )
-            if holder.type.accepts and obj.type.name not in holder.type.accepts:
-                raise SceneError(
-                    f"{obj.id} must be {obj.relation} {holder.id} ('{obj.why['place']}'), but "
-                    f"a {holder.type.name} only takes {', '.join(holder.type.accepts)}"
-                )
+
+    def _support_cycle(self, obj: _Object) -> list[str] | None:
+        """The ids of a circle of supports ``obj`` rests on, if there is one."""
+        seen = [obj.id]
+        parent = obj.parent
+        while parent is not None:
+            if parent in seen:
+                return [*seen, parent]
+            seen.append(parent)
+            parent = self.objects[parent].parent
+        return None
 
     def _root(self, obj: _Object) -> _Object:
         while obj.parent is not None:
@@ -886,6 +1011,307 @@ class _Builder:
             self.relations.append(
                 SpatialRelation(kind, obj.id, targets[0].id, priority, "template")
             )
+
+    # -- a design request ------------------------------------------------------------------
+
+    def _named(self, name: str) -> _Object | None:
+        """The object a request names: by id, or a task object by its role."""
+        if name in self.objects:
+            return self.objects[name]
+        return self.objects[self.roles[name]] if name in self.roles else None
+
+    def _add_requested(self, request: Enrichment) -> None:
+        """Add a design request's materials, objects and relations. Every item that cannot
+        be added is reported at once, in an :class:`EnrichmentError`, so that whoever asked
+        can fix them all in one go."""
+        problems: list[Violation] = []
+        self._request_materials(request.materials, problems)
+        left_out = self._request_objects(request.objects, problems)
+        self._request_relations(request, left_out, problems)
+        if problems:
+            raise EnrichmentError(problems)
+
+    def _no_room(self, name: str) -> str:
+        rooms = ", ".join(f"{room_id} ({kind})" for room_id, kind in self.rooms)
+        return f"no room {name!r} in this scene; its rooms: {rooms}"
+
+    def _request_materials(self, looks: Sequence[RoomMaterials], problems: list[Violation]) -> None:
+        for i, look in enumerate(looks):
+            where = f"materials[{i}] {look.room}"
+            room = self._find_room(look.room)
+            if room is None:
+                problems.append(Violation("room", where, self._no_room(look.room)))
+                continue
+            for what, name, known in (
+                ("floor", look.floor, self.catalog.floor_materials),
+                ("wall", look.wall, self.catalog.wall_materials),
+            ):
+                if name and known and name not in known:
+                    close = difflib.get_close_matches(name, known, n=4, cutoff=0.3)
+                    hint = f"; the closest: {', '.join(close)}" if close else ""
+                    problems.append(
+                        Violation("material", where, f"unknown {what} material {name!r}{hint}")
+                    )
+            self.materials[room] = (look.floor, look.wall)
+
+    def _request_objects(
+        self, items: Sequence[EnrichmentObject], problems: list[Violation]
+    ) -> set[str]:
+        """Add the requested objects with their supports and rooms, and report those that
+        break a rule; what rests on a rejected object is left out with it. Returns the names
+        left out, so that relations naming them are not reported again."""
+        made: dict[str, tuple[_Object, EnrichmentObject]] = {}
+        where: dict[str, str] = {}  # every well-formed name -> its place in the request
+        for i, item in enumerate(items):
+            place = f"objects[{i}] {item.name}"
+            name_problem = self._name_problem(item.name, where)
+            if name_problem is not None:
+                problems.append(Violation("name", place, name_problem))
+                continue
+            where[item.name] = place
+            type_problem = self._type_problem(item.type)
+            if type_problem is not None:
+                problems.append(Violation("type", place, type_problem))
+                continue
+            room = None if item.room is None else self._find_room(item.room)
+            if item.room is not None and room is None:
+                problems.append(Violation("room", place, self._no_room(item.room)))
+                continue
+            obj_type = self.catalog.type(item.type)
+            obj = _Object(item.name, obj_type, None, task=False, room=room)
+            obj.states = dict(obj_type.states)
+            obj.why["type"] = f"{item.name}: {item.description or item.type}"
+            made[item.name] = (obj, item)
+        candidates = {name: obj for name, (obj, _) in made.items()}
+        for name, (obj, item) in made.items():
+            problem = self._request_support(obj, item.support, candidates, where)
+            if problem is not None:
+                problems.append(Violation("support", where[name], problem))
+                del candidates[name]
+        while True:  # what rests on a rejected object goes with it
+            orphans = [
+                name
+                for name, obj in candidates.items()
+                if obj.parent is not None
+                and obj.parent not in candidates
+                and obj.parent not in self.objects
+            ]
+            if not orphans:
+                break
+            for name in orphans:
+                del candidates[name]
+        self.objects.update(candidates)
+        placed = []
+        for obj in sorted(candidates.values(), key=lambda o: o.parent is not None):
+            cycle = self._support_cycle(obj)
+            problem = (
+                "rests on a circle of supports: " + " -> ".join(cycle)
+                if cycle is not None
+                else self._request_room(obj)
+            )
+            if problem is not None:
+                problems.append(Violation("support", where[obj.id], problem))
+            else:
+                placed.append(obj)
+        problems.extend(self._forbidden(placed, where))
+        return set(where) - set(candidates)
+
+    def _name_problem(self, name: str, taken: Mapping[str, str]) -> str | None:
+        if not _NAME.match(name):
+            return (
+                "a name is lower-case letters, digits and underscores, starting with a letter "
+                "(it becomes the object's id)"
+            )
+        if name in taken:
+            return f"{name!r} already names {taken[name]}; give each object its own name"
+        if self._named(name) is not None or name in self.windows:
+            return f"{name!r} already names a task object; give the added object its own name"
+        return None
+
+    def _type_problem(self, type_name: str) -> str | None:
+        if type_name in STRUCTURAL_TYPES or type_name == "Door":
+            return "doors and windows belong to the floor plan; they are not objects to add"
+        if not self.catalog.has(type_name):
+            close = self.catalog.suggestions(type_name)
+            hint = f"the closest catalog types: {', '.join(close)}" if close else "none is close"
+            return f"unknown object type {type_name!r}; {hint}"
+        return None
+
+    def _request_support(
+        self, obj: _Object, support: str, made: Mapping[str, _Object], names: Mapping[str, str]
+    ) -> str | None:
+        """Put ``obj`` where ``support`` says; why it cannot be, if it cannot."""
+        if support == ON_FLOOR:
+            obj.relation = "on"
+            if obj.type.on_wall and not obj.type.on_floor:
+                return f"a {obj.type.name} hangs on a wall: give it the support {ON_WALL!r}"
+            return None
+        if support == ON_WALL:
+            obj.relation = "wall"
+            if not obj.type.on_wall:
+                return (
+                    f"a {obj.type.name} does not hang on a wall: put it on the floor or on a "
+                    "receptacle"
+                )
+            return None
+        holder = made.get(support) or self._named(support)
+        if holder is None and support in names:
+            obj.parent = support  # an object rejected for its own reported problem
+            return None
+        if holder is None:
+            receptacles = sorted(
+                o.id
+                for o in (*self.objects.values(), *made.values())
+                if o.type.has("receptacle") and o is not obj
+            )
+            return (
+                f"{support!r} is not an object of this scene; a support is {ON_FLOOR!r}, "
+                f"{ON_WALL!r} or a receptacle: {', '.join(receptacles)}"
+            )
+        if holder is obj:
+            return "an object cannot rest on or in itself"
+        return self._put_on(obj, holder)
+
+    def _put_on(self, obj: _Object, holder: _Object) -> str | None:
+        problem = _cannot_hold(holder.type, obj.type)
+        if problem is not None:
+            return f"{holder.id} cannot hold it: {problem}"
+        obj.parent, obj.relation = holder.id, "in" if holder.type.container else "on"
+        return None
+
+    def _request_room(self, obj: _Object) -> str | None:
+        """Give an object a request placed its room: its own, or its support's."""
+        if obj.parent is None:
+            obj.room = obj.room or self._default_room(obj.type)
+            return None
+        root = self._root(obj)
+        if root.room is None:
+            return (
+                f"{root.id} has no place yet (the designer places it last); rest {obj.id} on "
+                "something that has one"
+            )
+        if obj.room not in (None, root.room):
+            return f"it is to be in {obj.room} but rests on {obj.parent}, which is in {root.room}"
+        obj.room = root.room
+        return None
+
+    def _forbidden(self, added: Sequence[_Object], where: Mapping[str, str]) -> list[Violation]:
+        """Added objects that an ``absent`` fact forbids, or whose type the task's conditions
+        are about (another one would blur which situation the scene shows)."""
+        found = []
+        scene = self._provisional()
+        others = set(self.objects) - {obj.id for obj in added}
+        for obj in added:
+            keep = others | {link.id for link in self._chain(obj)}
+            view = scene.with_objects([o for o in scene.objects if o.id in keep])
+            forbidding = [fact for fact in self.absent if not evaluate(fact, view)]
+            if forbidding:
+                message = (
+                    f"the task requires '{describe(forbidding[0])}' in this situation: leave "
+                    f"the {obj.type.name} out"
+                )
+                found.append(Violation("absent", where[obj.id], message))
+            elif obj.type.name in self.excluded:
+                message = (
+                    f"the task's conditions are about {obj.type.name} objects (or what stands "
+                    "in for them): another one would blur which situation this scene shows; "
+                    "leave it out"
+                )
+                found.append(Violation("type", where[obj.id], message))
+        return found
+
+    def _request_relations(
+        self, request: Enrichment, left_out: set[str], problems: list[Violation]
+    ) -> None:
+        accepted: list[tuple[str, SpatialRelation]] = []
+        for j, item in enumerate(request.relations):
+            where = f"relations[{j}] {item}"
+            problem = _relation_form(item)
+            names = [item.subject] if item.target is None else [item.subject, item.target]
+            if problem is None and any(name in left_out for name in names):
+                continue  # it names an object left out for its own reported problem
+            unknown = [name for name in names if self._named(name) is None]
+            if problem is None and unknown:
+                problem = self._unknown_names(unknown)
+            if problem is not None:
+                problems.append(Violation("relation", where, problem))
+                continue
+            subject = self._named(item.subject)
+            target = None if item.target is None else self._named(item.target)
+            assert subject is not None
+            conflict = (
+                "an object cannot be related to itself"
+                if target is subject
+                else self._relation_conflict(item.kind, subject, target)
+            )
+            if conflict is not None:
+                problems.append(Violation("contradiction", where, conflict))
+            elif item.kind not in ("in", "on_top_of"):  # those restate supports
+                target_id = None if target is None else target.id
+                relation = SpatialRelation(
+                    item.kind, subject.id, target_id, item.priority, request.made_by
+                )
+                accepted.append((where, relation))
+        problems.extend(_clashes(accepted))
+        self.relations.extend(relation for _, relation in accepted)
+
+    def _unknown_names(self, names: Sequence[str]) -> str:
+        windows = [name for name in names if name in self.windows]
+        note = " (a window is an opening in a wall, not an object)" if windows else ""
+        return (
+            f"names {', '.join(map(repr, names))}, which no object of this scene is called"
+            f"{note}; the objects: {', '.join(sorted(self.objects))}"
+        )
+
+    def _place(self, obj: _Object) -> str:
+        """Where ``obj`` rests, in words, and who said so."""
+        if obj.relation is None:
+            return "nowhere yet"
+        here = (
+            "on a wall"
+            if obj.relation == "wall"
+            else "on the floor"
+            if obj.parent is None
+            else f"{obj.relation} {obj.parent}"
+        )
+        return (
+            f"{here}, as the task requires ('{obj.why['place']}')" if "place" in obj.why else here
+        )
+
+    def _relation_conflict(self, kind: str, subject: _Object, target: _Object | None) -> str | None:
+        """Why a requested relation contradicts the design (the paper's rule-based physical
+        compatibility check), or ``None``."""
+        if kind in ("in", "on_top_of") and target is not None:
+            wanted = "in" if target.type.container else "on"
+            if ("in" if kind == "in" else "on") != wanted:
+                fix = "in" if wanted == "in" else "on_top_of"
+                return f"things go {wanted} a {target.type.name}: use {fix}"
+            if subject.task and not subject.placed:
+                # A task object the facts leave free: the request may say where it goes.
+                problem = self._put_on(subject, target) or self._request_room(subject)
+                if problem is None and not self._allowed(subject):
+                    problem = "the task's 'absent' facts forbid it there"
+                if problem is not None:
+                    subject.parent = subject.relation = None
+                return problem
+            if (subject.parent, subject.relation) != (target.id, wanted):
+                return (
+                    f"{subject.id} rests {self._place(subject)}; this relation puts it {wanted} "
+                    f"{target.id}, and an object has one place"
+                )
+            return None
+        if kind == "mounted_on_wall" and subject.relation != "wall":
+            return f"{subject.id} rests {self._place(subject)}, not on a wall"
+        if kind in ("edge", "center") and subject.relation == "wall":
+            return f"{kind} places what stands on the floor or on a surface, not what hangs"
+        if target is not None and kind != "far":
+            rooms = self._root(subject).room, self._root(target).room
+            if None not in rooms and rooms[0] != rooms[1]:
+                return (
+                    f"{subject.id} is in {rooms[0]} and {target.id} in {rooms[1]}: of the "
+                    "relations, only 'far' holds between rooms"
+                )
+        return None
 
     def _place_free_objects(self) -> None:
         """Objects the facts require without saying where: on a usual support, or the floor."""
@@ -1125,13 +1551,15 @@ class _Builder:
         for (room_id, kind), (col, row) in zip(self.rooms, cells, strict=True):
             x0, z0 = sum(widths[:col]), sum(depths[:row])
             x1, z1 = x0 + widths[col], z0 + depths[row]
+            floor, wall = rng.choice(floors), rng.choice(walls)  # drawn even when asked for
+            asked_floor, asked_wall = self.materials.get(room_id, ("", ""))
             rooms.append(
                 Room(
                     room_id,
                     kind,
                     ((x0, z0), (x1, z0), (x1, z1), (x0, z1)),
-                    floor_material=rng.choice(floors),
-                    wall_material=rng.choice(walls),
+                    floor_material=asked_floor or floor,
+                    wall_material=asked_wall or wall,
                 )
             )
         return tuple(rooms)
@@ -1259,10 +1687,58 @@ class _Builder:
             key = (relation.kind, relation.subject, relation.target)
             if key not in unique or unique[key].priority < relation.priority:
                 unique[key] = relation
-        return list(unique.values())
+        kept = []
+        for relation in unique.values():
+            gone = [n for n in (relation.subject, relation.target) if n and n not in self.objects]
+            if gone:  # a requested object left out (no room for it on its support)
+                self.notes.append(f"{relation} left out with {gone[0]}")
+            else:
+                kept.append(relation)
+        return kept
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _cannot_hold(holder: ObjectType, obj: ObjectType) -> str | None:
+    """Why an object of type ``holder`` cannot hold one of type ``obj`` (``None``: it can)."""
+    if not holder.has("receptacle"):
+        return f"a {holder.name} is not a receptacle: nothing rests on or in it"
+    if holder.accepts and obj.name not in holder.accepts:
+        return f"a {holder.name} only takes {', '.join(holder.accepts)}"
+    return None
+
+
+def _relation_form(item: EnrichmentRelation) -> str | None:
+    """What is wrong with a requested relation's kind, arity or priority."""
+    if item.kind not in RELATION_KINDS:
+        return f"unknown kind {item.kind!r}; the kinds: {', '.join(RELATION_KINDS)}"
+    unary = item.kind in UNARY_RELATION_KINDS
+    if unary and item.target is not None:
+        return f"{item.kind} relates one object to its surroundings; drop the target"
+    if not unary and item.target is None:
+        return f"{item.kind} relates two objects; give a target"
+    if not PRIORITY_ENRICHMENT <= item.priority < PRIORITY_TASK:
+        return (
+            f"priority {item.priority} must be from {PRIORITY_ENRICHMENT} to "
+            f"{PRIORITY_TASK - 1}: requested relations rank below the task's"
+        )
+    return None
+
+
+#: Pairs of relation kinds no two objects (or one object) can satisfy together.
+_OPPOSED = (frozenset({"near", "far"}), frozenset({"edge", "center"}))
+
+
+def _clashes(relations: Sequence[tuple[str, SpatialRelation]]) -> list[Violation]:
+    """Requested relations that contradict each other (``near`` and ``far`` for one pair)."""
+    found = []
+    for (first_where, first), (where, second) in itertools.combinations(relations, 2):
+        same = {first.subject, first.target} == {second.subject, second.target}
+        if same and frozenset({first.kind, second.kind}) in _OPPOSED:
+            message = f"contradicts {first_where}: no object is {first.kind} and {second.kind}"
+            found.append(Violation("contradiction", where, message))
+    return found
 
 
 def _area(asset: Asset) -> float:

@@ -30,16 +30,16 @@ model, which answers again (the paper's rule-guided iterative refinement), up to
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .checks import check_plan
 from .errors import LLMError, PlanError, Violation
 from .facts import STATES, to_json
-from .llm import LLM, AnswerError, Exchange, Message, exchange_to_json, parse_json_answer
+from .llm import LLM, Conversation, Exchange, Rejected, exchange_to_json
 from .plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 
 if TYPE_CHECKING:
@@ -55,8 +55,6 @@ DEFAULT_TYPES_HINT = (
     "needs them, the custom types Toy (attrs kind=doll|other), ToyBox (attrs colour), "
     "WetWipes, Mop, Stain (states dirty), Milk, Shelf (attrs level=top|middle|bottom)"
 )
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,7 @@ def derive_plan(
     rooms = tuple(rooms)
     types = sorted(known_types) if known_types is not None else None
     notes = known_types if isinstance(known_types, Mapping) else {}
-    talk = _Conversation(llm, system_prompt(types, notes), max_rounds)
+    talk = Conversation(llm, system_prompt(types, notes), max_rounds, PlanDerivationError)
     talk.step("plan.decompose", decomposition_prompt(task, rooms), _read_decomposition)
     talk.step("plan.factors", FACTORS_PROMPT, _read_factors)
 
@@ -161,82 +159,13 @@ def type_vocabulary(catalog: Catalog) -> dict[str, str]:
     }
 
 
-class _Rejected(Exception):
-    """An answer broke rules; ``violations`` go back to the model."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        super().__init__(f"{len(violations)} violations")
-        self.violations = tuple(violations)
-
-
-class _Conversation:
-    """The three steps' chat. A step's accepted answer stays in the history; a rejected one
-    stays only until the model's next answer, so the context does not grow with each round."""
-
-    def __init__(self, llm: LLM, system: str, max_rounds: int) -> None:
-        self.llm = llm
-        self.history: list[Message] = [Message("system", system)]
-        self.max_rounds = max_rounds
-        self.exchanges: list[Exchange] = []
-        self.rejected: list[tuple[Violation, ...]] = []  # of the current step
-
-    def step(self, purpose: str, prompt: str, read: Callable[[dict[str, Any]], T]) -> T:
-        self.rejected = []
-        asked = [Message("user", prompt)]
-        for round_number in range(1, self.max_rounds + 1):
-            label = purpose if round_number == 1 else f"{purpose}#{round_number}"
-            exchange = self.llm.complete([*self.history, *asked], purpose=label)
-            self.exchanges.append(exchange)
-            try:
-                value = read(parse_json_answer(exchange.response))
-            except AnswerError as error:
-                violations: tuple[Violation, ...] = (Violation("syntax", "answer", error.reason),)
-            except _Rejected as rejection:
-                violations = rejection.violations
-            else:
-                self.history += [asked[0], Message("assistant", exchange.response)]
-                return value
-            self.rejected.append(violations)
-            asked = [
-                asked[0],
-                Message("assistant", exchange.response),
-                Message("user", feedback(violations, truncated=exchange.truncated)),
-            ]
-        raise PlanDerivationError(
-            f"{purpose}: the answer of model {self.llm.model!r} after {self.max_rounds} "
-            f"round{'s' if self.max_rounds != 1 else ''}",
-            self.rejected[-1],
-            tuple(self.exchanges),
-        )
-
-
-def feedback(violations: Sequence[Violation], *, truncated: bool = False) -> str:
-    """The message that sends rule violations back to the model.
-
-    >>> print(feedback([Violation("grounding", "subtasks[0](toy).tree", "add a branch")]))
-    Your answer has 1 problem:
-    - [grounding] subtasks[0](toy).tree: add a branch
-    Correct every problem and answer again with the complete JSON object only.
-    """
-    count = len(violations)
-    lines = [f"Your answer has {count} problem{'s' if count != 1 else ''}:"]
-    lines += [f"- {violation}" for violation in violations]
-    if truncated:
-        lines.append(
-            "Your answer was cut off at the server's length limit: be more concise (short "
-            "action texts, no keys beyond the format)."
-        )
-    lines.append("Correct every problem and answer again with the complete JSON object only.")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- reading answers
 
 
 def _named_list(data: dict[str, Any], what: str) -> list[dict[str, Any]]:
     items = data.get("subtasks")
     if not isinstance(items, list) or not items:
-        raise _Rejected(
+        raise Rejected(
             [Violation("syntax", "subtasks", f"expected a non-empty list of {what} objects")]
         )
     problems = [
@@ -245,7 +174,7 @@ def _named_list(data: dict[str, Any], what: str) -> list[dict[str, Any]]:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str)
     ]
     if problems:
-        raise _Rejected(problems)
+        raise Rejected(problems)
     return items
 
 
@@ -261,7 +190,7 @@ def _read_factors(data: dict[str, Any]) -> list[dict[str, Any]]:
         if not isinstance(item.get("factors"), list)
     ]
     if problems:
-        raise _Rejected(problems)
+        raise Rejected(problems)
     return items
 
 
@@ -273,11 +202,11 @@ def _checked_plan(
     try:
         plan = plan_from_json(document, "answer")
     except PlanError as error:
-        raise _Rejected(error.violations) from None
+        raise Rejected(error.violations) from None
     violations = check_plan(plan, known_types=known_types, require_facts=True)
     violations += indistinct_values(plan)
     if violations:
-        raise _Rejected(violations)
+        raise Rejected(violations)
     return plan
 
 

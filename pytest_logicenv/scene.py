@@ -276,6 +276,8 @@ RELATION_KINDS: tuple[str, ...] = (
     "center_aligned",
     "face_to",
 )
+#: The kinds that relate one object to its surroundings, not to another object (no target).
+UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "mounted_on_wall")
 #: Priorities: relations that realize the task outrank those that only enrich the scene.
 PRIORITY_TASK = 10
 PRIORITY_ENRICHMENT = 1
