@@ -46,7 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .catalog import STATE_PROPERTY, STRUCTURAL_TYPES, Asset, Catalog, ObjectType, default_catalog
-from .errors import SceneError, Violation
+from .errors import SceneError, Violation, listing
 from .facts import (
     FLOOR,
     Absent,
@@ -299,7 +299,7 @@ class Enrichment:
     ...     EnrichmentObject("rug", "Carpet"))))
     Traceback (most recent call last):
     ...
-    pytest_logicenv.designer.EnrichmentError: the design request has 2 problems:
+    pytest_logicenv.designer.EnrichmentError: the design request: 2 problems
       [type] objects[2] rug: unknown object type 'Carpet'; the closest catalog types: ...
       [support] objects[1] pot: lamp cannot hold it: a FloorLamp is not a receptacle: ...
     """
@@ -316,11 +316,7 @@ class EnrichmentError(SceneError):
 
     def __init__(self, violations: Sequence[Violation]) -> None:
         self.violations = tuple(violations)
-        count = len(self.violations)
-        super().__init__(
-            f"the design request has {count} problem{'s' if count != 1 else ''}:\n"
-            + "\n".join(f"  {violation}" for violation in self.violations)
-        )
+        super().__init__(listing("the design request", self.violations))
 
 
 # --------------------------------------------------------------------------- entry points
@@ -369,6 +365,37 @@ def design_scene(
     spec = builder.build(trajectory)
     _self_check(spec, facts)
     return spec
+
+
+def condition_types(plan: Plan, catalog: Catalog) -> frozenset[str]:
+    """Types the plan's facts talk about, and their stand-ins: enrichment never adds them, so
+    that no extra object blurs which situation a scene shows.
+
+    >>> from pytest_logicenv.planner import example_plan
+    >>> types = condition_types(example_plan(), default_catalog())
+    >>> "Toy" in types, "TeddyBear" in types, "Television" in types  # a teddy stands in for a toy
+    (True, True, False)
+    """
+    facts = list(plan.setting) + [
+        fact
+        for factor in plan.factors
+        for realization in factor.realizations.values()
+        for fact in realization
+    ]
+    types: set[str] = set()
+    for fact in facts:
+        for item in walk(fact):
+            refs: list[str] = []
+            if isinstance(item, Exists | Absent):
+                refs = [item.ref]
+            elif isinstance(item, Related | State | Attr):
+                refs = [getattr(item, "subject", getattr(item, "ref", ""))]
+            for ref in refs:
+                if is_type_ref(ref) and catalog.has(ref):
+                    obj_type = catalog.type(ref)
+                    types.add(ref)
+                    types.update(a.source_type for a in obj_type.assets)
+    return frozenset(types)
 
 
 def room_type(name: str) -> str:
@@ -462,7 +489,7 @@ class _Builder:
         self.notes: list[str] = []
         self.rooms: list[tuple[str, str]] = []  # (id, type)
         self.cells: dict[str, tuple[int, int]] = {}  # room id -> (column, row) of the grid
-        self.excluded = self._mentioned_types(plan)
+        self.excluded = condition_types(plan, catalog)
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -496,30 +523,6 @@ class _Builder:
                 case _:
                     flat.append(fact)
         return flat
-
-    def _mentioned_types(self, plan: Plan) -> set[str]:
-        """Types the plan's conditions talk about, and their stand-ins: enrichment never adds
-        them, so that no extra object blurs which situation a scene shows."""
-        facts = list(plan.setting) + [
-            fact
-            for factor in plan.factors
-            for realization in factor.realizations.values()
-            for fact in realization
-        ]
-        types: set[str] = set()
-        for fact in facts:
-            for item in walk(fact):
-                refs: list[str] = []
-                if isinstance(item, Exists | Absent):
-                    refs = [item.ref]
-                elif isinstance(item, Related | State | Attr):
-                    refs = [getattr(item, "subject", getattr(item, "ref", ""))]
-                for ref in refs:
-                    if is_type_ref(ref) and self.catalog.has(ref):
-                        obj_type = self.catalog.type(ref)
-                        types.add(ref)
-                        types.update(a.source_type for a in obj_type.assets)
-        return types
 
     # -- the whole design ----------------------------------------------------------------
 

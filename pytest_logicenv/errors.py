@@ -40,16 +40,21 @@ class Violation:
         return f"[{self.code}] {self.location}: {self.message}"
 
 
+def listing(source: str, violations: Sequence[Violation]) -> str:
+    """``source: N problems``, then one indented line per violation."""
+    count = len(violations)
+    lines = [f"{source}: {count} problem{'s' if count != 1 else ''}"]
+    lines += [f"  {violation}" for violation in violations]
+    return "\n".join(lines)
+
+
 class PlanError(LogicEnvError):
     """A plan (file or object) is malformed or breaks the plan checks."""
 
     def __init__(self, source: str, violations: Sequence[Violation]) -> None:
         self.source = source
         self.violations = tuple(violations)
-        count = len(self.violations)
-        lines = [f"{source}: {count} problem{'s' if count != 1 else ''}"]
-        lines += [f"  {violation}" for violation in self.violations]
-        super().__init__("\n".join(lines))
+        super().__init__(listing(source, self.violations))
 
 
 class FactError(LogicEnvError):

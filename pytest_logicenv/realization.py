@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .catalog import Catalog
-from .designer import design_scene, trajectory_facts
+from .designer import Enrichment, design_scene, trajectory_facts
 from .errors import SceneError
 from .facts import Fact, describe, false_facts
 from .plan import Plan
@@ -54,17 +54,19 @@ def generate_scene(
     *,
     seed: int = 0,
     catalog: Catalog | None = None,
+    enrichment: Enrichment | None = None,
 ) -> Scene:
     """Design, lay out and verify one scene: the whole scene-construction phase.
 
-    The scene is checked twice before anyone uses it: against Table 1 by the independent
-    checker, and for realizing the trajectory's conditions. The layout solver is imported
-    here, lazily: it imports z3.
+    ``enrichment`` is a design request that replaces the room templates (an LLM's, see
+    ``llm_designer.py``). The scene is checked twice before anyone uses it: against Table 1
+    by the independent checker, and for realizing the trajectory's conditions. The layout
+    solver is imported here, lazily: it imports z3.
     """
     from .checker import check_scene
     from .layout import solve_layout
 
-    spec = design_scene(plan, trajectory, seed=seed, catalog=catalog)
+    spec = design_scene(plan, trajectory, seed=seed, catalog=catalog, enrichment=enrichment)
     scene = solve_layout(spec, seed=seed)
     physics = check_scene(scene)
     if not physics.passed:
