@@ -13,8 +13,9 @@ What counts as fresh, like a snapshot tool would judge it:
   makes only the trajectories and scenes stale, and they are rebuilt from the edited plan;
 * every scene the trajectories name is there.
 
-A miss that needs an LLM when none may be used is a :class:`CacheError` naming the test,
-the cache path and the command that fills it.
+A miss that needs an LLM when none may be used (for the plan, or for the scenes when an LLM
+designs them) is a :class:`CacheError` naming the test, the cache path and the command that
+fills it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ from .trajectories import situation as situation_of
 TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
 HAND_WRITTEN = "hand-written"
 PROCEDURAL = "procedural designer"
+#: The designer a request uses unless it says otherwise (``--logicenv-designer``).
+DEFAULT_DESIGNER = "procedural"
 
 #: Builds one solved, checked scene for a trajectory: ``(plan, trajectory, seed) -> Scene``.
 SceneBuilder = Callable[[Plan, Trajectory, int], Scene]
@@ -70,6 +73,21 @@ class PlanSource(Protocol):
         ...
 
 
+class SceneSource(Protocol):
+    """A scene builder that asks an LLM (``llm_designer.LLMSceneBuilder``)."""
+
+    @property
+    def name(self) -> str:
+        """Who designs the scenes, as the manifest records it (``llm:deepseek-chat``)."""
+        ...
+
+    def __call__(self, plan: Plan, trajectory: Trajectory, seed: int) -> Scene: ...
+
+    def take_exchanges(self) -> list[dict[str, Any]]:
+        """The LLM exchanges (as JSON objects) made since the last call."""
+        ...
+
+
 @dataclass(frozen=True)
 class TaskRequest:
     """What a ``logic_env`` marker asks for."""
@@ -79,6 +97,7 @@ class TaskRequest:
     rooms: tuple[str, ...] = ()
     select: str = "minimal"
     seed: int = 0
+    designer: str = DEFAULT_DESIGNER
 
     def settings(self, rootdir: Path) -> dict[str, Any]:
         """The settings that, with the task text, identify a cache entry."""
@@ -88,12 +107,15 @@ class TaskRequest:
                 plan_file = self.plan_file.resolve().relative_to(rootdir.resolve()).as_posix()
             except ValueError:
                 plan_file = self.plan_file.resolve().as_posix()
-        return {
+        settings: dict[str, Any] = {
             "select": self.select,
             "seed": self.seed,
             "rooms": list(self.rooms),
             "plan_file": plan_file,
         }
+        if self.designer != DEFAULT_DESIGNER:  # left out by default: existing keys stay
+            settings["designer"] = self.designer
+        return settings
 
 
 @dataclass(frozen=True)
@@ -140,12 +162,15 @@ class Environments:
 
 @dataclass(frozen=True)
 class Builders:
-    """The pluggable parts of generation."""
+    """The pluggable parts of generation. With ``llm_scenes``, an LLM designs the scenes
+    instead of ``scene``: it gives the designer when scenes must be made (``None``: no LLM
+    is configured, and a cache miss is an error, as for the planner)."""
 
     scene: SceneBuilder
     planner: Callable[[], PlanSource | None] = lambda: None
     known_types: Callable[[], frozenset[str] | None] = lambda: None
     on_scene: Callable[[Scene, Trajectory], None] = lambda scene, trajectory: None
+    llm_scenes: Callable[[], SceneSource | None] | None = None
 
 
 # --------------------------------------------------------------------------- reading
@@ -281,6 +306,21 @@ def _generate(
 ) -> Environments:
     files: dict[str, bytes] = {}
     plan_record: dict[str, Any]
+    build, designer = builders.scene, None
+    if builders.llm_scenes is not None:
+        designer = None if mode.offline else builders.llm_scenes()
+        if designer is None:
+            raise _no_llm(
+                "its scenes are designed by an LLM (--logicenv-designer=llm) and there are no "
+                "up-to-date cached scenes for this task and settings",
+                "or design them procedurally: --logicenv-designer=procedural",
+                cache,
+                entry,
+                mode,
+                nodeid=nodeid,
+                rootdir=rootdir,
+            )
+        build = designer
     previous = _previous_plan(entry, request, mode)
     if request.plan_file is not None:
         source = _read_bytes(request.plan_file, f"check the plan= path of {nodeid}")
@@ -302,26 +342,18 @@ def _generate(
                 if stale
                 else "there is no cached plan for this task"
             )
-            how = (
-                "LLM calls are off (--logicenv-offline, or the CI variable is set)"
-                if mode.offline
-                else "no LLM endpoint is configured (set LOGICENV_LLM_BASE_URL and "
-                "LOGICENV_LLM_MODEL, or the logicenv_llm_* ini options)"
-            )
-            raise CacheError(
-                f"{nodeid}: {why}\n"
-                f"  cache entry: {_shown(entry.root, rootdir)}\n"
-                f"  {how}\n"
-                f"  fix: generate it where an LLM is available with {regenerate_hint(nodeid)}"
-                f" and commit {_shown(cache.root, rootdir)}/,\n"
-                '       or give the marker a hand-written plan: plan="path/to/plan.json"'
+            raise _no_llm(
+                why,
+                'or give the marker a hand-written plan: plan="path/to/plan.json"',
+                cache,
+                entry,
+                mode,
+                nodeid=nodeid,
+                rootdir=rootdir,
             )
         plan, exchanges = planner.derive(request.task, request.rooms)
         plan_record = {"made_by": planner.name}
-        for exchange in exchanges:
-            # Named by the request's hash: the same question keeps the same file name.
-            name = exchange.get("key") or file_hash(dumps(exchange))[:16]
-            files[f"{LLM_LOG}/{safe_file_name(str(name))}.json"] = dumps(exchange)
+        files.update(_exchange_files(exchanges))
     if request.rooms:
         plan = Plan(plan.task, plan.subtasks, plan.setting, request.rooms)
     if not plan.task:
@@ -336,7 +368,9 @@ def _generate(
     files[PLAN] = plan_bytes
     plan_record["sha256"] = file_hash(plan_bytes)
 
-    trajectories, scenes, notes = _build_scenes(plan, request, builders)
+    trajectories, scenes, notes = _build_scenes(plan, request, builders, build)
+    if designer is not None:
+        files.update(_exchange_files(designer.take_exchanges()))
     cases = []
     records = []
     for trajectory in trajectories:
@@ -381,7 +415,7 @@ def _generate(
         "settings": request.settings(rootdir),
         "plan": plan_record,
         "scenes": {
-            "made_by": PROCEDURAL,
+            "made_by": PROCEDURAL if designer is None else designer.name,
             "seed": request.seed,
             "count": len(cases),
         },
@@ -390,6 +424,43 @@ def _generate(
     files[MANIFEST] = dumps(manifest)
     written = cache.write_entry(entry.key, files)
     return Environments(written, tuple(cases), generated=True, notes=tuple(notes))
+
+
+def _no_llm(
+    why: str,
+    otherwise: str,
+    cache: Cache,
+    entry: Entry,
+    mode: Mode,
+    *,
+    nodeid: str,
+    rootdir: Path,
+) -> CacheError:
+    """A cache miss that needs an LLM when none may be used: why, and how to fix it."""
+    how = (
+        "LLM calls are off (--logicenv-offline, or the CI variable is set)"
+        if mode.offline
+        else "no LLM endpoint is configured (set LOGICENV_LLM_BASE_URL and "
+        "LOGICENV_LLM_MODEL, or the logicenv_llm_* ini options)"
+    )
+    return CacheError(
+        f"{nodeid}: {why}\n"
+        f"  cache entry: {_shown(entry.root, rootdir)}\n"
+        f"  {how}\n"
+        f"  fix: generate it where an LLM is available with {regenerate_hint(nodeid)}"
+        f" and commit {_shown(cache.root, rootdir)}/,\n"
+        f"       {otherwise}"
+    )
+
+
+def _exchange_files(exchanges: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
+    """The ``llm/<key>.json`` files of some exchanges, each named by its request's hash: the
+    same question keeps the same file name."""
+    files = {}
+    for exchange in exchanges:
+        name = exchange.get("key") or file_hash(dumps(exchange))[:16]
+        files[f"{LLM_LOG}/{safe_file_name(str(name))}.json"] = dumps(exchange)
+    return files
 
 
 def _previous_plan(
@@ -421,7 +492,7 @@ def _previous_plan(
 
 
 def _build_scenes(
-    plan: Plan, request: TaskRequest, builders: Builders
+    plan: Plan, request: TaskRequest, builders: Builders, build: SceneBuilder
 ) -> tuple[tuple[Trajectory, ...], dict[str, Scene], list[str]]:
     """Select trajectories and build their scenes; a combination whose scene cannot be
     built is excluded and its paths are covered again by other combinations."""
@@ -449,7 +520,7 @@ def _build_scenes(
             if signature in built:
                 continue
             try:
-                scene = _build_one(builders, plan, trajectory, request.seed, notes)
+                scene = _build_one(build, plan, trajectory, request.seed, notes)
             except SceneError as error:
                 infeasible.add(signature)
                 failures.append((trajectory, str(error)))
@@ -492,11 +563,11 @@ _SEED_STRIDE = 7919
 
 
 def _build_one(
-    builders: Builders, plan: Plan, trajectory: Trajectory, seed: int, notes: list[str]
+    build: SceneBuilder, plan: Plan, trajectory: Trajectory, seed: int, notes: list[str]
 ) -> Scene:
     for attempt in range(DESIGN_ATTEMPTS):
         try:
-            scene = builders.scene(plan, trajectory, seed + attempt * _SEED_STRIDE)
+            scene = build(plan, trajectory, seed + attempt * _SEED_STRIDE)
         except SceneError as error:
             if attempt == DESIGN_ATTEMPTS - 1:
                 raise

@@ -1,4 +1,4 @@
-"""The default generators the plugin wires in: the procedural scene builder and the LLM planner.
+"""The default generators the plugin wires in: the scene designers and the LLM planner.
 
 Kept apart from ``plugin.py`` so that pytest's start-up imports none of the heavy stages.
 """
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .environments import PlanSource, SceneBuilder
+from .environments import PlanSource, SceneBuilder, SceneSource
 from .plan import Plan
 from .scene import Scene
 from .trajectories import Trajectory
@@ -25,16 +25,13 @@ def default_scene_builder(catalog: Any = None) -> SceneBuilder:
     return build
 
 
-def planner_for(config: pytest.Config) -> PlanSource | None:
-    """The LLM planner for this run, or ``None`` when no LLM is available.
+def llm_for(config: pytest.Config) -> Any:
+    """The LLM of this run (an object with the ``llm.LLM`` protocol), or ``None``.
 
-    The LLM is a ``pytest_logicenv_make_llm`` hook's, else the endpoint in the environment
-    (``LOGICENV_LLM_*``, ``OPENAI_*``), else the ``logicenv_llm_*`` ini options; the object
-    types offered and enforced are the catalog's (``pytest_logicenv_catalog`` hook, or the default).
+    It is a ``pytest_logicenv_make_llm`` hook's, else the endpoint in the environment
+    (``LOGICENV_LLM_*``, ``OPENAI_*``), else the ``logicenv_llm_*`` ini options.
     """
-    from .catalog import default_catalog
     from .llm import llm_from_env
-    from .planner import LLMPlanner, type_vocabulary
 
     llm = config.hook.pytest_logicenv_make_llm(config=config)
     if llm is None:
@@ -44,7 +41,33 @@ def planner_for(config: pytest.Config) -> PlanSource | None:
                 "LOGICENV_LLM_MODEL": str(config.getini("logicenv_llm_model") or ""),
             }
         )
+    return llm
+
+
+def _catalog(config: pytest.Config) -> Any:
+    from .catalog import default_catalog
+
+    return config.hook.pytest_logicenv_catalog(config=config) or default_catalog()
+
+
+def planner_for(config: pytest.Config) -> PlanSource | None:
+    """The LLM planner for this run, or ``None`` when no LLM is available (:func:`llm_for`);
+    the object types offered and enforced are the catalog's (``pytest_logicenv_catalog`` hook,
+    or the default)."""
+    from .planner import LLMPlanner, type_vocabulary
+
+    llm = llm_for(config)
     if llm is None:
         return None
-    catalog = config.hook.pytest_logicenv_catalog(config=config) or default_catalog()
-    return LLMPlanner(llm, known_types=type_vocabulary(catalog))
+    return LLMPlanner(llm, known_types=type_vocabulary(_catalog(config)))
+
+
+def scene_designer_for(config: pytest.Config) -> SceneSource | None:
+    """The LLM scene designer for this run (``--logicenv-designer=llm``), or ``None`` when no
+    LLM is available; the same LLM and catalog as the planner's."""
+    from .llm_designer import llm_scene_builder
+
+    llm = llm_for(config)
+    if llm is None:
+        return None
+    return llm_scene_builder(llm, _catalog(config))

@@ -390,7 +390,10 @@ def situation_prompt(
         )
     for window in base.windows:
         state = "open" if window.open else "closed"
-        lines.append(f"- a window ({state}) in {window.room}: an opening, not an object to relate")
+        lines.append(
+            f"- {window.role or 'a window'}: Window ({state}), in {window.room}: an opening in "
+            "a wall, not an object to relate"
+        )
     lines.append("Types the task is about (add none of them): " + ", ".join(sorted(excluded)))
     return "\n".join(lines)
 

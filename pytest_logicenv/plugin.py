@@ -14,7 +14,7 @@ import json
 import os
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
+#: Who designs the scenes: room templates (no LLM), or the LLM of the run.
+DESIGNERS = ("procedural", "llm")
 MARKER_LINE = (
     "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None): "
     "run the test once per logically diverse environment generated for the task "
@@ -60,6 +62,12 @@ def _report_spec(value: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{value!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
         )
+    return value
+
+
+def _designer(value: str) -> str:
+    if value not in DESIGNERS:
+        raise argparse.ArgumentTypeError(f"{value!r}: use {' or '.join(DESIGNERS)}")
     return value
 
 
@@ -114,6 +122,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="never call an LLM (the default when the CI variable is set; ini: logicenv_offline)",
     )
     group.addoption(
+        "--logicenv-designer",
+        type=_designer,
+        metavar="NAME",
+        help="who designs the scenes: procedural (room templates, the default) or llm (the "
+        "LLM that derives plans; ini: logicenv_designer)",
+    )
+    group.addoption(
         "--logicenv-report",
         action="append",
         type=_report_spec,
@@ -141,6 +156,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
+    parser.addini(
+        "logicenv_designer", "who designs the scenes: procedural or llm", default=DESIGNERS[0]
+    )
     parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
     parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
     parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
@@ -160,6 +178,7 @@ class LogicEnvState:
     offline: bool
     regenerate: bool
     run_id: str
+    designer: str
     reports: list[str]
     fail_under: float | None
     max_ticks: int | None
@@ -208,6 +227,9 @@ def pytest_configure(config: pytest.Config) -> None:
         fail_under = _checked_ini(
             config, "logicenv_fail_under", _percent, str(config.getini("logicenv_fail_under"))
         )
+    designer = config.getoption("logicenv_designer") or _checked_ini(
+        config, "logicenv_designer", _designer, str(config.getini("logicenv_designer") or "")
+    )
     max_ticks = config.getoption("logicenv_max_ticks")
     if max_ticks is None and config.getini("logicenv_max_ticks"):
         max_ticks = _checked_ini(
@@ -220,6 +242,7 @@ def pytest_configure(config: pytest.Config) -> None:
         offline=offline,
         regenerate=bool(config.getoption("logicenv_regenerate")),
         run_id=str(worker["testrunuid"]) if worker else uuid.uuid4().hex,
+        designer=designer,
         reports=[r for r in reports if r],
         fail_under=fail_under,
         max_ticks=max_ticks,
@@ -333,13 +356,14 @@ class CaseParam:
     expect_fault: str | None
 
 
-def _builders(config: pytest.Config) -> Builders:
+def _builders(config: pytest.Config, designer_name: str) -> Builders:
     from .environments import Builders
-    from .generation import default_scene_builder, planner_for
+    from .generation import default_scene_builder, planner_for, scene_designer_for
 
     designer = config.hook.pytest_logicenv_designer(config=config)
     catalog = config.hook.pytest_logicenv_catalog(config=config)
     scene_builder = designer or default_scene_builder(catalog)
+    asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
 
     def known_types() -> frozenset[str] | None:
         from .catalog import default_catalog
@@ -356,6 +380,7 @@ def _builders(config: pytest.Config) -> Builders:
         planner=lambda: planner_for(config),
         known_types=known_types,
         on_scene=on_scene,
+        llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
     )
 
 
@@ -369,10 +394,10 @@ def _prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | 
         assert marker is not None
         args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
         environments = prepare(
-            args.request,
+            replace(args.request, designer=state.designer),
             state.cache,
             state.mode,
-            _builders(state.config),
+            _builders(state.config, state.designer),
             nodeid=nodeid,
             rootdir=state.config.rootpath,
         )
