@@ -21,15 +21,16 @@ import pytest
 
 @pytest.hookspec(firstresult=True)
 def pytest_logicenv_make_llm(config: pytest.Config) -> Any:
-    """Return the LLM used to derive plans (an object with the ``pytest_logicenv.llm.LLM``
-    protocol), or ``None`` to let the next implementation (finally the configured endpoint)
-    decide. Called only when a plan must be generated and LLM calls are allowed."""
+    """Return the LLM used to derive plans, and to design scenes with
+    ``--logicenv-designer=llm`` (an object with the ``pytest_logicenv.llm.LLM`` protocol), or
+    ``None`` to let the next implementation (finally the configured endpoint) decide. Called
+    only when a plan or scenes must be generated and LLM calls are allowed."""
 
 
 @pytest.hookspec(firstresult=True)
 def pytest_logicenv_designer(config: pytest.Config) -> Any:
     """Return a scene builder ``(plan, trajectory, seed) -> Scene`` to replace the
-    procedural designer, or ``None``. The scene it returns is still checked for physical
+    designer (procedural or LLM), or ``None``. The scene it returns is still checked for physical
     plausibility and for realizing its trajectory before it is cached."""
 
 
