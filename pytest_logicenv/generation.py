@@ -5,7 +5,7 @@ Kept apart from ``plugin.py`` so that pytest's start-up imports none of the heav
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -13,6 +13,9 @@ from .environments import PlanSource, SceneBuilder, SceneSource
 from .plan import Plan
 from .scene import Scene
 from .trajectories import Trajectory
+
+if TYPE_CHECKING:
+    from .llm import LLM
 
 
 def default_scene_builder(catalog: Any = None) -> SceneBuilder:
@@ -25,15 +28,15 @@ def default_scene_builder(catalog: Any = None) -> SceneBuilder:
     return build
 
 
-def llm_for(config: pytest.Config) -> Any:
-    """The LLM of this run (an object with the ``llm.LLM`` protocol), or ``None``.
+def llm_for(config: pytest.Config) -> LLM | None:
+    """The LLM of this run, or ``None`` when there is none.
 
     It is a ``pytest_logicenv_make_llm`` hook's, else the endpoint in the environment
     (``LOGICENV_LLM_*``, ``OPENAI_*``), else the ``logicenv_llm_*`` ini options.
     """
     from .llm import llm_from_env
 
-    llm = config.hook.pytest_logicenv_make_llm(config=config)
+    llm: LLM | None = config.hook.pytest_logicenv_make_llm(config=config)
     if llm is None:
         llm = llm_from_env(
             defaults={

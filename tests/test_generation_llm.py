@@ -6,7 +6,7 @@ import pytest
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK
 
-from pytest_logicenv.generation import planner_for
+from pytest_logicenv.generation import planner_for, scene_designer_for
 from pytest_logicenv.llm import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 
 pytest_plugins = ["pytester"]
@@ -60,3 +60,19 @@ def test_a_conftest_can_supply_its_own_llm(pytester: pytest.Pytester) -> None:
     source = planner_for(pytester.parseconfigure(pytester.path))
     assert source is not None
     assert source.name == "llm:house-model"
+
+
+def test_the_scene_designer_asks_the_planners_llm(pytester: pytest.Pytester) -> None:
+    assert scene_designer_for(pytester.parseconfig()) is None
+    pytester.makeini("[pytest]\nlogicenv_llm_base_url = http://127.0.0.1:9/v1\n")
+    pytester.makeconftest(
+        """
+        from pytest_logicenv.llm import CallableLLM
+
+        def pytest_logicenv_make_llm(config):
+            return CallableLLM(lambda messages: "{}", model="house-model")
+        """
+    )
+    designer = scene_designer_for(pytester.parseconfigure(pytester.path))
+    assert designer is not None
+    assert designer.name == "llm:house-model"
