@@ -1179,6 +1179,8 @@ class _Builder:
         problem = _cannot_hold(holder.type, obj.type)
         if problem is not None:
             return f"{holder.id} cannot hold it: {problem}"
+        if not _fits(obj.type.assets_for(obj.attrs), holder.type.assets):
+            return f"no {obj.type.name} fits {holder.id}: it is too big for a {holder.type.name}"
         obj.parent, obj.relation = holder.id, "in" if holder.type.container else "on"
         return None
 
@@ -1467,6 +1469,10 @@ class _Builder:
                 fitting = [a for a in assets if _fits_in(a.size, holder)]
                 if not fitting and not obj.task and obj.id not in children:
                     del self.objects[obj.id]  # an ornament that does not fit: leave it out
+                    if self.enrichment is not None:  # asked for: say so
+                        self.notes.append(
+                            f"{obj.id} left out: no {obj.type.name} fits {obj.parent}"
+                        )
                     continue
                 if not fitting:
                     raise SceneError(
