@@ -35,10 +35,10 @@ from typing import Any
 
 import py_trees
 
-from . import facts
 from .actions import ACTIONS, check_call
 from .agent import Agent
 from .errors import FactError, PolicyError
+from .facts import Fact, bound_roles, describe, parse_fact, references, to_json
 
 
 class AgentBehaviour(py_trees.behaviour.Behaviour):
@@ -190,7 +190,7 @@ CONDITIONS: Mapping[str, ConditionSpec] = {
 }
 
 
-def condition_fact(condition: str, ports: Mapping[str, str]) -> facts.Fact:
+def condition_fact(condition: str, ports: Mapping[str, str]) -> Fact:
     """The fact a condition with these ports checks; :class:`PolicyError` on a bad call."""
     spec = CONDITIONS.get(condition)
     if spec is None:
@@ -210,7 +210,7 @@ def condition_fact(condition: str, ports: Mapping[str, str]) -> facts.Fact:
         example = 'kind="doll"' if spec.extra == "attrs" else 'open="true"'
         raise PolicyError(f"{condition} needs at least one {spec.extra} port, e.g. {example}")
     try:
-        return facts.parse_fact(spec.build(ports, extra), condition)
+        return parse_fact(spec.build(ports, extra), condition)
     except FactError as error:
         raise PolicyError(str(error)) from None
 
@@ -225,7 +225,7 @@ class ConditionLeaf(AgentBehaviour):
         # Trace labels, the same however the ports were written: required ports by value,
         # then the others as port=value in a fixed order.
         if condition == "Check":
-            self.args: tuple[str, ...] = (facts.describe(self.fact),)
+            self.args: tuple[str, ...] = (describe(self.fact),)
         else:
             spec = CONDITIONS[condition]
             others = [p for p in spec.optional if ports.get(p)]
@@ -236,11 +236,9 @@ class ConditionLeaf(AgentBehaviour):
             )
 
     def references(self) -> tuple[str, ...]:
-        bound = facts.bound_roles(self.fact)
+        bound = bound_roles(self.fact)
         return tuple(
-            sorted(
-                ref for ref in facts.references(self.fact) if ref not in bound and ref != "Floor"
-            )
+            sorted(ref for ref in references(self.fact) if ref not in bound and ref != "Floor")
         )
 
     def update(self) -> py_trees.common.Status:
@@ -331,8 +329,8 @@ class Drop(_OnObject):
 class Check(ConditionLeaf):
     """Any fact: ``Check({"in": ["toy", "red_box"]})``."""
 
-    def __init__(self, fact: facts.Fact | Mapping[str, Any], *, name: str | None = None):
-        data = facts.to_json(fact) if not isinstance(fact, Mapping) else fact
+    def __init__(self, fact: Fact | Mapping[str, Any], *, name: str | None = None):
+        data = to_json(fact) if not isinstance(fact, Mapping) else fact
         super().__init__("Check", {"fact": json.dumps(data)}, name=name)
 
 
