@@ -181,20 +181,20 @@ def _load_cases(entry: Entry, fix: str) -> tuple[Case, ...]:
     try:
         if data.get("format") != TRAJECTORIES_FORMAT:
             raise CacheError(f"{entry.trajectories_path}: format {data.get('format')!r}")
-        cases = []
-        for item in data["trajectories"]:
-            cases.append(
-                Case(
-                    entry_root=entry.root,
-                    trajectory_id=str(item["id"]),
-                    situation=tuple((str(q), str(a)) for q, a in item["situation"]),
-                    goal=parse_facts(item.get("goal", []), f"{item['id']}.goal"),
-                    conditions=tuple((str(f), str(v)) for f, v in item["conditions"]),
-                )
-            )
-        return tuple(cases)
+        return tuple(_case(entry.root, item) for item in data["trajectories"])
     except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as error:
         raise CacheError(f"{entry.trajectories_path}: malformed ({error}); {fix}") from None
+
+
+def _case(entry_root: Path, record: Mapping[str, Any]) -> Case:
+    """A case from its record in ``trajectories.json`` (the one reader of that record)."""
+    return Case(
+        entry_root=entry_root,
+        trajectory_id=str(record["id"]),
+        situation=tuple((str(q), str(a)) for q, a in record["situation"]),
+        goal=parse_facts(record.get("goal", []), f"{record['id']}.goal"),
+        conditions=tuple((str(f), str(v)) for f, v in record["conditions"]),
+    )
 
 
 def load_plan_of(entry: Entry, fix: str) -> Plan:
@@ -371,7 +371,6 @@ def _generate(
     trajectories, scenes, notes = _build_scenes(plan, request, builders, build)
     if designer is not None:
         files.update(_exchange_files(designer.take_exchanges()))
-    cases = []
     records = []
     for trajectory in trajectories:
         scene = scenes[trajectory.id]
@@ -395,9 +394,7 @@ def _generate(
                 "goal": [to_json(f) for f in trajectory.goal],
             }
         )
-        cases.append(
-            Case(entry.root, trajectory.id, situation, trajectory.goal, trajectory.conditions)
-        )
+    cases = [_case(entry.root, record) for record in records]
     files[TRAJECTORIES] = dumps(
         {
             "format": TRAJECTORIES_FORMAT,
