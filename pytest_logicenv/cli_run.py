@@ -119,6 +119,7 @@ def load_policy(spec: str, *, tree: str | None = None) -> Any:
     """The policy ``spec`` names: an XML file's factory, or a module's (or a Python file's)
     function or root behaviour."""
     from .btxml import load_bt_xml
+    from .runner import import_policy_file
 
     if spec.lower().endswith(".xml"):
         return load_bt_xml(spec, tree=tree)
@@ -129,7 +130,7 @@ def load_policy(spec: str, *, tree: str | None = None) -> Any:
         raise PolicyError(f"{spec}: a policy is an XML file, module:name or path/to/file.py:name")
     try:
         if module_name.endswith(".py"):
-            module = _import_file(Path(module_name))
+            module = import_policy_file(Path(module_name))
         else:
             sys.path.insert(0, str(Path.cwd()))
             try:
@@ -145,14 +146,3 @@ def load_policy(spec: str, *, tree: str | None = None) -> Any:
         return getattr(module, attr)
     except AttributeError:
         raise PolicyError(f"{spec}: {module_name} has no {attr!r}") from None
-
-
-def _import_file(path: Path) -> Any:
-    if not path.is_file():
-        raise PolicyError(f"{path}: no such file")
-    module_spec = importlib.util.spec_from_file_location(path.stem, path)
-    if module_spec is None or module_spec.loader is None:
-        raise PolicyError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module

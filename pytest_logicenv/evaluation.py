@@ -34,10 +34,8 @@ policies for an unknown task, a faulty policy that passes everywhere) is one of 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -133,6 +131,8 @@ def load_policies(
 ) -> tuple[dict[str, PolicyFactory], list[str], list[str]]:
     """The policies of one task, by kind, notes on what is missing, and errors (policies
     that exist but cannot be loaded)."""
+    from .runner import import_policy_file
+
     notes: list[str] = []
     errors: list[str] = []
     module_path = policies_dir / f"{task_id}.py"
@@ -140,7 +140,7 @@ def load_policies(
     policies: dict[str, PolicyFactory] = {}
     if module_path.is_file():
         try:
-            module = _import_file(module_path)
+            module = import_policy_file(module_path)
         except Exception as error:  # user code: report, never crash the evaluation
             why = f"{type(error).__name__}: {error}"
             return {}, [], [f"{module_path}: cannot be imported ({why})"]
@@ -155,7 +155,7 @@ def load_policies(
                 policies[kind] = xml
             elif script.is_file():
                 try:
-                    policies[kind] = _import_file(script).policy
+                    policies[kind] = import_policy_file(script).policy
                 except Exception as error:
                     why = f"{type(error).__name__}: {error}"
                     errors.append(f"{script}: no usable policy() ({why})")
@@ -165,22 +165,6 @@ def load_policies(
         if kind not in policies:
             notes.append(f"no {kind} policy")
     return policies, notes, errors
-
-
-def _import_file(path: Path) -> Any:
-    name = f"logicenv_eval_{path.stem}_{abs(hash(path))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    added = [str(Path.cwd()), str(path.parent)]
-    sys.path[:0] = added
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        for entry in added:
-            sys.path.remove(entry)
-    return module
 
 
 # --------------------------------------------------------------------------- evaluation
