@@ -38,8 +38,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    from .cache import write_atomic
     from .evaluation import evaluate, format_table
-    from .report import write_atomic
 
     for folder in (args.tasks_dir, args.policies_dir):
         if not folder.is_dir():

@@ -16,13 +16,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .cache import write_atomic
 from .catalog import default_catalog
 from .cli import positive_int
 from .errors import LLMError, LogicEnvError
 from .llm import CONFIGURE_HINT, Exchange, exchange_to_json, llm_from_env
 from .plan import dump_plan
 from .planner import PlanDerivationError, derive_plan, type_vocabulary
-from .report import write_atomic
 from .trajectories import plan_paths
 
 

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cache import write_atomic
 from .catalog import Catalog, default_catalog
 from .errors import SceneError
-from .report import write_atomic
 from .scene import Door, Point, Room, Scene, SceneObject, Wall, Window
 
 HOUSE_SCHEMA = "1.0.0"

@@ -594,7 +594,7 @@ class LogicEnvReporter:
             state.cache.forget_orphans()
         result_file = session.config.getoption("logicenv_unused_json")
         if result_file:  # for `logicenv clean`, which runs this collection
-            from .report import write_atomic
+            from .cache import write_atomic
 
             write_atomic(Path(result_file), json.dumps({"unused": state.unused, "removed": clean}))
 

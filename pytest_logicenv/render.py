@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 
-from .report import write_atomic
+from .cache import write_atomic
 from .scene import Door, Point, Scene, SceneObject, Wall, Window
 
 SCALE = 100.0  # pixels per metre

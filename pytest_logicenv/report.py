@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import shutil
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import Entry, regenerate_hint, safe_file_name
+from .cache import Entry, regenerate_hint, safe_file_name, write_atomic
 from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from .errors import LogicEnvError
 from .plan import Leaf, Node, Plan, plan_from_json
@@ -275,18 +273,6 @@ def to_markdown(report: Report) -> str:
             status = "revealed" if check.revealed else "**missed**"
             lines.append(f"- `{cell(check.function)}`: {cell(check.expect_fault)} {status}")
     return "\n".join(lines) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 # --------------------------------------------------------------------------- HTML

@@ -146,3 +146,20 @@ def test_orphan_locks_go_unless_a_process_is_generating_that_entry(tmp_path: Pat
             ".kept-0123abcd.lock",
             "kept-0123abcd",
         ]
+
+
+def test_atomic_text_files_get_ordinary_permissions(tmp_path: Path) -> None:
+
+    import stat
+
+    from pytest_logicenv.cache import write_atomic
+
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "out" / "report.md"
+        write_atomic(target, "hello\n")
+    finally:
+        os.umask(umask)
+    assert target.read_text() == "hello\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert [p.name for p in target.parent.iterdir()] == ["report.md"]  # no temporary left
