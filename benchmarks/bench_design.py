@@ -10,10 +10,10 @@ import statistics
 import time
 from pathlib import Path
 
-from pytest_logicenv.catalog import default_catalog
-from pytest_logicenv.designer import design_scene
-from pytest_logicenv.plan import load_plan
-from pytest_logicenv.trajectories import select
+from pytest_logicenv.logic.plan import load_plan
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import design_scene
 
 PLANS = Path(__file__).resolve().parents[1] / "example_agents" / "plans"
 SEEDS = range(5)

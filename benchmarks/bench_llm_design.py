@@ -13,9 +13,9 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from pytest_logicenv.designer import design_scene
-from pytest_logicenv.llm import CallableLLM
-from pytest_logicenv.llm_designer import EXAMPLE_ANSWER, design_with_llm, example_situation
+from pytest_logicenv.llm.client import CallableLLM
+from pytest_logicenv.llm.scene_designer import EXAMPLE_ANSWER, design_with_llm, example_situation
+from pytest_logicenv.scenes.design import design_scene
 
 REPEATS = 20
 WRONG = {**EXAMPLE_ANSWER, "objects": [*EXAMPLE_ANSWER["objects"], {"name": "x", "type": "Rug"}]}

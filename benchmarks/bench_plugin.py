@@ -28,8 +28,8 @@ HERE = Path(__file__).resolve().parent
 PLAN = HERE.parent / "tests" / "data" / "window_light_plan.json"
 
 POLICY = """
-from pytest_logicenv.controls import sequence, when
-from pytest_logicenv.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
 
 
 def correct():
@@ -74,9 +74,9 @@ def write_plain(root: Path, count: int) -> None:
         "import json, pytest",
         "from pathlib import Path",
         "from policies import correct",
-        "from pytest_logicenv.facts import parse_facts",
-        "from pytest_logicenv.runner import run_policy",
-        "from pytest_logicenv.scene import load_scene",
+        "from pytest_logicenv.logic.facts import parse_facts",
+        "from pytest_logicenv.sim.runner import run_policy",
+        "from pytest_logicenv.scenes.model import load_scene",
         f"ENTRY = Path({str(entry)!r})",
         "TRAJ = json.loads((ENTRY / 'trajectories.json').read_text())['trajectories']",
         "SCENES = [load_scene(ENTRY / 'scenes' / (t['id'] + '.json')) for t in TRAJ]",

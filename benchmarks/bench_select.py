@@ -16,9 +16,9 @@ import statistics
 import time
 from pathlib import Path
 
-from pytest_logicenv.plan import Factor as PlanFactor
-from pytest_logicenv.plan import Leaf, Plan, Query, Subtask, load_plan
-from pytest_logicenv.trajectories import MAX_PRODUCT, STRATEGIES, Selection, select
+from pytest_logicenv.logic.plan import Factor as PlanFactor
+from pytest_logicenv.logic.plan import Leaf, Plan, Query, Subtask, load_plan
+from pytest_logicenv.logic.trajectories import MAX_PRODUCT, STRATEGIES, Selection, select
 
 DEFAULT_TASKS = Path(__file__).resolve().parents[1] / "example_agents" / "tasks"
 

@@ -26,12 +26,12 @@ from typing import Any
 
 import py_trees
 
-from pytest_logicenv.leaves import AgentBehaviour
-from pytest_logicenv.outcome import Outcome
-from pytest_logicenv.plan import Plan, load_plan
-from pytest_logicenv.runner import run_policy
-from pytest_logicenv.scene import AgentStart, Provenance, Room, Scene, SceneObject
-from pytest_logicenv.trajectories import Trajectory, select
+from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.scenes.model import AgentStart, Provenance, Room, Scene, SceneObject
+from pytest_logicenv.sim.leaves import AgentBehaviour
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.runner import run_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAN = ROOT / "example_agents" / "plans" / "clean_living_room.json"

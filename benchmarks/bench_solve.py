@@ -1,7 +1,7 @@
 """Layout speed: the decomposed Z3 layout against one monolithic Z3 model, same designs.
 
 ``python benchmarks/run.py solve [--seeds N] [--timeout S] [--sizes 10,20,40,60]`` lays out
-synthetic designs (``pytest_logicenv.synthetic``: realistic AI2-THOR sizes, about two relations
+synthetic designs (``synthetic``: realistic AI2-THOR sizes, about two relations
 per piece of furniture, some conflicting) of each size in one room and across three rooms, with
 both solvers, in this process, interleaved seed by seed. The monolithic baseline is
 ``solve_layout(decompose=False)``: every object, every pairwise no-collision constraint of a room
@@ -20,9 +20,10 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from pytest_logicenv.checker import SceneCheck, check_scene, phypr
-from pytest_logicenv.layout import LayoutTimeout, solve_layout
-from pytest_logicenv.synthetic import synthetic_spec
+from synthetic import synthetic_spec
+
+from pytest_logicenv.scenes.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
 
 
 @dataclass

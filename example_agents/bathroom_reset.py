@@ -30,9 +30,9 @@ from pathlib import Path
 
 import py_trees
 
-from pytest_logicenv.btxml import XmlPolicy, load_bt_xml
-from pytest_logicenv.controls import carry, fallback, sequence, when
-from pytest_logicenv.leaves import (
+from pytest_logicenv.sim.btxml import XmlPolicy, load_bt_xml
+from pytest_logicenv.sim.controls import carry, fallback, sequence, when
+from pytest_logicenv.sim.leaves import (
     Close,
     Exists,
     GoTo,

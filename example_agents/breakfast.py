@@ -31,9 +31,9 @@ from pathlib import Path
 
 import py_trees
 
-from pytest_logicenv.btxml import XmlPolicy, load_bt_xml
-from pytest_logicenv.controls import carry, fallback, sequence
-from pytest_logicenv.leaves import (
+from pytest_logicenv.sim.btxml import XmlPolicy, load_bt_xml
+from pytest_logicenv.sim.controls import carry, fallback, sequence
+from pytest_logicenv.sim.leaves import (
     Close,
     Exists,
     GoTo,

@@ -32,9 +32,9 @@ from pathlib import Path
 
 import py_trees
 
-from pytest_logicenv.btxml import XmlPolicy, load_bt_xml
-from pytest_logicenv.controls import fallback, sequence, when
-from pytest_logicenv.leaves import Clean, Drop, Exists, GoTo, HasAttr, PickUp, PutIn, PutOn
+from pytest_logicenv.sim.btxml import XmlPolicy, load_bt_xml
+from pytest_logicenv.sim.controls import fallback, sequence, when
+from pytest_logicenv.sim.leaves import Clean, Drop, Exists, GoTo, HasAttr, PickUp, PutIn, PutOn
 
 XML_PATH = Path(__file__).with_name("clean_living_room.xml")
 

@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping
 
 import py_trees
 
-from pytest_logicenv.controls import carry, fallback, sequence
-from pytest_logicenv.leaves import Drop, Exists, GoTo, PickUp, PutOn
+from pytest_logicenv.sim.controls import carry, fallback, sequence
+from pytest_logicenv.sim.leaves import Drop, Exists, GoTo, PickUp, PutOn
 
 Behaviour = py_trees.behaviour.Behaviour
 

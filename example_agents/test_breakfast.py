@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from breakfast import POLICIES, xml_policy  # example_agents is on the pythonpath
 
-from pytest_logicenv.env import LogicEnv
+from pytest_logicenv.session.fixture import LogicEnv
 
 TASK_FILE = Path(__file__).parent / "tasks" / "breakfast.json"
 TASK = json.loads(TASK_FILE.read_text(encoding="utf-8"))["description"]

@@ -4,7 +4,7 @@ The public API is small; everything here is cheap to import (no z3, openai or py
 pytest loads the plugin in every run.
 """
 
-from .errors import (
+from pytest_logicenv.errors import (
     CacheError,
     FactError,
     LayoutError,

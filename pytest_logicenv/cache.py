@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import CacheError
-from .plan import slug
+from pytest_logicenv.errors import CacheError
+from pytest_logicenv.logic.plan import slug
 
 #: Version of the cache layout; an entry with another version is stale, not an error.
 CACHE_FORMAT = "logicenv-cache/1"

@@ -42,11 +42,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import Cache
-from .environments import Builders, Case, Environments, Mode, TaskRequest, prepare
-from .errors import LogicEnvError
-from .outcome import FAULTS
-from .trajectories import jaccard_index
+from pytest_logicenv.cache import Cache
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.logic.trajectories import jaccard_index
+from pytest_logicenv.pipeline.environments import (
+    Builders,
+    Case,
+    Environments,
+    Mode,
+    TaskRequest,
+    prepare,
+)
+from pytest_logicenv.sim.outcome import FAULTS
 
 POLICY_KINDS = ("correct", *FAULTS)
 METRIC_KEYS = (
@@ -131,7 +138,7 @@ def load_policies(
 ) -> tuple[dict[str, PolicyFactory], list[str], list[str]]:
     """The policies of one task, by kind, notes on what is missing, and errors (policies
     that exist but cannot be loaded)."""
-    from .runner import import_policy_file
+    from pytest_logicenv.sim.runner import import_policy_file
 
     notes: list[str] = []
     errors: list[str] = []
@@ -175,8 +182,8 @@ def _situation_set(pairs: Sequence[tuple[str, str]]) -> frozenset[tuple[str, str
 
 
 def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
-    from .plan import plan_from_paper
-    from .trajectories import select, situation
+    from pytest_logicenv.logic.plan import plan_from_paper
+    from pytest_logicenv.logic.trajectories import select, situation
 
     plan = plan_from_paper(task["plan"], task=str(task.get("description", "")))
     return [
@@ -196,12 +203,12 @@ def evaluate_task(
     builders: Builders,
     rootdir: Path,
 ) -> TaskResult:
-    from .checker import check_scene, phypr
-    from .coverage import plan_coverage
-    from .env import known_names
-    from .environments import load_plan_of
-    from .runner import run_policy
-    from .scene import load_scene
+    from pytest_logicenv.logic.coverage import plan_coverage
+    from pytest_logicenv.pipeline.environments import load_plan_of
+    from pytest_logicenv.scenes.model import load_scene
+    from pytest_logicenv.scenes.physics import check_scene, phypr
+    from pytest_logicenv.session.fixture import known_names
+    from pytest_logicenv.sim.runner import run_policy
 
     task_id = task_file.stem
     try:
@@ -315,8 +322,8 @@ def evaluate(
     builders: Builders | None = None,
 ) -> Evaluation:
     """Evaluate every task of ``tasks_dir`` with the policies of ``policies_dir``."""
-    from .catalog import default_catalog
-    from .generation import default_scene_builder
+    from pytest_logicenv.pipeline.generators import default_scene_builder
+    from pytest_logicenv.scenes.catalog import default_catalog
 
     rootdir = (rootdir or Path.cwd()).resolve()
     plans_dir = plans_dir or tasks_dir.parent / "plans"

@@ -20,12 +20,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from .errors import LogicEnvError
+from pytest_logicenv.errors import LogicEnvError
 
 if TYPE_CHECKING:
-    from .cache import Cache
-    from .environments import Builders, Case, Environments, Mode, TaskRequest
-    from .report import FaultCheck, Report, RunRecord
+    from pytest_logicenv.cache import Cache
+    from pytest_logicenv.pipeline.environments import (
+        Builders,
+        Case,
+        Environments,
+        Mode,
+        TaskRequest,
+    )
+    from pytest_logicenv.report import FaultCheck, Report, RunRecord
 
 T = TypeVar("T")
 
@@ -82,7 +88,9 @@ def _percent(value: str) -> float:
 
 
 def _positive_int(value: str) -> int:
-    from .cli import positive_int  # only when the option is given: start-up stays light
+    from pytest_logicenv.cli.args import (
+        positive_int,  # only when the option is given: start-up stays light
+    )
 
     return positive_int(value)
 
@@ -97,7 +105,7 @@ def _checked_ini(config: pytest.Config, name: str, convert: Callable[[str], T], 
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    from . import hooks
+    from pytest_logicenv import hookspec as hooks
 
     pluginmanager.add_hookspecs(hooks)
 
@@ -191,13 +199,13 @@ class LogicEnvState:
 
     @property
     def cache(self) -> Cache:
-        from .cache import Cache
+        from pytest_logicenv.cache import Cache
 
         return Cache(self.cache_root)
 
     @property
     def mode(self) -> Mode:
-        from .environments import Mode
+        from pytest_logicenv.pipeline.environments import Mode
 
         return Mode(regenerate=self.regenerate, offline=self.offline, run_id=self.run_id)
 
@@ -275,7 +283,7 @@ def parse_marker(
     marker: pytest.Mark, test_file: Path, nodeid: str, rootdir: Path | None = None
 ) -> MarkerArgs:
     """Validate a ``logic_env`` marker; errors name the test and the argument."""
-    from .environments import TaskRequest
+    from pytest_logicenv.pipeline.environments import TaskRequest
 
     accepted = "task, plan, rooms, select, seed, expect_fault"
     needs_task = MarkerError(
@@ -299,7 +307,7 @@ def parse_marker(
     task = args["task"]
     if not isinstance(task, str) or not task.strip():
         raise needs_task
-    from .trajectories import STRATEGIES
+    from pytest_logicenv.logic.trajectories import STRATEGIES
 
     select = args.get("select", "minimal")
     if select not in STRATEGIES:
@@ -309,7 +317,7 @@ def parse_marker(
     seed = args.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise MarkerError(f"{nodeid}: seed={seed!r} must be an integer")
-    from .outcome import FAULTS
+    from pytest_logicenv.sim.outcome import FAULTS
 
     expect_fault = args.get("expect_fault")
     if expect_fault is not None and expect_fault not in FAULTS:
@@ -357,8 +365,12 @@ class CaseParam:
 
 
 def _builders(config: pytest.Config, designer_name: str) -> Builders:
-    from .environments import Builders
-    from .generation import default_scene_builder, planner_for, scene_designer_for
+    from pytest_logicenv.pipeline.environments import Builders
+    from pytest_logicenv.pipeline.generators import (
+        default_scene_builder,
+        planner_for,
+        scene_designer_for,
+    )
 
     designer = config.hook.pytest_logicenv_designer(config=config)
     catalog = config.hook.pytest_logicenv_catalog(config=config)
@@ -366,7 +378,7 @@ def _builders(config: pytest.Config, designer_name: str) -> Builders:
     asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
 
     def known_types() -> frozenset[str] | None:
-        from .catalog import default_catalog
+        from pytest_logicenv.scenes.catalog import default_catalog
 
         return frozenset((catalog or default_catalog()).types)
 
@@ -385,7 +397,7 @@ def _builders(config: pytest.Config, designer_name: str) -> Builders:
 
 
 def _prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | ErrorCase:
-    from .environments import prepare
+    from pytest_logicenv.pipeline.environments import prepare
 
     nodeid = metafunc.definition.nodeid
     state.collected.add(nodeid)
@@ -430,7 +442,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def logic_env(request: pytest.FixtureRequest) -> Any:
-    """The environment this test item runs in (see ``pytest_logicenv.env.LogicEnv``)."""
+    """The environment this test item runs in (see ``pytest_logicenv.session.fixture.LogicEnv``)."""
     param = getattr(request, "param", None)
     if param is None:
         pytest.fail(
@@ -440,7 +452,7 @@ def logic_env(request: pytest.FixtureRequest) -> Any:
         )
     if isinstance(param, ErrorCase):
         pytest.fail(param.message, pytrace=False)
-    from .env import LogicEnv
+    from pytest_logicenv.session.fixture import LogicEnv
 
     state = request.config.stash[STATE]
     record: dict[str, Any] = {
@@ -553,7 +565,7 @@ class LogicEnvReporter:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         report = yield
         if call.excinfo is not None and call.when == "call":
-            from .outcome import PolicyFault
+            from pytest_logicenv.sim.outcome import PolicyFault
 
             if isinstance(call.excinfo.value, PolicyFault):
                 # The explanation is the whole story; a traceback into assert_ok() is noise.
@@ -574,27 +586,27 @@ class LogicEnvReporter:
             return
         for name, value in report.user_properties:
             if name == "logicenv" and isinstance(value, dict):
-                from .report import RunRecord
+                from pytest_logicenv.report import RunRecord
 
                 self.state.records.append(RunRecord.from_json(value))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if hasattr(session.config, "workerinput") or not self.state.cache_root.is_dir():
             return
-        from .unused import find_unused
+        from pytest_logicenv.session.unused import find_unused
 
         state = self.state
         state.unused = find_unused(state.cache, state.prepared, state.collected, session)
         clean = session.config.getoption("logicenv_clean")
         if clean:
-            from .cache import Entry
+            from pytest_logicenv.cache import Entry
 
             for root in state.unused:
                 state.cache.remove(Entry(Path(root)))
             state.cache.forget_orphans()
         result_file = session.config.getoption("logicenv_unused_json")
         if result_file:  # for `logicenv clean`, which runs this collection
-            from .cache import write_atomic
+            from pytest_logicenv.cache import write_atomic
 
             write_atomic(Path(result_file), json.dumps({"unused": state.unused, "removed": clean}))
 
@@ -603,7 +615,7 @@ class LogicEnvReporter:
         state = self.state
         if hasattr(session.config, "workerinput") or not state.records:
             return
-        from .report import build_report
+        from pytest_logicenv.report import build_report
 
         report = build_report(state.records)
         state.report = report
@@ -630,7 +642,7 @@ class LogicEnvReporter:
         report = state.report
         if report is None:
             return
-        from .report import format_term, write_reports
+        from pytest_logicenv.report import format_term, write_reports
 
         kinds = [spec.partition(":")[0] for spec in state.reports]
         if "term" in kinds or "term-missing" in kinds:

@@ -3,7 +3,7 @@
 As pytest-cov does, the report is data first (:func:`build_report`) and formats second:
 ``term``, ``term-missing``, ``json:PATH``, ``markdown:PATH`` and ``html:DIR``. Coverage is
 computed from the scenes of test items that actually ran, by evaluating each condition's
-realization facts on them (see :mod:`pytest_logicenv.coverage`).
+realization facts on them (see :mod:`pytest_logicenv.logic.coverage`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cache import Entry, regenerate_hint, safe_file_name, write_atomic
-from .coverage import PlanCoverage, TotalCoverage, plan_coverage, total
-from .errors import LogicEnvError
-from .plan import Leaf, Node, Plan, plan_from_json
-from .scene import load_scene
+from pytest_logicenv.cache import Entry, regenerate_hint, safe_file_name, write_atomic
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.logic.coverage import PlanCoverage, TotalCoverage, plan_coverage, total
+from pytest_logicenv.logic.plan import Leaf, Node, Plan, plan_from_json
+from pytest_logicenv.scenes.model import load_scene
 
 REPORT_FORMAT = "logicenv-report/1"
 

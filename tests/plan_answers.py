@@ -9,7 +9,7 @@ from typing import Any
 
 from helpers import TASKS
 
-from pytest_logicenv.planner import factors_answer
+from pytest_logicenv.llm.planner import factors_answer
 
 BREAKFAST = json.loads((TASKS / "breakfast.json").read_text(encoding="utf-8"))
 TASK = BREAKFAST["description"]

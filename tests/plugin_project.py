@@ -12,8 +12,8 @@ PLAN = json.loads((Path(__file__).parent / "data" / "window_light_plan.json").re
 TASK = PLAN["task"]
 
 POLICIES = """
-from pytest_logicenv.controls import sequence, when
-from pytest_logicenv.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
 
 
 def window():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_logicenv.scene import (
+from pytest_logicenv.scenes.model import (
     AgentStart,
     Door,
     Provenance,

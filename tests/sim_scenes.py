@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from pytest_logicenv.scene import AgentStart, Door, Room, Scene, SceneObject, Window
-from pytest_logicenv.world import WorldState
+from pytest_logicenv.scenes.model import AgentStart, Door, Room, Scene, SceneObject, Window
+from pytest_logicenv.sim.world import WorldState
 
 
 def obj(

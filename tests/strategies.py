@@ -6,7 +6,7 @@ import itertools
 
 from hypothesis import strategies as st
 
-from pytest_logicenv.plan import Factor, Leaf, Node, Plan, Query, Subtask
+from pytest_logicenv.logic.plan import Factor, Leaf, Node, Plan, Query, Subtask
 
 
 @st.composite

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_scenes import kitchen, obj, scene, snapshot, square
 
-from pytest_logicenv.actions import ACTIONS, execute
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.facts import evaluate, parse_fact
-from pytest_logicenv.scene import Window
-from pytest_logicenv.world import HELD, WorldState
+from pytest_logicenv.logic.facts import evaluate, parse_fact
+from pytest_logicenv.scenes.model import Window
+from pytest_logicenv.sim.actions import ACTIONS, execute
+from pytest_logicenv.sim.world import HELD, WorldState
 
 Call = tuple[str, dict[str, str]]
 

@@ -10,10 +10,10 @@ import py_trees
 import pytest
 from sim_scenes import kitchen
 
-from pytest_logicenv.btxml import load_bt_xml, parse_bt_xml
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.outcome import Outcome
-from pytest_logicenv.runner import run_policy
+from pytest_logicenv.sim.btxml import load_bt_xml, parse_bt_xml
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.runner import run_policy
 
 
 class Busy(py_trees.behaviour.Behaviour):

@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from pytest_logicenv.catalog import (
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.scenes.catalog import (
     CUSTOM_TYPES,
     clip_unavailable_reason,
     databases_dir,
     default_catalog,
 )
-from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scene import PROPERTIES
+from pytest_logicenv.scenes.model import PROPERTIES
 
 CATALOG = default_catalog()
 
@@ -33,7 +33,7 @@ def test_reads_every_ai2thor_type_and_asset() -> None:
 def test_loads_once_and_without_procthor_databases_pandas_or_ai2thor() -> None:
     assert default_catalog() is CATALOG
     code = (
-        "import sys, pytest_logicenv.catalog as c; c.default_catalog(); "
+        "import sys, pytest_logicenv.scenes.catalog as c; c.default_catalog(); "
         "print([m for m in ('procthor.databases', 'pandas', 'ai2thor') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,8 +8,7 @@ from dataclasses import replace
 import pytest
 from sample_scenes import two_rooms
 
-from pytest_logicenv.checker import check_scene, phypr
-from pytest_logicenv.scene import (
+from pytest_logicenv.scenes.model import (
     AgentStart,
     Door,
     Provenance,
@@ -20,6 +19,7 @@ from pytest_logicenv.scene import (
     Wall,
     Window,
 )
+from pytest_logicenv.scenes.physics import check_scene, phypr
 
 LIVING = Room("living", "LivingRoom", ((0, 0), (4, 0), (4, 3), (0, 3)))
 KITCHEN = Room("kitchen", "Kitchen", ((4, 0), (7, 0), (7, 3), (4, 3)))

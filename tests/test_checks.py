@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import TASKS
 
-from pytest_logicenv.checks import check_plan, validate_plan
 from pytest_logicenv.errors import PlanError
-from pytest_logicenv.facts import parse_fact
-from pytest_logicenv.plan import Factor, Leaf, Plan, Query, Subtask, load_plan
+from pytest_logicenv.logic.facts import parse_fact
+from pytest_logicenv.logic.plan import Factor, Leaf, Plan, Query, Subtask, load_plan
+from pytest_logicenv.logic.rules import check_plan, validate_plan
 
 YES_NO = ("yes", "no")
 

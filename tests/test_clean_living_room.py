@@ -9,12 +9,12 @@ from collections.abc import Callable, Iterator
 import pytest
 from helpers import load_benchmark
 
-from pytest_logicenv.facts import evaluate_all
-from pytest_logicenv.outcome import Outcome
-from pytest_logicenv.plan import Plan
-from pytest_logicenv.runner import run_policy, vocabulary
-from pytest_logicenv.scene import Scene
-from pytest_logicenv.trajectories import Trajectory
+from pytest_logicenv.logic.facts import evaluate_all
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.runner import run_policy, vocabulary
 
 bench = load_benchmark("simulate")
 policies = bench.load_policies()

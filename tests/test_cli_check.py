@@ -9,11 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from synthetic import synthetic_spec
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.layout import solve_layout
-from pytest_logicenv.scene import Scene, SceneObject
-from pytest_logicenv.synthetic import synthetic_spec
+from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.model import Scene, SceneObject
 
 
 @pytest.fixture(scope="module")

@@ -84,7 +84,7 @@ def test_a_module_policy_is_imported_from_the_working_directory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     (tmp_path / "my_policies.py").write_text(
-        "from pytest_logicenv.leaves import GoTo\n\ndef walk():\n    return GoTo('sofa')\n"
+        "from pytest_logicenv.sim.leaves import GoTo\n\ndef walk():\n    return GoTo('sofa')\n"
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.delitem(sys.modules, "my_policies", raising=False)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pytest_logicenv.coverage import plan_coverage, total
-from pytest_logicenv.facts import parse_fact
-from pytest_logicenv.plan import Factor, Leaf, Plan, Query, Subtask
-from pytest_logicenv.scene import Room, Scene, SceneObject
+from pytest_logicenv.logic.coverage import plan_coverage, total
+from pytest_logicenv.logic.facts import parse_fact
+from pytest_logicenv.logic.plan import Factor, Leaf, Plan, Query, Subtask
+from pytest_logicenv.scenes.model import Room, Scene, SceneObject
 
 ROOM = Room("r", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
 

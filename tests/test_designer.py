@@ -10,18 +10,18 @@ from helpers import ROOT, TASKS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_logicenv.catalog import default_catalog
-from pytest_logicenv.designer import (
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.logic.facts import Related, evaluate, parse_facts, walk
+from pytest_logicenv.logic.plan import Plan, load_plan, plan_from_json, plan_to_json
+from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import (
     MAX_SURFACE_HEIGHT,
     design_scene,
     provisional_scene,
     trajectory_facts,
 )
-from pytest_logicenv.errors import SceneError
-from pytest_logicenv.facts import Related, evaluate, parse_facts, walk
-from pytest_logicenv.plan import Plan, load_plan, plan_from_json, plan_to_json
-from pytest_logicenv.scene import PRIORITY_TASK, RELATION_KINDS, SceneSpec
-from pytest_logicenv.trajectories import Trajectory, select
+from pytest_logicenv.scenes.model import PRIORITY_TASK, RELATION_KINDS, SceneSpec
 
 PLANS = sorted((ROOT / "example_agents" / "plans").glob("*.json"))
 CATALOG = default_catalog()
@@ -344,11 +344,11 @@ def test_plans_round_trip_before_design() -> None:
 
 
 def test_an_object_in_a_window_is_refused_for_what_it_is() -> None:
-    from pytest_logicenv.designer import design_scene
     from pytest_logicenv.errors import SceneError
-    from pytest_logicenv.facts import parse_fact
-    from pytest_logicenv.plan import Factor, Leaf, Plan, Query, Subtask
-    from pytest_logicenv.trajectories import select
+    from pytest_logicenv.logic.facts import parse_fact
+    from pytest_logicenv.logic.plan import Factor, Leaf, Plan, Query, Subtask
+    from pytest_logicenv.logic.trajectories import select
+    from pytest_logicenv.scenes.design import design_scene
 
     soap = Factor(
         "soap",

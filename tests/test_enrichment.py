@@ -8,9 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_logicenv.catalog import default_catalog
-from pytest_logicenv.checker import check_scene
-from pytest_logicenv.designer import (
+from pytest_logicenv.llm.planner import example_plan
+from pytest_logicenv.logic.facts import parse_facts
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import (
     Enrichment,
     EnrichmentError,
     EnrichmentObject,
@@ -18,12 +21,9 @@ from pytest_logicenv.designer import (
     RoomMaterials,
     design_scene,
 )
-from pytest_logicenv.facts import parse_facts
-from pytest_logicenv.plan import Plan
-from pytest_logicenv.planner import example_plan
-from pytest_logicenv.realization import generate_scene
-from pytest_logicenv.scene import PRIORITY_ENRICHMENT, PRIORITY_TASK, SceneSpec
-from pytest_logicenv.trajectories import Trajectory, select
+from pytest_logicenv.scenes.model import PRIORITY_ENRICHMENT, PRIORITY_TASK, SceneSpec
+from pytest_logicenv.scenes.physics import check_scene
+from pytest_logicenv.scenes.realization import generate_scene
 
 CATALOG = default_catalog()
 PLAN = example_plan()  # the paper's Clean Living Room, with its facts

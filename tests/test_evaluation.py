@@ -87,8 +87,8 @@ def test_a_task_without_policies_is_measured_as_far_as_it_can_be(tmp_path: Path)
 
 WINDOW_PLAN = json.loads((ROOT / "tests" / "data" / "window_light_plan.json").read_text())
 WINDOW_POLICIES = """
-from pytest_logicenv.controls import sequence, when
-from pytest_logicenv.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
 
 
 def correct():

@@ -18,12 +18,12 @@ from types import ModuleType
 import pytest
 from helpers import ROOT
 
-from pytest_logicenv.designer import design_scene, provisional_scene
-from pytest_logicenv.outcome import FAULTS, Outcome
-from pytest_logicenv.plan import Plan, load_plan
-from pytest_logicenv.runner import Policy, run_policy, vocabulary
-from pytest_logicenv.scene import Scene
-from pytest_logicenv.trajectories import Trajectory, select
+from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.scenes.design import design_scene, provisional_scene
+from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.sim.outcome import FAULTS, Outcome
+from pytest_logicenv.sim.runner import Policy, run_policy, vocabulary
 
 Answers = Mapping[str, str]
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from sample_scenes import two_rooms
 
-from pytest_logicenv.catalog import default_catalog
 from pytest_logicenv.cli import main
-from pytest_logicenv.export import HOUSE_SCHEMA, to_house
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.export import HOUSE_SCHEMA, to_house
 
 CATALOG = default_catalog()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_logicenv.errors import FactError
-from pytest_logicenv.facts import describe, evaluate, false_facts, parse_fact, to_json
-from pytest_logicenv.scene import Room, Scene, SceneObject, Window
+from pytest_logicenv.logic.facts import describe, evaluate, false_facts, parse_fact, to_json
+from pytest_logicenv.scenes.model import Room, Scene, SceneObject, Window
 
 ROOM = Room("living", "LivingRoom", ((0, 0), (5, 0), (5, 5), (0, 5)))
 

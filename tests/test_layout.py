@@ -8,13 +8,14 @@ import pytest
 from helpers import ROOT
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from synthetic import synthetic_spec
 
-from pytest_logicenv.checker import check_scene
-from pytest_logicenv.designer import design_scene
 from pytest_logicenv.errors import LayoutError
-from pytest_logicenv.layout import LayoutTimeout, solve_layout
-from pytest_logicenv.plan import load_plan
-from pytest_logicenv.scene import (
+from pytest_logicenv.logic.plan import load_plan
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.design import design_scene
+from pytest_logicenv.scenes.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
     RELATION_KINDS,
@@ -27,8 +28,7 @@ from pytest_logicenv.scene import (
     SpatialRelation,
     WindowSpec,
 )
-from pytest_logicenv.synthetic import synthetic_spec
-from pytest_logicenv.trajectories import select
+from pytest_logicenv.scenes.physics import check_scene
 
 
 def room(room_id: str = "living", x0: float = 0.0, width: float = 5.0, depth: float = 4.0) -> Room:

@@ -29,7 +29,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import LLMError
-from pytest_logicenv.llm import (
+from pytest_logicenv.llm.client import (
     AnswerError,
     LLMConfig,
     LLMRequestError,
@@ -113,7 +113,8 @@ def test_a_half_configured_endpoint_is_an_error_that_says_what_to_set(
 
 def test_importing_the_llm_path_does_not_import_openai() -> None:
     code = (
-        "import sys, pytest_logicenv.llm, pytest_logicenv.planner, pytest_logicenv.cli_llm; "
+        "import sys, pytest_logicenv.llm.client, pytest_logicenv.llm.planner, "
+        "pytest_logicenv.cli.plan; "
         "print('openai' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

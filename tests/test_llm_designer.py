@@ -9,12 +9,10 @@ from typing import Any
 import pytest
 from fake_llm import MODEL, FakeLLMServer, Reply, answer, server_error, truncated
 
-from pytest_logicenv.catalog import default_catalog
-from pytest_logicenv.checker import check_scene
-from pytest_logicenv.designer import condition_types
 from pytest_logicenv.errors import LLMError, SceneError
-from pytest_logicenv.llm import CallableLLM, LLMConfig, OpenAILLM, exchange_from_json
-from pytest_logicenv.llm_designer import (
+from pytest_logicenv.llm.client import CallableLLM, LLMConfig, OpenAILLM, exchange_from_json
+from pytest_logicenv.llm.planner import example_plan
+from pytest_logicenv.llm.scene_designer import (
     EXAMPLE_ANSWER,
     LLMSceneBuilder,
     SceneDesignError,
@@ -23,9 +21,11 @@ from pytest_logicenv.llm_designer import (
     llm_scene_builder,
     system_prompt,
 )
-from pytest_logicenv.planner import example_plan
-from pytest_logicenv.realization import require_realized
-from pytest_logicenv.trajectories import select
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import condition_types
+from pytest_logicenv.scenes.physics import check_scene
+from pytest_logicenv.scenes.realization import require_realized
 
 KEY = "sk-designer-test-key-7"
 PLAN = example_plan()  # the paper's Clean Living Room

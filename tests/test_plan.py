@@ -11,7 +11,7 @@ from hypothesis import given
 from strategies import plans
 
 from pytest_logicenv.errors import PlanError
-from pytest_logicenv.plan import (
+from pytest_logicenv.logic.plan import (
     PLAN_FORMAT,
     Plan,
     load_plan,

@@ -19,12 +19,9 @@ from plan_answers import (
     shared_factor_plan,
 )
 
-from pytest_logicenv.catalog import default_catalog
-from pytest_logicenv.checks import check_plan
 from pytest_logicenv.errors import LLMError, PlanError
-from pytest_logicenv.llm import LLMConfig, OpenAILLM, exchange_from_json, exchange_to_json
-from pytest_logicenv.plan import load_plan, plan_from_json, plan_to_json
-from pytest_logicenv.planner import (
+from pytest_logicenv.llm.client import LLMConfig, OpenAILLM, exchange_from_json, exchange_to_json
+from pytest_logicenv.llm.planner import (
     LLMPlanner,
     PlanDerivationError,
     derive_plan,
@@ -33,7 +30,10 @@ from pytest_logicenv.planner import (
     system_prompt,
     type_vocabulary,
 )
-from pytest_logicenv.trajectories import plan_paths
+from pytest_logicenv.logic.plan import load_plan, plan_from_json, plan_to_json
+from pytest_logicenv.logic.rules import check_plan
+from pytest_logicenv.logic.trajectories import plan_paths
+from pytest_logicenv.scenes.catalog import default_catalog
 
 KEY = "sk-planner-test-key-42"
 

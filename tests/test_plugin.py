@@ -340,7 +340,7 @@ def test_a_policy_that_raises_is_an_error_of_its_run(pytester: pytest.Pytester) 
         pytester,
         """
 import py_trees
-from pytest_logicenv.leaves import AgentBehaviour
+from pytest_logicenv.sim.leaves import AgentBehaviour
 
 class Boom(AgentBehaviour):
     def update(self):
@@ -527,7 +527,7 @@ def test_a_policy_naming_what_no_situation_has_fails_before_running(
     make_project(
         pytester,
         """
-from pytest_logicenv.leaves import GoTo
+from pytest_logicenv.sim.leaves import GoTo
 
 @pytest.mark.logic_env(TASK, plan="plan.json")
 def test_typo(logic_env):
@@ -735,7 +735,7 @@ def test_a_designer_hook_replaces_the_scene_builder(pytester: pytest.Pytester) -
     make_project(pytester, CORRECT_TEST)
     pytester.makeconftest(
         """
-        from pytest_logicenv.generation import default_scene_builder
+        from pytest_logicenv.pipeline.generators import default_scene_builder
 
         def pytest_logicenv_designer(config):
             build = default_scene_builder()

@@ -10,7 +10,7 @@ import pytest
 from fake_llm import FakeLLMServer, answer
 from plugin_project import CORRECT_TEST, entries, make_project
 
-from pytest_logicenv.llm import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
+from pytest_logicenv.llm.client import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 
 pytest_plugins = ["pytester"]
 
@@ -142,7 +142,7 @@ def test_the_designer_hook_overrides_the_llm_designer(
     make_project(pytester, CORRECT_TEST)
     pytester.makeconftest(
         """
-        from pytest_logicenv.generation import default_scene_builder
+        from pytest_logicenv.pipeline.generators import default_scene_builder
 
         def pytest_logicenv_designer(config):
             return default_scene_builder()

@@ -230,7 +230,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
     result = pytester.runpytest_subprocess("-s", "-p", "no:xdist", "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1)
     expected = (
-        "LOADED ['pytest_logicenv.errors', 'pytest_logicenv.hooks', 'pytest_logicenv.plugin']"
+        "LOADED ['pytest_logicenv.errors', 'pytest_logicenv.hookspec', 'pytest_logicenv.plugin']"
         " HEAVY []"
     )
     assert expected in result.stdout.str()

@@ -12,12 +12,12 @@ import pytest
 from helpers import ROOT
 from sample_scenes import two_rooms
 
-from pytest_logicenv.designer import design_scene, provisional_scene
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.facts import parse_facts
-from pytest_logicenv.plan import Plan, load_plan
-from pytest_logicenv.realization import generate_scene, require_realized, unrealized
-from pytest_logicenv.trajectories import select
+from pytest_logicenv.logic.facts import parse_facts
+from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.design import design_scene, provisional_scene
+from pytest_logicenv.scenes.realization import generate_scene, require_realized, unrealized
 
 PLANS = sorted((ROOT / "example_agents" / "plans").glob("*.json"))
 
@@ -76,12 +76,12 @@ _EVERYTHING = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
 from clean_living_room import correct_policy, xml_policy
-from pytest_logicenv.export import to_house
-from pytest_logicenv.plan import load_plan
-from pytest_logicenv.realization import generate_scene
-from pytest_logicenv.render import render_svg
-from pytest_logicenv.runner import run_policy
-from pytest_logicenv.trajectories import select
+from pytest_logicenv.scenes.export import to_house
+from pytest_logicenv.logic.plan import load_plan
+from pytest_logicenv.scenes.realization import generate_scene
+from pytest_logicenv.scenes.render import render_svg
+from pytest_logicenv.sim.runner import run_policy
+from pytest_logicenv.logic.trajectories import select
 plan = load_plan(sys.argv[2])
 digest = hashlib.sha256()
 for trajectory in select(plan, "pairwise").trajectories:

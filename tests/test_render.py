@@ -11,7 +11,7 @@ import pytest
 from sample_scenes import two_rooms
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.render import TASK_STROKE, WINDOW_COLOUR, render_svg
+from pytest_logicenv.scenes.render import TASK_STROKE, WINDOW_COLOUR, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -11,10 +11,11 @@ import py_trees
 import pytest
 from sim_scenes import kitchen
 
-from pytest_logicenv.btxml import parse_bt_xml
 from pytest_logicenv.errors import FactError, PolicyError
-from pytest_logicenv.facts import parse_fact
-from pytest_logicenv.leaves import (
+from pytest_logicenv.logic.facts import parse_fact
+from pytest_logicenv.scenes.model import Provenance
+from pytest_logicenv.sim.btxml import parse_bt_xml
+from pytest_logicenv.sim.leaves import (
     AgentBehaviour,
     Check,
     Clean,
@@ -26,9 +27,8 @@ from pytest_logicenv.leaves import (
     PutIn,
     PutOn,
 )
-from pytest_logicenv.outcome import Outcome, PolicyFault
-from pytest_logicenv.runner import run_policy, vocabulary
-from pytest_logicenv.scene import Provenance
+from pytest_logicenv.sim.outcome import Outcome, PolicyFault
+from pytest_logicenv.sim.runner import run_policy, vocabulary
 
 Status = py_trees.common.Status
 Behaviour = py_trees.behaviour.Behaviour
@@ -350,11 +350,11 @@ def test_a_users_own_leaf_acts_through_the_agent_api_like_the_library_leaves() -
 
 
 def test_every_unknown_name_is_listed_with_the_closest_valid_one() -> None:
-    from pytest_logicenv.controls import sequence
     from pytest_logicenv.errors import PolicyError
-    from pytest_logicenv.leaves import GoTo, PickUp
-    from pytest_logicenv.runner import run_policy
-    from pytest_logicenv.scene import Room, Scene, SceneObject
+    from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+    from pytest_logicenv.sim.controls import sequence
+    from pytest_logicenv.sim.leaves import GoTo, PickUp
+    from pytest_logicenv.sim.runner import run_policy
 
     room = Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
     wipes = SceneObject("w1", "WetWipes", role="wet_wipes", room="r", properties=("pickupable",))

@@ -12,8 +12,8 @@ from hypothesis import given
 from strategies import plans
 
 from pytest_logicenv.errors import SelectionError
-from pytest_logicenv.plan import Plan, load_plan
-from pytest_logicenv.trajectories import (
+from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.trajectories import (
     STRATEGIES,
     DecisionPath,
     jaccard,

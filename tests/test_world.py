@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from sim_scenes import kitchen, obj, scene, square
 
-from pytest_logicenv.actions import execute
-from pytest_logicenv.facts import evaluate, parse_fact
-from pytest_logicenv.scene import Door, Scene, Window
-from pytest_logicenv.world import WorldState
+from pytest_logicenv.logic.facts import evaluate, parse_fact
+from pytest_logicenv.scenes.model import Door, Scene, Window
+from pytest_logicenv.sim.actions import execute
+from pytest_logicenv.sim.world import WorldState
 
 
 def test_a_fresh_world_answers_facts_exactly_as_its_scene_does() -> None:

@@ -1,0 +1,55 @@
+"""The ``logicenv`` command line: the same pipeline functions the plugin uses, without pytest.
+
+Each pipeline stage keeps its subcommands in a module of this package with a ``register``
+function; this module only assembles them and turns deliberate errors into readable messages:
+exit 0 on success, 1 when the command found problems (a fault, a failed check), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pytest_logicenv.errors import LogicEnvError
+
+# Modules that add subcommands; each defines ``register(subparsers) -> None`` and sets
+# ``handler`` (a function ``(argparse.Namespace) -> int``) on its parsers.
+COMMAND_MODULES: tuple[str, ...] = (
+    "pytest_logicenv.cli.cache",
+    "pytest_logicenv.cli.eval",
+    "pytest_logicenv.cli.logic",
+    "pytest_logicenv.cli.scenes",
+    "pytest_logicenv.cli.plan",
+    "pytest_logicenv.cli.run",
+    "pytest_logicenv.cli.check",
+    "pytest_logicenv.cli.types",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="logicenv",
+        description="Logically diverse simulated environments for behavior-tree policies.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except LogicEnvError as error:
+        print(f"logicenv {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `logicenv ... | head` is fine
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from pytest_logicenv.cli import main
+
+sys.exit(main())

@@ -1,0 +1,690 @@
+"""The Scene: one concrete, solved household environment, as JSON that round-trips.
+
+A Scene is what the designers and the layout solver produce, what the checker judges, what the
+simulator acts in and what the exporter turns into an AI2-THOR house. It is self-contained: each
+object carries the catalog properties the simulator needs (``pickupable``, ``receptacle``, ...),
+so running a policy needs no catalog.
+
+Coordinates are metres. The floor is the ``x``/``z`` plane and ``y`` points up, as in AI2-THOR.
+An object's ``position`` is the centre of its bounding box; ``size`` is its ``(x, y, z)`` extent
+before rotation; ``rotation`` turns it about ``y`` by 0, 90, 180 or 270 degrees. At rotation 0 an
+object's front faces ``+z``; 90 turns it to face ``+x``, 180 to ``-z``, 270 to ``-x`` (AI2-THOR's
+sense of rotation). A window's ``side`` names the way its wall faces out: ``north`` is ``+z``,
+``east`` ``+x``, ``south`` ``-z``, ``west`` ``-x``.
+
+A Scene implements the facts :class:`~pytest_logicenv.logic.facts.World` protocol, so facts evaluate
+on it directly:
+
+>>> room = Room("living_room", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
+>>> toy = SceneObject("toy_1", "TeddyBear", room="living_room", role="toy",
+...                   attrs={"kind": "doll"})
+>>> scene = Scene("example", rooms=(room,), objects=(toy,))
+>>> from pytest_logicenv.logic.facts import evaluate, parse_fact
+>>> evaluate(parse_fact({"exists": "toy", "where": {"on": "Floor"}}), scene)
+True
+>>> Scene.from_json(scene.to_json()) == scene
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pytest_logicenv.errors import SceneError
+
+#: Version of the scene JSON format; a file with another version is stale, not an error.
+SCENE_FORMAT = "logicenv-scene/1"
+#: Two objects whose footprints are at most this far apart (metres) are ``near``.
+NEAR_DISTANCE = 1.0
+# Thresholds of the spatial relations (metres). The relations are defined precisely in
+# ``layout.py``'s module docstring; the solver encodes them and ``checker.py`` tests them, each
+# with its own geometry code, so these numbers are the only thing the two share.
+#: ``far``: the footprints are at least this far apart (or the objects are in different rooms).
+FAR_DISTANCE = 1.5
+#: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it.
+EDGE_DISTANCE = 0.15
+#: ``center``: the footprint centre is within this fraction of the support's extent of its centre.
+CENTER_FRACTION = 0.125
+#: ``above``: the subject's centre lies over the target's footprint grown by this margin.
+ABOVE_MARGIN = 0.15
+#: ``center_aligned``: the subject's centre is this close to the target's facing axis.
+ALIGN_TOLERANCE = 0.05
+#: ``in_front_of`` / ``side_of``: the gap between the two footprints is at most this.
+ADJACENT_DISTANCE = NEAR_DISTANCE
+#: The agent's body on the floor is a disc of this radius (metres); AI2-THOR's agent is
+#: a capsule about 0.2 m in radius. It must fit where it starts and where it walks.
+AGENT_RADIUS = 0.2
+#: The agent acts on an object when it stands within this distance (metres, on the floor
+#: plane) of the footprint of what the object rests on (AI2-THOR's agent interacts with what
+#: it sees within 1.5 m of its camera, 0.9 m above the floor).
+REACH_DISTANCE = 1.0
+#: Least depth (metres) of the floor area in front of a door, on each side, that must stay
+#: free (see :func:`door_clearance`).
+DOOR_CLEARANCE = 0.8
+#: A door's leaf clears the floor by this much (metres): a stain or a rug may lie where it
+#: swings.
+DOOR_UNDERCUT = 0.02
+#: Depth (metres) of the slab in front of a window's opening that nothing reaching the
+#: opening's height may stand or hang in (a sofa may stand below the sill, not a wardrobe or a
+#: picture in front of the glass).
+WINDOW_REVEAL = 0.05
+#: Height of the walls (metres) the layout derives from the room polygons.
+WALL_HEIGHT = 2.5
+#: Catalog properties an object may carry (AI2-THOR's, in snake case, plus ours).
+PROPERTIES: tuple[str, ...] = (
+    "pickupable",
+    "moveable",
+    "static",
+    "receptacle",
+    "object_specific_receptacle",
+    "openable",
+    "toggleable",
+    "breakable",
+    "dirtyable",
+    "sliceable",
+    "fillable",
+    "cookable",
+    "can_be_used_up",
+    "heat_source",
+    "cold_source",
+    "see_through",
+    "cleaning_tool",
+    "cutting_tool",
+    "wall_mounted",
+)
+
+Point = tuple[float, float]
+Vector = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room: a polygon of ``(x, z)`` corners in metres, counter-clockwise."""
+
+    id: str
+    type: str
+    polygon: tuple[Point, ...]
+    floor_material: str = ""
+    wall_material: str = ""
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(min_x, min_z, max_x, max_z)``."""
+        xs = [p[0] for p in self.polygon]
+        zs = [p[1] for p in self.polygon]
+        return min(xs), min(zs), max(xs), max(zs)
+
+
+@dataclass(frozen=True)
+class Wall:
+    """A straight wall segment; ``rooms`` holds one room (exterior wall) or the two it
+    separates."""
+
+    id: str
+    rooms: tuple[str, ...]
+    start: Point
+    end: Point
+    height: float = 2.5
+    material: str = ""
+
+
+class _Opening:
+    """What facts and the simulator see of a door or window: a wall-mounted object that
+    opens (its ``open`` field is its one state)."""
+
+    open: bool
+
+    @property
+    def parent(self) -> str | None:
+        return None
+
+    @property
+    def relation(self) -> str | None:
+        return "wall"
+
+    @property
+    def states(self) -> Mapping[str, bool]:
+        return {"open": self.open}
+
+    @property
+    def attrs(self) -> Mapping[str, str]:
+        return {}
+
+    @property
+    def properties(self) -> tuple[str, ...]:
+        return ("openable", "static")
+
+
+@dataclass(frozen=True)
+class Door(_Opening):
+    """A door in ``wall``, ``offset`` metres from the wall's start to the door's near edge."""
+
+    id: str
+    wall: str
+    rooms: tuple[str, ...]
+    offset: float
+    width: float = 0.9
+    height: float = 2.1
+    open: bool = True
+    asset_id: str = ""
+
+    @property
+    def type(self) -> str:
+        return "Door"
+
+    @property
+    def role(self) -> str | None:
+        return None
+
+    @property
+    def room(self) -> str:
+        return self.rooms[0] if self.rooms else ""
+
+
+@dataclass(frozen=True)
+class Window(_Opening):
+    """A window in an exterior ``wall``; ``sill`` is the height of its bottom edge."""
+
+    id: str
+    wall: str
+    room: str
+    offset: float
+    width: float = 1.2
+    height: float = 1.2
+    sill: float = 0.9
+    open: bool = False
+    asset_id: str = ""
+    role: str | None = None
+
+    @property
+    def type(self) -> str:
+        return "Window"
+
+
+@dataclass(frozen=True)
+class SceneObject:
+    """One object. ``parent``/``relation`` say what it rests on: ``on``/``in`` another object,
+    ``on`` with no parent for the floor, ``wall`` with no parent for wall-mounted objects."""
+
+    id: str
+    type: str
+    asset_id: str = ""
+    role: str | None = None
+    room: str = ""
+    size: Vector = (0.3, 0.3, 0.3)
+    position: Vector = (0.0, 0.0, 0.0)
+    rotation: int = 0
+    parent: str | None = None
+    relation: str | None = "on"
+    states: Mapping[str, bool] = field(default_factory=dict)
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    properties: tuple[str, ...] = ()
+    task: bool = False
+    custom_type: bool = False
+    #: For object-specific receptacles (a toaster, a towel holder): the types they accept.
+    #: Empty means anything that fits.
+    accepts: tuple[str, ...] = ()
+
+    def has(self, prop: str) -> bool:
+        """Whether the catalog gave this object property ``prop``."""
+        return prop in self.properties
+
+    @property
+    def footprint(self) -> tuple[float, float, float, float]:
+        """``(min_x, min_z, max_x, max_z)`` of the rotated bounding box on the floor plane."""
+        sx, _, sz = self.size
+        if self.rotation % 180 == 90:
+            sx, sz = sz, sx
+        x, _, z = self.position
+        return x - sx / 2, z - sz / 2, x + sx / 2, z + sz / 2
+
+
+@dataclass(frozen=True)
+class SpatialRelation:
+    """A spatial relation the layout was asked to satisfy (paper 4.4.3).
+
+    ``kind`` is one of :data:`RELATION_KINDS`; unary kinds have no ``target``. ``priority``:
+    higher is more important; task-critical relations outrank enrichment ones.
+    """
+
+    kind: str
+    subject: str
+    target: str | None = None
+    priority: int = 1
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}({self.subject}{', ' + self.target if self.target else ''})"
+
+
+RELATION_KINDS: tuple[str, ...] = (
+    "edge",
+    "center",
+    "mounted_on_wall",
+    "in",
+    "on_top_of",
+    "near",
+    "far",
+    "above",
+    "in_front_of",
+    "side_of",
+    "center_aligned",
+    "face_to",
+)
+#: The kinds that relate one object to its surroundings, not to another object (no target).
+UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "mounted_on_wall")
+#: Priorities: relations that realize the task outrank those that only enrich the scene.
+PRIORITY_TASK = 10
+PRIORITY_ENRICHMENT = 1
+
+
+@dataclass(frozen=True)
+class AgentStart:
+    room: str
+    position: Point = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a scene came from, so that a reader can trust or regenerate it."""
+
+    trajectory: str | None = None
+    conditions: tuple[tuple[str, str], ...] = ()
+    designer: str = ""
+    seed: int = 0
+    kept: tuple[SpatialRelation, ...] = ()
+    dropped: tuple[SpatialRelation, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A complete scene; implements the facts ``World`` protocol."""
+
+    id: str
+    rooms: tuple[Room, ...] = ()
+    walls: tuple[Wall, ...] = ()
+    doors: tuple[Door, ...] = ()
+    windows: tuple[Window, ...] = ()
+    objects: tuple[SceneObject, ...] = ()
+    agent: AgentStart | None = None
+    relations: tuple[SpatialRelation, ...] = ()
+    provenance: Provenance = field(default_factory=Provenance)
+
+    # -- lookups --------------------------------------------------------------------------
+
+    @cached_property
+    def entities(self) -> tuple[SceneObject | Window | Door, ...]:
+        """Everything facts can name: the objects, then the windows and doors."""
+        return (*self.objects, *self.windows, *self.doors)
+
+    @cached_property
+    def _objects_by_id(self) -> dict[str, SceneObject]:
+        return {obj.id: obj for obj in self.objects}
+
+    @cached_property
+    def _rooms_by_id(self) -> dict[str, Room]:
+        return {room.id: room for room in self.rooms}
+
+    def object(self, object_id: str) -> SceneObject:
+        try:
+            return self._objects_by_id[object_id]
+        except KeyError:
+            raise SceneError(f"scene {self.id!r} has no object {object_id!r}") from None
+
+    def room(self, room_id: str) -> Room:
+        try:
+            return self._rooms_by_id[room_id]
+        except KeyError:
+            raise SceneError(f"scene {self.id!r} has no room {room_id!r}") from None
+
+    def by_role(self, role: str) -> tuple[SceneObject, ...]:
+        return tuple(obj for obj in self.objects if obj.role == role)
+
+    def children(self, parent_id: str) -> tuple[SceneObject, ...]:
+        return tuple(obj for obj in self.objects if obj.parent == parent_id)
+
+    # -- the facts World protocol ----------------------------------------------------------
+
+    def room_type(self, room_id: str) -> str | None:
+        room = self._rooms_by_id.get(room_id)
+        return room.type if room is not None else None
+
+    def near(self, first_id: str, second_id: str) -> bool:
+        if first_id not in self._objects_by_id or second_id not in self._objects_by_id:
+            return False  # windows and doors are in walls; nearness is about objects
+        first = self._ground(self._objects_by_id[first_id])
+        second = self._ground(self._objects_by_id[second_id])
+        if first.id == second.id:
+            return True
+        if first.room != second.room:
+            return False
+        return footprint_gap(first.footprint, second.footprint) <= NEAR_DISTANCE
+
+    def _ground(self, obj: SceneObject) -> SceneObject:
+        """The floor-standing ancestor of ``obj`` (an apple in a fridge is where the fridge is)."""
+        seen = {obj.id}
+        while obj.parent is not None and obj.parent in self._objects_by_id:
+            obj = self._objects_by_id[obj.parent]
+            if obj.id in seen:  # a cycle is a malformed scene; stop rather than loop
+                break
+            seen.add(obj.id)
+        return obj
+
+    # -- JSON -------------------------------------------------------------------------------
+
+    def with_objects(self, objects: Sequence[SceneObject]) -> Scene:
+        return replace(self, objects=tuple(objects))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SCENE_FORMAT,
+            "id": self.id,
+            "rooms": [
+                {
+                    "id": r.id,
+                    "type": r.type,
+                    "polygon": [list(p) for p in r.polygon],
+                    "floor_material": r.floor_material,
+                    "wall_material": r.wall_material,
+                }
+                for r in self.rooms
+            ],
+            "walls": [
+                {
+                    "id": w.id,
+                    "rooms": list(w.rooms),
+                    "start": list(w.start),
+                    "end": list(w.end),
+                    "height": w.height,
+                    "material": w.material,
+                }
+                for w in self.walls
+            ],
+            "doors": [
+                {
+                    "id": d.id,
+                    "wall": d.wall,
+                    "rooms": list(d.rooms),
+                    "offset": d.offset,
+                    "width": d.width,
+                    "height": d.height,
+                    "open": d.open,
+                    "asset_id": d.asset_id,
+                }
+                for d in self.doors
+            ],
+            "windows": [
+                {
+                    "id": w.id,
+                    "wall": w.wall,
+                    "room": w.room,
+                    "offset": w.offset,
+                    "width": w.width,
+                    "height": w.height,
+                    "sill": w.sill,
+                    "open": w.open,
+                    "asset_id": w.asset_id,
+                    "role": w.role,
+                }
+                for w in self.windows
+            ],
+            "objects": [_object_json(o) for o in self.objects],
+            "agent": None
+            if self.agent is None
+            else {"room": self.agent.room, "position": list(self.agent.position)},
+            "relations": [_relation_json(r) for r in self.relations],
+            "provenance": {
+                "trajectory": self.provenance.trajectory,
+                "conditions": [list(c) for c in self.provenance.conditions],
+                "designer": self.provenance.designer,
+                "seed": self.provenance.seed,
+                "kept": [_relation_json(r) for r in self.provenance.kept],
+                "dropped": [_relation_json(r) for r in self.provenance.dropped],
+                "notes": list(self.provenance.notes),
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "scene") -> Scene:
+        """Read a scene; a :class:`SceneError` names ``source`` and the bad key."""
+        if not isinstance(data, Mapping):
+            raise SceneError(f"{source}: a scene must be a JSON object")
+        version = data.get("format")
+        if version != SCENE_FORMAT:
+            raise SceneError(
+                f"{source}: scene format {version!r} is not {SCENE_FORMAT!r}; "
+                "regenerate it (pytest --logicenv-regenerate)"
+            )
+        try:
+            prov = data.get("provenance") or {}
+            agent = data.get("agent")
+            return cls(
+                id=str(data["id"]),
+                rooms=tuple(
+                    Room(
+                        r["id"],
+                        r["type"],
+                        tuple((float(p[0]), float(p[1])) for p in r["polygon"]),
+                        r.get("floor_material", ""),
+                        r.get("wall_material", ""),
+                    )
+                    for r in data.get("rooms", ())
+                ),
+                walls=tuple(
+                    Wall(
+                        w["id"],
+                        tuple(w["rooms"]),
+                        _point(w["start"]),
+                        _point(w["end"]),
+                        float(w.get("height", 2.5)),
+                        w.get("material", ""),
+                    )
+                    for w in data.get("walls", ())
+                ),
+                doors=tuple(
+                    Door(
+                        d["id"],
+                        d["wall"],
+                        tuple(d["rooms"]),
+                        float(d["offset"]),
+                        float(d.get("width", 0.9)),
+                        float(d.get("height", 2.1)),
+                        bool(d.get("open", True)),
+                        d.get("asset_id", ""),
+                    )
+                    for d in data.get("doors", ())
+                ),
+                windows=tuple(
+                    Window(
+                        w["id"],
+                        w["wall"],
+                        w["room"],
+                        float(w["offset"]),
+                        float(w.get("width", 1.2)),
+                        float(w.get("height", 1.2)),
+                        float(w.get("sill", 0.9)),
+                        bool(w.get("open", False)),
+                        w.get("asset_id", ""),
+                        w.get("role"),
+                    )
+                    for w in data.get("windows", ())
+                ),
+                objects=tuple(_object_from_json(o) for o in data.get("objects", ())),
+                agent=None
+                if agent is None
+                else AgentStart(agent["room"], _point(agent.get("position", (0, 0)))),
+                relations=tuple(_relation_from_json(r) for r in data.get("relations", ())),
+                provenance=Provenance(
+                    trajectory=prov.get("trajectory"),
+                    conditions=tuple((str(f), str(v)) for f, v in prov.get("conditions", ())),
+                    designer=prov.get("designer", ""),
+                    seed=int(prov.get("seed", 0)),
+                    kept=tuple(_relation_from_json(r) for r in prov.get("kept", ())),
+                    dropped=tuple(_relation_from_json(r) for r in prov.get("dropped", ())),
+                    notes=tuple(prov.get("notes", ())),
+                ),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise SceneError(
+                f"{source}: malformed scene ({type(error).__name__}: {error})"
+            ) from None
+
+
+# --------------------------------------------------------------------------- the design
+
+
+@dataclass(frozen=True)
+class DoorSpec:
+    """A door the design asks for between two rooms (or a room and ``"exterior"``); the
+    layout chooses its wall and offset."""
+
+    id: str
+    rooms: tuple[str, ...]
+    open: bool = True
+    width: float = 0.9
+    height: float = 2.1
+    asset_id: str = ""
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A window the design asks for in a room's exterior wall; the layout places it.
+    ``side`` (``north``/``south``/``east``/``west``) pins the wall when given."""
+
+    id: str
+    room: str
+    open: bool = False
+    width: float = 1.2
+    height: float = 1.2
+    sill: float = 0.9
+    asset_id: str = ""
+    role: str | None = None
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """What a designer decides before layout: the floor plan (room polygons), doors and
+    windows to place, every object with its support (``parent``/``relation``), states and
+    attributes, and the spatial relations to satisfy. The layout solver turns it into a
+    :class:`Scene` by choosing positions and rotations (and wall offsets)."""
+
+    id: str
+    rooms: tuple[Room, ...]
+    objects: tuple[SceneObject, ...]
+    doors: tuple[DoorSpec, ...] = ()
+    windows: tuple[WindowSpec, ...] = ()
+    relations: tuple[SpatialRelation, ...] = ()
+    agent_room: str = ""
+    provenance: Provenance = field(default_factory=Provenance)
+
+
+def door_clearance(width: float) -> float:
+    """Depth (metres) of the floor in front of a door ``width`` metres wide, on each side, that
+    must stay free: its leaf, as wide as the opening, sweeps that far into the room as it
+    swings open (which way it swings, the scene does not say), and people pass there.
+
+    >>> door_clearance(1.07), door_clearance(0.6)
+    (1.07, 0.8)
+    """
+    return max(DOOR_CLEARANCE, width)
+
+
+def footprint_gap(
+    first: tuple[float, float, float, float], second: tuple[float, float, float, float]
+) -> float:
+    """Euclidean distance between two axis-aligned rectangles (0 when they touch or overlap)."""
+    dx = max(second[0] - first[2], first[0] - second[2], 0.0)
+    dz = max(second[1] - first[3], first[1] - second[3], 0.0)
+    return float((dx * dx + dz * dz) ** 0.5)
+
+
+def _point(value: Any) -> Point:
+    return float(value[0]), float(value[1])
+
+
+def _vector(value: Any) -> Vector:
+    return float(value[0]), float(value[1]), float(value[2])
+
+
+def _object_json(obj: SceneObject) -> dict[str, Any]:
+    return {
+        "id": obj.id,
+        "type": obj.type,
+        "asset_id": obj.asset_id,
+        "role": obj.role,
+        "room": obj.room,
+        "size": list(obj.size),
+        "position": list(obj.position),
+        "rotation": obj.rotation,
+        "parent": obj.parent,
+        "relation": obj.relation,
+        "states": dict(obj.states),
+        "attrs": dict(obj.attrs),
+        "properties": list(obj.properties),
+        "task": obj.task,
+        "custom_type": obj.custom_type,
+        "accepts": list(obj.accepts),
+    }
+
+
+def _object_from_json(data: Mapping[str, Any]) -> SceneObject:
+    rotation = int(data.get("rotation", 0))
+    if rotation not in (0, 90, 180, 270):
+        raise ValueError(f"object {data.get('id')!r}: rotation must be 0, 90, 180 or 270")
+    return SceneObject(
+        id=str(data["id"]),
+        type=str(data["type"]),
+        asset_id=data.get("asset_id", ""),
+        role=data.get("role"),
+        room=data.get("room", ""),
+        size=_vector(data.get("size", (0.3, 0.3, 0.3))),
+        position=_vector(data.get("position", (0, 0, 0))),
+        rotation=rotation,
+        parent=data.get("parent"),
+        relation=data.get("relation", "on"),
+        states={str(k): bool(v) for k, v in dict(data.get("states", {})).items()},
+        attrs={str(k): str(v) for k, v in dict(data.get("attrs", {})).items()},
+        properties=tuple(data.get("properties", ())),
+        task=bool(data.get("task", False)),
+        custom_type=bool(data.get("custom_type", False)),
+        accepts=tuple(data.get("accepts", ())),
+    )
+
+
+def _relation_json(relation: SpatialRelation) -> dict[str, Any]:
+    return {
+        "kind": relation.kind,
+        "subject": relation.subject,
+        "target": relation.target,
+        "priority": relation.priority,
+        "reason": relation.reason,
+    }
+
+
+def _relation_from_json(data: Mapping[str, Any]) -> SpatialRelation:
+    return SpatialRelation(
+        kind=str(data["kind"]),
+        subject=str(data["subject"]),
+        target=data.get("target"),
+        priority=int(data.get("priority", 1)),
+        reason=data.get("reason", ""),
+    )
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read a scene file; errors name the file."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such scene file") from None
+    except json.JSONDecodeError as error:
+        raise SceneError(f"{path}: not valid JSON ({error})") from None
+    return Scene.from_json(data, source=str(path))

@@ -1,0 +1,171 @@
+"""The ``logic_env`` fixture's value: one environment of a task, and a way to run a policy in it.
+
+>>> # in a test marked @pytest.mark.logic_env("...")
+>>> # def test_tidy(logic_env):
+>>> #     logic_env.run(tidy_policy).assert_ok()
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pytest_logicenv.cache import Entry, regenerate_hint
+from pytest_logicenv.errors import CacheError, LogicEnvError, PolicyError
+from pytest_logicenv.logic.facts import Fact
+from pytest_logicenv.logic.plan import Plan, located_facts
+from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
+from pytest_logicenv.pipeline.environments import Case, load_plan_of
+from pytest_logicenv.scenes.model import Scene, load_scene
+
+
+@lru_cache(maxsize=64)
+def known_names(entry_root: Path) -> frozenset[str]:
+    """Names a policy of this task may use though a scene lacks them: every catalog type and
+    room type, and every role and type the plan's facts name. Anything else a policy names
+    (a typo such as ``wet_wipe`` for ``wet_wipes``) is an error before the run, not a
+    misleading lackbranch."""
+    from pytest_logicenv.scenes.catalog import default_catalog
+    from pytest_logicenv.sim.runner import vocabulary
+
+    entry = Entry(entry_root)
+    plan = load_plan_of(entry, fix=f"regenerate {entry.root}")
+    names = set(vocabulary([], [fact for _, fact in located_facts(plan)]))
+    names.update(default_catalog().types)
+    names.update(plan.rooms)
+    return frozenset(names)
+
+
+class LogicEnv:
+    """One generated environment (a solved scene for one trajectory) of a marked test.
+
+    Attributes a test may read: ``trajectory_id``, ``situation`` (question/answer pairs),
+    ``conditions``, ``goal`` (facts), ``scene`` (the :class:`~pytest_logicenv.scenes.model.Scene`),
+    ``plan``, ``trajectory`` (its decision paths), ``scene_path``, ``picture`` (SVG) and
+    ``house_json`` (the AI2-THOR house).
+    """
+
+    def __init__(
+        self,
+        case: Case,
+        *,
+        expect_fault: str | None = None,
+        max_ticks: int | None = None,
+        base_dir: Path | None = None,
+        nodeid: str = "",
+        on_outcome: Callable[[Any], None] = lambda outcome: None,
+    ) -> None:
+        self.case = case
+        self.expect_fault = expect_fault
+        self.max_ticks = max_ticks
+        self.base_dir = base_dir
+        self.nodeid = nodeid  # the test function, for the command that regenerates its entry
+        self._on_outcome = on_outcome
+        self.outcomes: list[Any] = []
+
+    def __repr__(self) -> str:
+        return f"<LogicEnv {self.trajectory_id} in {self.case.entry_root.name}>"
+
+    @property
+    def trajectory_id(self) -> str:
+        return self.case.trajectory_id
+
+    @property
+    def situation(self) -> tuple[tuple[str, str], ...]:
+        return self.case.situation
+
+    @property
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        return self.case.conditions
+
+    @property
+    def goal(self) -> tuple[Fact, ...]:
+        return self.case.goal
+
+    @cached_property
+    def scene(self) -> Scene:
+        try:
+            return load_scene(self.case.scene_path)
+        except LogicEnvError as error:  # the cache was damaged after collection read it
+            raise CacheError(f"{error}\nfix: {self._fix}") from None
+
+    @cached_property
+    def plan(self) -> Plan:
+        return load_plan_of(Entry(self.case.entry_root), fix=self._fix)
+
+    @cached_property
+    def trajectory(self) -> Trajectory:
+        """The situation as the plan's decision paths (one per subtask), with their leaves."""
+        return trajectory_for(self.plan, self.conditions)
+
+    @property
+    def _fix(self) -> str:
+        regenerate = regenerate_hint(self.nodeid) if self.nodeid else "pytest --logicenv-regenerate"
+        return f"delete {self.case.entry_root} and run {regenerate}"
+
+    @property
+    def scene_path(self) -> Path:
+        return self.case.scene_path
+
+    @property
+    def picture(self) -> Path:
+        return self.case.picture_path
+
+    @property
+    def house_json(self) -> Path:
+        return self.case.house_path
+
+    def run(self, policy: Any, *, max_ticks: int | None = None) -> Any:
+        """Run ``policy`` (a py_trees root, a factory returning one, or a BehaviorTree.CPP
+        XML path, relative paths taken from the test file's folder) in this environment and
+        return its outcome; ``outcome.assert_ok()`` fails the test with an explanation."""
+        from pytest_logicenv.sim.runner import run_policy
+
+        ticks = max_ticks or self.max_ticks
+        options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
+        if ticks:
+            options["max_ticks"] = ticks
+        problem = None
+        try:
+            scene, known = self.scene, known_names(self.case.entry_root)
+        except LogicEnvError as error:
+            problem = f"this environment's cache entry is damaged: {error}"
+        else:
+            try:
+                outcome = run_policy(self._policy(policy), scene, known=known, **options)
+            except LogicEnvError as error:  # a policy that cannot be built: this test only
+                problem = f"the policy cannot run: {error}"
+        if problem is not None:
+            _fail(problem)  # outside the except: the message alone, not an exception chain
+        if self.expect_fault is not None:
+            outcome = outcome.expecting(self.expect_fault)
+        self.outcomes.append(outcome)
+        self._on_outcome(outcome)
+        return outcome
+
+    def _policy(self, policy: Any) -> Any:
+        """A relative XML path taken from the test file's folder, else from the current
+        directory; a path found in neither is an error saying where it was looked for."""
+        if not isinstance(policy, str | os.PathLike) or self.base_dir is None:
+            return policy
+        candidate = Path(policy)
+        if candidate.is_absolute():
+            return policy
+        beside_test = Path(os.path.normpath(self.base_dir / candidate))
+        if beside_test.exists():
+            return beside_test
+        if candidate.exists():
+            return policy
+        raise PolicyError(
+            f"no policy file {os.fspath(policy)!r}: looked for {beside_test} (relative paths "
+            "start at the test file's folder)"
+        )
+
+
+def _fail(message: str) -> NoReturn:
+    import pytest
+
+    pytest.fail(message, pytrace=False)

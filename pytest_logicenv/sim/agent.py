@@ -1,0 +1,141 @@
+"""The agent API: what a policy acts and looks through during one run.
+
+The library's action and condition leaves call it, and so can a user's own py_trees
+behaviours (subclasses of :class:`~pytest_logicenv.sim.leaves.AgentBehaviour` reach it as
+``self.agent``). Every call is recorded in the run's trace. An action whose precondition is
+broken ends the run at once: the agent raises :class:`PolicyStopped`, which derives from
+``BaseException`` so that a policy's ``except Exception`` cannot swallow the fault.
+
+>>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> room = Room("living_room", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
+>>> book = SceneObject("book_1", "Book", room="living_room", role="book",
+...                    properties=("pickupable",))
+>>> agent = Agent(WorldState.from_scene(Scene("s", rooms=(room,), objects=(book,))))
+>>> agent.check({"exists": "book", "where": {"on": "Floor"}})
+True
+>>> agent.go_to("book"); agent.pick_up("book"); agent.holding
+'book_1'
+>>> [str(step) for step in agent.trace]
+['Check(a book on Floor)? yes', 'GoTo(book) ok', 'PickUp(book) ok']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
+from pytest_logicenv.sim.actions import ACTIONS, PreconditionViolation, execute
+from pytest_logicenv.sim.outcome import Step
+from pytest_logicenv.sim.world import WorldState
+
+
+class PolicyStopped(BaseException):
+    """Ends a run at the first broken precondition (the runner catches it)."""
+
+    def __init__(self, violation: PreconditionViolation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
+class Agent:
+    """The agent of one run, bound to its world; ``tick`` is set by the runner."""
+
+    def __init__(self, world: WorldState) -> None:
+        self.world = world
+        self.tick = 0
+        self._trace: list[Step] = []
+
+    @property
+    def trace(self) -> tuple[Step, ...]:
+        return tuple(self._trace)
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def act(self, action: str, **arguments: str) -> None:
+        """Do ``action`` with its ports; raise :class:`PolicyStopped` if a precondition is
+        broken (and :class:`~pytest_logicenv.errors.PolicyError` for a malformed call)."""
+        violation = execute(self.world, action, arguments)
+        args = tuple(arguments[port] for port in ACTIONS[action].ports)
+        if violation is None:
+            self._trace.append(Step(self.tick, "action", action, args, True))
+            return
+        self._trace.append(Step(self.tick, "action", action, args, False, violation.reason))
+        raise PolicyStopped(violation)
+
+    def go_to(self, target: str) -> None:
+        self.act("GoTo", target=target)
+
+    def pick_up(self, obj: str) -> None:
+        self.act("PickUp", object=obj)
+
+    def put_on(self, obj: str, target: str) -> None:
+        self.act("PutOn", object=obj, target=target)
+
+    def put_in(self, obj: str, target: str) -> None:
+        self.act("PutIn", object=obj, target=target)
+
+    def open(self, target: str) -> None:
+        self.act("Open", target=target)
+
+    def close(self, target: str) -> None:
+        self.act("Close", target=target)
+
+    def toggle_on(self, target: str) -> None:
+        self.act("ToggleOn", target=target)
+
+    def toggle_off(self, target: str) -> None:
+        self.act("ToggleOff", target=target)
+
+    def clean(self, target: str, tool: str) -> None:
+        self.act("Clean", target=target, tool=tool)
+
+    def fill(self, target: str) -> None:
+        self.act("Fill", target=target)
+
+    def empty(self, target: str) -> None:
+        self.act("Empty", target=target)
+
+    def pour(self, obj: str, target: str) -> None:
+        self.act("Pour", object=obj, target=target)
+
+    def slice(self, target: str, tool: str) -> None:
+        self.act("Slice", target=target, tool=tool)
+
+    def drop(self, obj: str) -> None:
+        self.act("Drop", object=obj)
+
+    # -- looking ---------------------------------------------------------------------------
+
+    def check(
+        self,
+        fact: Fact | Mapping[str, Any],
+        *,
+        name: str = "Check",
+        args: Sequence[str] | None = None,
+    ) -> bool:
+        """Whether ``fact`` holds in what the agent can see (objects inside closed
+        receptacles are hidden). ``name`` and ``args`` label the trace step."""
+        parsed = parse_fact(fact) if isinstance(fact, Mapping) else fact
+        result = evaluate(parsed, self.world.visible())
+        label = tuple(args) if args is not None else (describe(parsed),)
+        self._trace.append(Step(self.tick, "condition", name, label, result))
+        return result
+
+    def sees(self, ref: str) -> bool:
+        """Whether some object ``ref`` names is in sight (not recorded in the trace)."""
+        return any(self.world.is_visible(obj) for obj in self.world.candidates(ref))
+
+    @property
+    def holding(self) -> str | None:
+        """The id of the object in the agent's hand, or ``None``."""
+        return self.world.agent.held
+
+    @property
+    def room(self) -> str:
+        return self.world.agent.room
+
+    @property
+    def next_to(self) -> str | None:
+        """The id of the floor-standing object the agent stands next to, or ``None``."""
+        return self.world.agent.spot

@@ -1,0 +1,427 @@
+"""py_trees leaves for the simulator: one per action, and conditions over facts.
+
+Build a policy from these and py_trees' own composites; the runner binds every leaf to the
+agent of one run before ticking. Objects are named as the facts language names them: a type
+(``Mug``), a role (``red_box``) or an object id. Actions succeed or end the run at a broken
+precondition; conditions answer SUCCESS or FAILURE from what the agent can see.
+
+>>> import py_trees
+>>> toy = py_trees.composites.Selector("toy", memory=True, children=[
+...     py_trees.decorators.Inverter("no toy", Exists("toy", on="Floor")),
+...     py_trees.composites.Sequence("put away", memory=True, children=[
+...         GoTo("toy"), PickUp("toy"), GoTo("red_box"), PutIn("toy", "red_box")])])
+>>> [leaf.name for leaf in toy.iterate() if isinstance(leaf, AgentBehaviour)]
+['Exists', 'GoTo', 'PickUp', 'GoTo', 'PutIn']
+
+A user's own behaviour subclasses :class:`AgentBehaviour` and calls the agent API:
+
+>>> class TidyToy(AgentBehaviour):
+...     def update(self) -> py_trees.common.Status:
+...         if self.agent.check({"exists": "toy", "where": {"on": "Floor"}}):
+...             self.agent.go_to("toy")
+...             self.agent.pick_up("toy")
+...         return py_trees.common.Status.SUCCESS
+
+The condition IDs (also usable as BehaviorTree.CPP XML nodes) are in :data:`CONDITIONS`; the
+action IDs are those of :data:`~pytest_logicenv.sim.actions.ACTIONS`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import py_trees
+
+from pytest_logicenv.errors import FactError, PolicyError
+from pytest_logicenv.logic.facts import Fact, bound_roles, describe, parse_fact, references, to_json
+from pytest_logicenv.sim.actions import ACTIONS, check_call
+from pytest_logicenv.sim.agent import Agent
+
+
+class AgentBehaviour(py_trees.behaviour.Behaviour):
+    """A behaviour that acts in the simulator through ``self.agent``.
+
+    Subclass it for your own leaves and implement ``update``; the runner binds the agent of
+    each run before the first tick. ``origin`` says where the node was written (an XML file
+    and line) for error messages.
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__(name or type(self).__name__)
+        self._agent: Agent | None = None
+        self.origin = ""
+
+    @property
+    def agent(self) -> Agent:
+        if self._agent is None:
+            raise PolicyError(
+                f"behaviour {self.name!r} is not bound to a run; run its tree with "
+                "pytest_logicenv.sim.runner.run_policy (or the logic_env fixture)"
+            )
+        return self._agent
+
+    def bind(self, agent: Agent | None) -> None:
+        self._agent = agent
+
+    def references(self) -> tuple[str, ...]:
+        """The object references this leaf uses, checked against the scene before a run."""
+        return ()
+
+
+class ActionLeaf(AgentBehaviour):
+    """Does one action; SUCCESS when it takes effect (a broken precondition ends the run)."""
+
+    def __init__(self, action: str, ports: Mapping[str, str], *, name: str | None = None):
+        check_call(action, ports)
+        super().__init__(name or action)
+        self.action = action
+        self.ports = {port: ports[port] for port in ACTIONS[action].ports}
+
+    def references(self) -> tuple[str, ...]:
+        return tuple(self.ports.values())
+
+    def update(self) -> py_trees.common.Status:
+        self.agent.act(self.action, **self.ports)
+        return py_trees.common.Status.SUCCESS
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class ConditionSpec:
+    """A condition: its required and optional ports, what other ports mean (``attrs`` or
+    ``states``; ``None`` forbids them, ``extra_required`` demands one) and how its ports become
+    the JSON of a fact."""
+
+    name: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    extra: str | None
+    build: Callable[[Mapping[str, str], Mapping[str, str]], Any]
+    extra_required: bool = False
+
+
+def _where(ports: Mapping[str, str]) -> dict[str, str]:
+    return {key: ports[key] for key in ("on", "in", "room") if ports.get(key)}
+
+
+def _exists(form: str) -> Callable[[Mapping[str, str], Mapping[str, str]], Any]:
+    def build(ports: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, Any]:
+        data: dict[str, Any] = {form: ports["object"]}
+        if _where(ports):
+            data["where"] = _where(ports)
+        if extra:
+            data["attrs"] = dict(extra)
+        return data
+
+    return build
+
+
+def _related(relation: str) -> Callable[[Mapping[str, str], Mapping[str, str]], Any]:
+    return lambda ports, extra: {relation: [ports["object"], ports["target"]]}
+
+
+def _state(state: str, value: bool) -> Callable[[Mapping[str, str], Mapping[str, str]], Any]:
+    return lambda ports, extra: {"state": ports["object"], state: value}
+
+
+def _parse_bool(text: str, port: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered not in ("true", "false"):
+        raise PolicyError(f"state port {port!r} must be true or false, got {text!r}")
+    return lowered == "true"
+
+
+def _attrs(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+    return {"attr": ports["object"], **extra}
+
+
+def _states(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+    return {"state": ports["object"], **{k: _parse_bool(v, k) for k, v in extra.items()}}
+
+
+def _check_fact(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+    try:
+        return json.loads(ports["fact"])
+    except json.JSONDecodeError as error:
+        raise PolicyError(f"port 'fact' is not valid JSON ({error})") from None
+
+
+def _cond(
+    name: str,
+    required: tuple[str, ...],
+    build: Callable[[Mapping[str, str], Mapping[str, str]], Any],
+    optional: tuple[str, ...] = (),
+    extra: str | None = None,
+    extra_required: bool = False,
+) -> ConditionSpec:
+    return ConditionSpec(name, required, optional, extra, build, extra_required)
+
+
+_OBJ = ("object",)
+_PAIR = ("object", "target")
+_WHERE = ("on", "in", "room")
+
+#: Every condition, by ID (each condition class below says what it checks).
+CONDITIONS: Mapping[str, ConditionSpec] = {
+    spec.name: spec
+    for spec in (
+        _cond("Check", ("fact",), _check_fact),
+        _cond("Exists", _OBJ, _exists("exists"), _WHERE, "attrs"),
+        _cond("Absent", _OBJ, _exists("absent"), _WHERE, "attrs"),
+        _cond("IsOn", _PAIR, _related("on")),
+        _cond("IsIn", _PAIR, _related("in")),
+        _cond("IsNear", _PAIR, _related("near")),
+        _cond("IsHeld", _OBJ, lambda ports, extra: {"held": ports["object"]}),
+        _cond("IsOpen", _OBJ, _state("open", True)),
+        _cond("IsClosed", _OBJ, _state("open", False)),
+        _cond("IsToggledOn", _OBJ, _state("toggled", True)),
+        _cond("IsToggledOff", _OBJ, _state("toggled", False)),
+        _cond("IsDirty", _OBJ, _state("dirty", True)),
+        _cond("IsClean", _OBJ, _state("dirty", False)),
+        _cond("IsFilled", _OBJ, _state("filled", True)),
+        _cond("HasAttr", _OBJ, _attrs, extra="attrs", extra_required=True),
+        _cond("InState", _OBJ, _states, extra="states", extra_required=True),
+    )
+}
+
+
+def condition_fact(condition: str, ports: Mapping[str, str]) -> Fact:
+    """The fact a condition with these ports checks; :class:`PolicyError` on a bad call."""
+    spec = CONDITIONS.get(condition)
+    if spec is None:
+        raise PolicyError(
+            f"unknown condition {condition!r} (known conditions: {', '.join(CONDITIONS)})"
+        )
+    named = spec.required + spec.optional
+    for port in spec.required:
+        if not ports.get(port):
+            raise PolicyError(f"{condition} needs port {port!r} (ports: {', '.join(named)})")
+    extra = {port: value for port, value in ports.items() if port not in named}
+    if extra and spec.extra is None:
+        raise PolicyError(
+            f"{condition} has no port {next(iter(extra))!r}; its ports are: {', '.join(named)}"
+        )
+    if spec.extra_required and not extra:
+        example = 'kind="doll"' if spec.extra == "attrs" else 'open="true"'
+        raise PolicyError(f"{condition} needs at least one {spec.extra} port, e.g. {example}")
+    try:
+        return parse_fact(spec.build(ports, extra), condition)
+    except FactError as error:
+        raise PolicyError(str(error)) from None
+
+
+class ConditionLeaf(AgentBehaviour):
+    """Checks a fact on what the agent can see: SUCCESS when it holds, else FAILURE."""
+
+    def __init__(self, condition: str, ports: Mapping[str, str], *, name: str | None = None):
+        self.fact = condition_fact(condition, ports)
+        super().__init__(name or condition)
+        self.condition = condition
+        # Trace labels, the same however the ports were written: required ports by value,
+        # then the others as port=value in a fixed order.
+        if condition == "Check":
+            self.args: tuple[str, ...] = (describe(self.fact),)
+        else:
+            spec = CONDITIONS[condition]
+            others = [p for p in spec.optional if ports.get(p)]
+            others += sorted(p for p in ports if p not in spec.required + spec.optional)
+            self.args = (
+                *(ports[p] for p in spec.required),
+                *(f"{p}={ports[p]}" for p in others),
+            )
+
+    def references(self) -> tuple[str, ...]:
+        bound = bound_roles(self.fact)
+        return tuple(
+            sorted(ref for ref in references(self.fact) if ref not in bound and ref != "Floor")
+        )
+
+    def update(self) -> py_trees.common.Status:
+        holds = self.agent.check(self.fact, name=self.condition, args=self.args)
+        return py_trees.common.Status.SUCCESS if holds else py_trees.common.Status.FAILURE
+
+
+# --------------------------------------------------------------------------- the leaves by name
+
+
+class _OnTarget(ActionLeaf):
+    def __init__(self, target: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"target": target}, name=name)
+
+
+class _OnObject(ActionLeaf):
+    def __init__(self, object: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"object": object}, name=name)
+
+
+class _ObjectToTarget(ActionLeaf):
+    def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"object": object, "target": target}, name=name)
+
+
+class _TargetWithTool(ActionLeaf):
+    def __init__(self, target: str, tool: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"target": target, "tool": tool}, name=name)
+
+
+class GoTo(_OnTarget):
+    """Walk to ``target`` (an object, or a room) so that it is within reach; a closed door on
+    the way must be opened first."""
+
+
+class PickUp(_OnObject):
+    """Take ``object`` in the agent's one hand."""
+
+
+class PutOn(_ObjectToTarget):
+    """Put the held ``object`` on ``target``."""
+
+
+class PutIn(_ObjectToTarget):
+    """Put the held ``object`` in ``target`` (open it first if it opens)."""
+
+
+class Open(_OnTarget):
+    """Open ``target``: a fridge, a drawer, a window, a door, ..."""
+
+
+class Close(_OnTarget):
+    """Close ``target``."""
+
+
+class ToggleOn(_OnTarget):
+    """Switch ``target`` on (a heat source then cooks or fills what it holds)."""
+
+
+class ToggleOff(_OnTarget):
+    """Switch ``target`` off."""
+
+
+class Clean(_TargetWithTool):
+    """Clean the dirty ``target`` with the held cleaning ``tool``."""
+
+
+class Fill(_OnTarget):
+    """Fill ``target`` with water."""
+
+
+class Empty(_OnTarget):
+    """Empty the filled ``target``."""
+
+
+class Pour(_ObjectToTarget):
+    """Pour the held, filled ``object`` into ``target``."""
+
+
+class Slice(_TargetWithTool):
+    """Slice ``target`` with the held cutting ``tool``."""
+
+
+class Drop(_OnObject):
+    """Put the held ``object`` on the floor where the agent stands."""
+
+
+class Check(ConditionLeaf):
+    """Any fact: ``Check({"in": ["toy", "red_box"]})``."""
+
+    def __init__(self, fact: Fact | Mapping[str, Any], *, name: str | None = None):
+        data = to_json(fact) if not isinstance(fact, Mapping) else fact
+        super().__init__("Check", {"fact": json.dumps(data)}, name=name)
+
+
+class _Presence(ConditionLeaf):
+    def __init__(
+        self,
+        object: str,
+        *,
+        on: str | None = None,
+        in_: str | None = None,
+        room: str | None = None,
+        attrs: Mapping[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        where = {k: v for k, v in (("on", on), ("in", in_), ("room", room)) if v is not None}
+        ports = {"object": object, **where, **(attrs or {})}
+        super().__init__(type(self).__name__, ports, name=name)
+
+
+class Exists(_Presence):
+    """Some object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
+
+
+class Absent(_Presence):
+    """No object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
+
+
+class _Pair(ConditionLeaf):
+    def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"object": object, "target": target}, name=name)
+
+
+class IsOn(_Pair):
+    """``object`` rests on ``target``."""
+
+
+class IsIn(_Pair):
+    """``object`` is inside ``target``."""
+
+
+class IsNear(_Pair):
+    """``object`` is near ``target``."""
+
+
+class _Single(ConditionLeaf):
+    def __init__(self, object: str, *, name: str | None = None) -> None:
+        super().__init__(type(self).__name__, {"object": object}, name=name)
+
+
+class IsHeld(_Single):
+    """The agent holds ``object``."""
+
+
+class IsOpen(_Single):
+    """``object`` is open."""
+
+
+class IsClosed(_Single):
+    """``object`` is closed."""
+
+
+class IsToggledOn(_Single):
+    """``object`` is switched on."""
+
+
+class IsToggledOff(_Single):
+    """``object`` is switched off."""
+
+
+class IsDirty(_Single):
+    """``object`` is dirty."""
+
+
+class IsClean(_Single):
+    """``object`` is not dirty."""
+
+
+class IsFilled(_Single):
+    """``object`` is filled."""
+
+
+class HasAttr(ConditionLeaf):
+    """``object`` has these attributes: ``HasAttr("toy", kind="doll")``."""
+
+    def __init__(self, object: str, *, name: str | None = None, **attrs: str) -> None:
+        super().__init__("HasAttr", {"object": object, **attrs}, name=name)
+
+
+class InState(ConditionLeaf):
+    """``object`` is in these states: ``InState("window", open=False)``."""
+
+    def __init__(self, object: str, *, name: str | None = None, **states: bool) -> None:
+        ports = {state: "true" if value else "false" for state, value in states.items()}
+        super().__init__("InState", {"object": object, **ports}, name=name)

@@ -1,0 +1,202 @@
+"""The outcome of one policy run: its fault class, its trace and an explanation.
+
+Classes (paper Appendix A; DESIGN.md section 6):
+
+``pass``
+    the policy returned SUCCESS and every goal fact holds;
+``counterfactual``
+    an action broke a precondition on objects the scene contains (taking from a closed
+    fridge, placing what is not held);
+``unreachable``
+    the policy returned SUCCESS but a goal fact is false;
+``lackbranch``
+    the policy acted on an object this situation does not contain, returned FAILURE, or did
+    not finish within the tick budget: it has no branch for this situation;
+``error``
+    user code raised an exception (the traceback is kept).
+
+>>> outcome = Outcome("lackbranch", status="FAILURE", ticks=1,
+...                   situation=(("Are there wet wipes on the table?", "NO"),),
+...                   trace=(Step(1, "condition", "IsOn", ("wet_wipes", "table"), False),))
+>>> print(outcome.explain())
+Lackbranch: the policy returned FAILURE in a situation it has no branch for
+situation: Are there wet wipes on the table? = NO
+trace: IsOn(wet_wipes, table)? no
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pytest_logicenv.logic.facts import Fact, describe, to_json
+from pytest_logicenv.sim.actions import PreconditionViolation
+
+#: The outcome classes, in the order reports list them.
+KINDS: tuple[str, ...] = ("pass", "counterfactual", "unreachable", "lackbranch", "error")
+#: The classes a faulty policy can be declared to have.
+FAULTS: tuple[str, ...] = ("counterfactual", "unreachable", "lackbranch")
+#: How many trailing trace steps an explanation shows.
+TRACE_TAIL = 8
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the policy did: an action (``ok`` when it took effect; ``detail`` says why
+    not) or a condition it checked (``ok`` is the answer)."""
+
+    tick: int
+    kind: str
+    name: str
+    args: tuple[str, ...]
+    ok: bool
+    detail: str = ""
+
+    def __str__(self) -> str:
+        call = f"{self.name}({', '.join(self.args)})"
+        if self.kind == "condition":
+            return f"{call}? {'yes' if self.ok else 'no'}"
+        return f"{call} ok" if self.ok else f"{call} -> {self.detail}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tick": self.tick,
+            "kind": self.kind,
+            "name": self.name,
+            "args": list(self.args),
+            "ok": self.ok,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of running one policy in one scene.
+
+    ``status`` is how the run ended: the root's last status (``SUCCESS``, ``FAILURE``,
+    ``RUNNING`` when the tick budget ran out, ``INVALID``), ``STOPPED`` at a broken
+    precondition or ``RAISED`` by an exception. ``trace`` holds every action and condition in
+    order, ``violation`` the broken precondition, ``false_goals`` the goal facts that did not
+    hold at SUCCESS, ``error`` the traceback, ``situation`` the trajectory's conditions in words.
+    """
+
+    kind: str
+    status: str = ""
+    ticks: int = 0
+    trace: tuple[Step, ...] = ()
+    violation: PreconditionViolation | None = None
+    false_goals: tuple[Fact, ...] = ()
+    error: str | None = None
+    situation: tuple[tuple[str, str], ...] = ()
+    scene: str = ""
+    max_ticks: int = 0
+    goal: tuple[Fact, ...] = field(default=(), repr=False)
+    #: The fault a test declares its policy has (``expect_fault``); see :meth:`expecting`.
+    expected: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown outcome kind {self.kind!r}; known: {', '.join(KINDS)}")
+
+    @property
+    def ok(self) -> bool:
+        """Whether the run passed (or showed exactly the fault the test expects)."""
+        return self.kind == "pass" or self.kind == self.expected
+
+    def expecting(self, fault: str) -> Outcome:
+        """This outcome judged for a test that declares its policy has ``fault``: a run that
+        passes or shows that fault is ok, any other fault is not. (Whether some scene
+        revealed the fault at all is for the session to judge.)"""
+        if fault not in FAULTS:
+            raise ValueError(f"{fault!r} is not a fault class; choose one of {', '.join(FAULTS)}")
+        return replace(self, expected=fault)
+
+    @property
+    def actions(self) -> tuple[Step, ...]:
+        """The action steps of the trace."""
+        return tuple(step for step in self.trace if step.kind == "action")
+
+    def headline(self) -> str:
+        """The first line of the explanation: ``<Class>: <one-line reason>``."""
+        expected = " (expected)" if self.kind == self.expected else ""
+        return f"{self.kind.capitalize()}{expected}: {self._reason()}"
+
+    def _reason(self) -> str:
+        if self.violation is not None:
+            if self.violation.absent is not None:
+                return (
+                    f"{self.violation.call} acts on {self.violation.absent}, "
+                    "which this situation does not contain"
+                )
+            return f"{self.violation.call} broke a precondition: {self.violation.requirement}"
+        if self.kind == "pass":
+            return "the policy returned SUCCESS and every goal fact holds"
+        if self.kind == "unreachable":
+            count = len(self.false_goals)
+            facts = "goal fact is" if count == 1 else "goal facts are"
+            return f"the policy returned SUCCESS but {count} {facts} false"
+        if self.kind == "error":
+            lines = (self.error or "").strip().splitlines()
+            if self.status != "RAISED":
+                return lines[0] if lines else "the policy ended in an invalid state"
+            return f"the policy raised {lines[-1] if lines else 'an exception'}"
+        if self.status == "FAILURE":
+            return "the policy returned FAILURE in a situation it has no branch for"
+        return f"the policy did not finish within {self.max_ticks} ticks in this situation"
+
+    def explain(self) -> str:
+        """A short text fit for a pytest failure: the class and reason, the situation, the
+        broken precondition or the false goal facts (or the traceback), the last steps."""
+        lines = [self.headline()]
+        if self.expected is not None and not self.ok:
+            lines.append(f"expected fault: {self.expected} (the test declares expect_fault)")
+        if self.situation:
+            lines.append("situation: " + "; ".join(f"{q} = {a}" for q, a in self.situation))
+        if self.violation is not None:
+            lines.append(
+                f"broken precondition [{self.violation.precondition}]: "
+                f"{self.violation.requirement}; but {self.violation.reason}"
+            )
+        if self.false_goals:
+            lines.append("false goal facts: " + "; ".join(describe(f) for f in self.false_goals))
+        if self.trace:
+            tail = [str(step) for step in self.trace[-TRACE_TAIL:]]
+            prefix = "..., " if len(self.trace) > TRACE_TAIL else ""
+            lines.append("trace: " + prefix + ", ".join(tail))
+        if self.error:
+            lines.append(self.error.rstrip())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "ok": self.ok,
+            "expected": self.expected,
+            "scene": self.scene,
+            "status": self.status,
+            "ticks": self.ticks,
+            "situation": [list(pair) for pair in self.situation],
+            "violation": None if self.violation is None else self.violation.to_json(),
+            "false_goals": [to_json(fact) for fact in self.false_goals],
+            "goal": [to_json(fact) for fact in self.goal],
+            "error": self.error,
+            "trace": [step.to_json() for step in self.trace],
+            "explanation": self.explain(),
+        }
+
+    def assert_ok(self) -> None:
+        """Raise :class:`PolicyFault` (an ``AssertionError``) unless the run passed."""
+        __tracebackhide__ = True
+        if not self.ok:
+            raise PolicyFault(self)
+
+
+class PolicyFault(AssertionError):
+    """A policy run that did not pass; the message is the outcome's explanation."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.explain())
+        self.outcome = outcome

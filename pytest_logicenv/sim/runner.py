@@ -1,0 +1,291 @@
+"""Run a behavior-tree policy in a scene and classify what happened.
+
+A policy is a py_trees root behaviour, a zero-argument factory that returns one (called once
+per run, so no state leaks between runs), or the path of a BehaviorTree.CPP v4 XML file. The
+runner builds the world from the scene, binds every simulator leaf to the run's agent, ticks
+the root until it returns SUCCESS or FAILURE or the tick budget is spent, and returns an
+:class:`~pytest_logicenv.sim.outcome.Outcome`. Runs are deterministic; the py_trees blackboard is
+restored after each run, so every run starts from the blackboard it was called with.
+
+>>> import py_trees
+>>> from pytest_logicenv.sim.leaves import GoTo, PickUp, PutOn
+>>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> room = Room("living_room", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
+>>> scene = Scene("s", rooms=(room,), objects=(
+...     SceneObject("sofa_1", "Sofa", role="sofa", room="living_room", size=(2, 0.9, 0.9),
+...                 properties=("receptacle",)),
+...     SceneObject("book_1", "Book", role="book", room="living_room", size=(0.2, 0.05, 0.3),
+...                 properties=("pickupable",))))
+>>> def policy():
+...     return py_trees.composites.Sequence("tidy", memory=True, children=[
+...         GoTo("book"), PutOn("book", "sofa")])
+>>> outcome = run_policy(policy, scene, goal=[{"on": ["book", "sofa"]}])
+>>> print(outcome.explain())
+Counterfactual: PutOn(book, sofa) broke a precondition: the agent holds book
+broken precondition [holding]: the agent holds book; but the agent holds nothing
+trace: GoTo(book) ok, PutOn(book, sofa) -> the agent holds nothing
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib.util
+import os
+import sys
+import traceback
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TypeAlias
+
+import py_trees
+from py_trees.blackboard import Blackboard, KeyMetaData
+
+from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
+from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.sim.agent import Agent, PolicyStopped
+from pytest_logicenv.sim.leaves import AgentBehaviour
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.world import WorldState
+
+Policy: TypeAlias = (
+    py_trees.behaviour.Behaviour
+    | Callable[[], py_trees.behaviour.Behaviour]
+    | str
+    | os.PathLike[str]
+)
+#: Ticks a run may take before it counts as not finishing (a ``lackbranch``).
+DEFAULT_MAX_TICKS = 1000
+_PY_TREES_DIR = str(Path(py_trees.__file__).resolve().parent)
+
+Status = py_trees.common.Status
+
+
+def run_policy(
+    policy: Policy,
+    scene: Scene,
+    *,
+    goal: Iterable[Fact | Mapping[str, Any]] = (),
+    situation: Sequence[tuple[str, str]] | None = None,
+    max_ticks: int = DEFAULT_MAX_TICKS,
+    known: Collection[str] | None = None,
+) -> Outcome:
+    """Run ``policy`` once in ``scene`` and classify the outcome.
+
+    ``goal`` holds the facts that must be true when the policy returns SUCCESS; ``situation``
+    the trajectory's conditions in words, ``(question, answer)`` pairs (default: the scene's
+    provenance conditions). ``known`` lists names that may legitimately be absent from this
+    scene (those of every scene of the task, see :func:`vocabulary`): when given, a policy
+    that names anything else is rejected with a :class:`PolicyError` before the run.
+
+    Bad input (an unloadable XML file, a factory that returns no behaviour, a name that can
+    never resolve, a malformed goal fact) raises a :class:`PolicyError` or ``FactError``;
+    everything the policy does at run time, exceptions included, becomes the outcome.
+    """
+    if max_ticks < 1:
+        raise PolicyError(f"max_ticks must be at least 1, got {max_ticks}")
+    goals = tuple(
+        parse_fact(fact, f"goal[{i}]") if isinstance(fact, Mapping) else fact
+        for i, fact in enumerate(goal)
+    )
+    pairs = tuple(situation) if situation is not None else scene.provenance.conditions
+
+    def finish(kind: str, **fields: Any) -> Outcome:
+        return Outcome(
+            kind, situation=pairs, scene=scene.id, max_ticks=max_ticks, goal=goals, **fields
+        )
+
+    with _isolated_blackboard():
+        try:
+            root = _root(policy)
+        except PolicyError:
+            raise
+        except Exception as error:  # the user's factory raised
+            return finish("error", status="RAISED", error=_user_traceback(error))
+        check_references(root, scene, known)
+        world = WorldState.from_scene(scene)
+        agent = Agent(world)
+        _bind(root, agent)
+        ticks = 0
+        try:
+            if root.status != Status.INVALID:  # a root reused from an earlier run starts afresh
+                root.stop(Status.INVALID)
+            while ticks < max_ticks:
+                ticks += 1
+                agent.tick = ticks
+                root.tick_once()
+                if root.status in (Status.SUCCESS, Status.FAILURE, Status.INVALID):
+                    break
+        except PolicyStopped as stop:
+            violation = stop.violation
+            return finish(
+                violation.kind, status="STOPPED", ticks=ticks, trace=agent.trace,
+                violation=violation,
+            )  # fmt: skip
+        except Exception as error:
+            return finish(
+                "error", status="RAISED", ticks=ticks, trace=agent.trace,
+                error=_user_traceback(error),
+            )  # fmt: skip
+        finally:
+            _bind(root, None)
+    status = root.status.name
+    if root.status == Status.INVALID:
+        message = (
+            "the tree ended INVALID: some behaviour's update() returned something that is not "
+            "a py_trees Status"
+        )
+        return finish("error", status=status, ticks=ticks, trace=agent.trace, error=message)
+    if root.status == Status.SUCCESS:
+        false = tuple(fact for fact in goals if not evaluate(fact, world))
+        kind = "unreachable" if false else "pass"
+        return finish(kind, status=status, ticks=ticks, trace=agent.trace, false_goals=false)
+    return finish("lackbranch", status=status, ticks=ticks, trace=agent.trace)
+
+
+def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset[str]:
+    """Every name a policy may use across ``scenes`` (ids, roles, types, room ids and types)
+    and ``facts`` (the references of a plan's realizations and goals): pass it as ``known``.
+    """
+    names: set[str] = set()
+    for scene in scenes:
+        for entity in scene.entities:
+            names.update(name for name in (entity.id, entity.role, entity.type) if name)
+        for room in scene.rooms:
+            names.update((room.id, room.type))
+    for fact in facts:
+        names.update(references(fact))
+        names.update(bound_roles(fact))
+    return frozenset(names)
+
+
+def import_policy_file(path: Path) -> ModuleType:
+    """Import a Python file of policies as a module of its own (a unique name, so two
+    ``policies.py`` of different tasks do not collide), with the current folder and the
+    file's folder importable while it runs, as pytest would make its siblings importable.
+    Errors raised by the file itself propagate: the caller says whose file failed."""
+    if not path.is_file():
+        raise PolicyError(f"{path}: no such file")
+    name = (
+        f"logicenv_policy_{path.stem}_{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]}"
+    )
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise PolicyError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    added = [str(Path.cwd()), str(path.parent)]
+    sys.path[:0] = added
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for entry in added:
+            sys.path.remove(entry)
+    return module
+
+
+def check_references(
+    root: py_trees.behaviour.Behaviour, scene: Scene, known: Collection[str] | None
+) -> None:
+    """Raise one :class:`PolicyError` listing every simulator leaf that names something
+    neither ``scene`` nor ``known`` contains, each with the closest valid name (nothing is
+    checked when ``known`` is ``None``)."""
+    if known is None:
+        return
+    names = vocabulary([scene])
+    valid = sorted(names | set(known))
+    problems = []
+    for node in root.iterate():
+        if not isinstance(node, AgentBehaviour):
+            continue
+        for ref in node.references():
+            if ref not in names and ref not in known:
+                where = node.origin or _tree_path(node)
+                close = difflib.get_close_matches(ref, valid, n=1, cutoff=0.75)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(
+                    f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "
+                    f"of any other scene of the task{hint}"
+                )
+    if problems:
+        raise PolicyError(
+            "\n".join(problems) + "\ncheck the spelling (types are capitalized, e.g. Mug; "
+            "roles are lower case, e.g. red_box)"
+        )
+
+
+def _tree_path(node: py_trees.behaviour.Behaviour) -> str:
+    names = []
+    current: py_trees.behaviour.Behaviour | None = node
+    while current is not None:
+        names.append(current.name)
+        current = current.parent
+    return "/".join(reversed(names))
+
+
+def _root(policy: Policy) -> py_trees.behaviour.Behaviour:
+    if isinstance(policy, py_trees.behaviour.Behaviour):
+        return policy
+    if isinstance(policy, str | os.PathLike):
+        from pytest_logicenv.sim.btxml import load_bt_xml
+
+        return load_bt_xml(policy)()
+    if callable(policy):
+        root = policy()
+        if not isinstance(root, py_trees.behaviour.Behaviour):
+            raise PolicyError(
+                f"policy factory {getattr(policy, '__name__', policy)!r} returned "
+                f"{type(root).__name__}, not a py_trees behaviour"
+            )
+        return root
+    raise PolicyError(
+        f"a policy is a py_trees behaviour, a function returning one, or the path of a "
+        f"BehaviorTree.CPP XML file; got {type(policy).__name__}"
+    )
+
+
+def _bind(root: py_trees.behaviour.Behaviour, agent: Agent | None) -> None:
+    for node in root.iterate():
+        if isinstance(node, AgentBehaviour):
+            node.bind(agent)
+
+
+def _user_traceback(error: BaseException) -> str:
+    """The traceback of an exception in user code, without py_trees' and the runner's
+    frames."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not frame.filename.startswith(_PY_TREES_DIR) and frame.filename != __file__
+    ]
+    lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames)]
+    lines += traceback.format_exception_only(type(error), error)
+    return "".join(lines)
+
+
+@contextmanager
+def _isolated_blackboard() -> Iterator[None]:
+    """Restore py_trees' global blackboard (values, key registrations and clients) on exit,
+    so what one run writes is gone before the next."""
+    storage = dict(Blackboard.storage)
+    metadata = {key: _copy_metadata(meta) for key, meta in Blackboard.metadata.items()}
+    clients = dict(Blackboard.clients)
+    stream = Blackboard.activity_stream
+    try:
+        yield
+    finally:
+        Blackboard.storage.clear()
+        Blackboard.storage.update(storage)
+        Blackboard.metadata.clear()
+        Blackboard.metadata.update(metadata)
+        Blackboard.clients.clear()
+        Blackboard.clients.update(clients)
+        Blackboard.activity_stream = stream
+
+
+def _copy_metadata(meta: KeyMetaData) -> KeyMetaData:
+    copy = KeyMetaData()
+    copy.read, copy.write, copy.exclusive = set(meta.read), set(meta.write), set(meta.exclusive)
+    return copy

@@ -1,0 +1,401 @@
+"""The simulator's world: the mutable state of one policy run, built from a Scene.
+
+A :class:`WorldState` copies a :class:`~pytest_logicenv.scenes.model.Scene` into objects whose
+parent, relation, room and states the actions change, plus the agent: the room it is in, the
+spot it stands at (the floor-standing object it went to) and the one object it holds. Windows
+and doors become objects too, so ``Close(window)`` works like ``Close(fridge)``.
+
+A WorldState implements the facts :class:`~pytest_logicenv.logic.facts.World` protocol and shows the
+*truth*: goal facts are judged on it. The agent sees less: :meth:`WorldState.visible` is the
+world as the agent can observe it, without the objects inside closed receptacles, and that is
+what condition leaves evaluate.
+
+>>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.logic.facts import evaluate, parse_fact
+>>> fridge = SceneObject("fridge_1", "Fridge", room="kitchen", properties=("receptacle",
+...                      "openable"), states={"open": False})
+>>> apple = SceneObject("apple_1", "Apple", room="kitchen", parent="fridge_1", relation="in")
+>>> kitchen = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
+>>> world = WorldState.from_scene(Scene("s", rooms=(kitchen,), objects=(fridge, apple)))
+>>> fact = parse_fact({"in": ["Apple", "Fridge"]})
+>>> evaluate(fact, world), evaluate(fact, world.visible())
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from pytest_logicenv.logic.facts import matches
+from pytest_logicenv.scenes.model import (
+    NEAR_DISTANCE,
+    Door,
+    Scene,
+    SceneObject,
+    Window,
+    footprint_gap,
+)
+
+#: The relation of an object the agent holds (the facts ``held`` form reads it).
+HELD = "held"
+#: ``(min_x, min_z, max_x, max_z)`` on the floor plane.
+Footprint = tuple[float, float, float, float]
+
+
+class WorldObject:
+    """One object of a run. Identity and catalog data are fixed; where it is and its states
+    change. Implements the facts :class:`~pytest_logicenv.logic.facts.ObjectView` protocol."""
+
+    __slots__ = (
+        "accepts",
+        "attrs",
+        "beside",
+        "footprint",
+        "id",
+        "parent",
+        "properties",
+        "relation",
+        "role",
+        "room",
+        "size",
+        "states",
+        "type",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        type: str,
+        *,
+        role: str | None,
+        room: str,
+        parent: str | None,
+        relation: str | None,
+        states: Mapping[str, bool],
+        attrs: Mapping[str, str],
+        properties: Iterable[str],
+        accepts: Iterable[str] = (),
+        size: tuple[float, float, float] = (0.0, 0.0, 0.0),
+        footprint: Footprint | None = None,
+    ) -> None:
+        self.id = id
+        self.type = type
+        self.role = role
+        self.room = room
+        self.parent = parent
+        self.relation = relation
+        self.states: dict[str, bool] = dict(states)
+        self.attrs: dict[str, str] = dict(attrs)
+        self.properties = frozenset(properties)
+        self.accepts = tuple(accepts)
+        self.size = size
+        # Where it stands on the floor plane; None for doors and windows (in walls, near
+        # nothing, as in Scene.near) and for what was dropped where the agent's position is
+        # unknown.
+        self.footprint = footprint
+        # The spot (a floor-standing object id) an object was dropped beside: it lies there,
+        # and walking to it is walking to that spot.
+        self.beside: str | None = None
+
+    @classmethod
+    def from_scene(cls, obj: SceneObject | Window | Door) -> WorldObject:
+        if isinstance(obj, SceneObject):
+            return cls(
+                obj.id,
+                obj.type,
+                role=obj.role,
+                room=obj.room,
+                parent=obj.parent,
+                relation=obj.relation,
+                states=obj.states,
+                attrs=obj.attrs,
+                properties=obj.properties,
+                accepts=obj.accepts,
+                size=obj.size,
+                footprint=obj.footprint,
+            )
+        return cls(
+            obj.id,
+            obj.type,
+            role=obj.role,
+            room=obj.room,
+            parent=None,
+            relation=obj.relation,
+            states=obj.states,
+            attrs=obj.attrs,
+            properties=obj.properties,
+        )
+
+    @property
+    def label(self) -> str:
+        """How messages name the object: its role when it has one, else its id."""
+        return self.role or self.id
+
+    def has(self, prop: str) -> bool:
+        return prop in self.properties
+
+    def __repr__(self) -> str:
+        where = f"{self.relation} {self.parent}" if self.parent else self.relation
+        return f"WorldObject({self.id!r}, {self.type!r}, {where})"
+
+
+@dataclass
+class AgentState:
+    """Where the agent is and what it holds. ``spot`` is the floor-standing object it stands
+    next to (``None`` at its start and right after entering a room); it can reach that object
+    and everything on or in it. ``position`` is its start point until it first moves (then
+    only its spot says where it is)."""
+
+    room: str
+    spot: str | None = None
+    held: str | None = None
+    position: tuple[float, float] | None = None
+
+
+class WorldState:
+    """The state of one run; implements the facts ``World`` protocol (the truth)."""
+
+    def __init__(self, scene: Scene, objects: Iterable[WorldObject], agent: AgentState) -> None:
+        self.scene = scene
+        self.objects: dict[str, WorldObject] = {obj.id: obj for obj in objects}
+        self.agent = agent
+        # Bumped by every change, so views computed from the state can be cached.
+        self.version = 0
+        self._visible: tuple[int, VisibleWorld] | None = None
+        self._room_types = {room.id: room.type for room in scene.rooms}
+        # The doors between two rooms (a door to the outside leads nowhere the agent goes).
+        self._passages = {
+            door.id: rooms
+            for door in scene.doors
+            if len(rooms := tuple(r for r in door.rooms if r != "exterior")) == 2
+        }
+
+    @classmethod
+    def from_scene(cls, scene: Scene) -> WorldState:
+        objects = [WorldObject.from_scene(entity) for entity in scene.entities]
+        if scene.agent is not None:
+            room = scene.agent.room
+        else:
+            room = scene.rooms[0].id if scene.rooms else ""
+        held = next((obj.id for obj in objects if obj.relation == HELD), None)
+        position = scene.agent.position if scene.agent is not None else None
+        return cls(scene, objects, AgentState(room=room, held=held, position=position))
+
+    # -- the facts World protocol --------------------------------------------------------
+
+    @property
+    def entities(self) -> Iterable[WorldObject]:
+        return self.objects.values()
+
+    def room_type(self, room_id: str) -> str | None:
+        return self._room_types.get(room_id)
+
+    def near(self, first_id: str, second_id: str) -> bool:
+        first, second = self.objects.get(first_id), self.objects.get(second_id)
+        if first is None or second is None:
+            return False
+        if first.room != second.room:
+            return False
+        first_box, second_box = self._footprint(first), self._footprint(second)
+        if first_box is None or second_box is None:
+            return False  # doors and windows are near nothing, as in Scene.near
+        return footprint_gap(first_box, second_box) <= NEAR_DISTANCE
+
+    def _footprint(self, obj: WorldObject) -> Footprint | None:
+        """Where ``obj`` is on the floor plane: where what it rests on stands, or for what
+        the agent holds, where the agent stands."""
+        bottom = [obj, *self.ancestors(obj)][-1]
+        if bottom.relation == HELD:
+            spot = self.agent.spot
+            return self.objects[spot].footprint if spot is not None else self._agent_point()
+        return bottom.footprint
+
+    def _agent_point(self) -> Footprint | None:
+        """The agent's start point while it has not moved (else it is where its spot is)."""
+        if self.agent.position is None:
+            return None
+        x, z = self.agent.position
+        return x, z, x, z
+
+    # -- reading the state ---------------------------------------------------------------
+
+    def candidates(self, ref: str) -> list[WorldObject]:
+        """Every object ``ref`` names (a type, a role or an id), in scene order."""
+        return [obj for obj in self.objects.values() if matches(obj, ref)]
+
+    def room_named(self, ref: str) -> str | None:
+        """The id of the room ``ref`` names (a room id or type), or ``None``."""
+        if ref in self._room_types:
+            return ref
+        return next((rid for rid, rtype in self._room_types.items() if rtype == ref), None)
+
+    def rooms_of(self, obj: WorldObject) -> tuple[str, ...]:
+        """The rooms from which the agent can reach ``obj``: both of a door's, else its own."""
+        return self._passages.get(obj.id, (obj.room,))
+
+    def closed_way(self, rooms: Iterable[str]) -> list[WorldObject] | None:
+        """The closed doors that bar every way from the agent's room into one of ``rooms``,
+        or ``None`` when an open way leads there (or no doors do at all: then the rooms are
+        not connected, which is the scene's concern, not the agent's)."""
+        wanted = set(rooms)
+
+        def walk(start: str, through_closed: bool, avoid: set[str]) -> set[str]:
+            reached, frontier = {start}, [start]
+            while frontier:
+                here = frontier.pop()
+                for door_id, pair in self._passages.items():
+                    door = self.objects[door_id]
+                    if here in pair and (through_closed or door.states.get("open", False)):
+                        for other in pair:
+                            if other not in reached and other not in avoid:
+                                reached.add(other)
+                                frontier.append(other)
+            return reached
+
+        open_reach = walk(self.agent.room, through_closed=False, avoid=set())
+        if wanted & open_reach or not wanted & walk(self.agent.room, True, avoid=set()):
+            return None
+        # The closed doors at the edge of where the agent can go that lead on towards rooms.
+        blocking = []
+        for door_id, pair in self._passages.items():
+            beyond = [room for room in pair if room not in open_reach]
+            if len(beyond) == 1 and wanted & walk(beyond[0], True, avoid=open_reach):
+                blocking.append(self.objects[door_id])
+        return blocking
+
+    def ancestors(self, obj: WorldObject) -> Iterator[WorldObject]:
+        """The objects ``obj`` rests on or in, innermost first (cycles are cut)."""
+        seen = {obj.id}
+        while obj.parent is not None and obj.parent in self.objects:
+            obj = self.objects[obj.parent]
+            if obj.id in seen:
+                return
+            seen.add(obj.id)
+            yield obj
+
+    def ground(self, obj: WorldObject) -> WorldObject | None:
+        """The floor-standing (or wall-mounted) object under ``obj``; for something the agent
+        holds, the spot where the agent stands (``None`` if it stands at no object); for
+        something dropped beside a spot, that spot."""
+        bottom = [obj, *self.ancestors(obj)][-1]
+        if bottom.relation == HELD:
+            spot = self.agent.spot
+            return self.objects[spot] if spot is not None else None
+        if bottom.beside is not None:
+            return self.objects[bottom.beside]
+        return bottom
+
+    def enclosure(self, obj: WorldObject) -> WorldObject | None:
+        """The closed receptacle that hides ``obj`` (the outermost one), or ``None``."""
+        hidden_by = None
+        current = obj
+        for container in self.ancestors(obj):
+            closed = container.has("openable") and not container.states.get("open", False)
+            if current.relation == "in" and closed:
+                hidden_by = container
+            current = container
+        return hidden_by
+
+    def is_visible(self, obj: WorldObject) -> bool:
+        """Whether the agent can see ``obj``: it is not inside a closed receptacle."""
+        return self.enclosure(obj) is None
+
+    def reachable(self, obj: WorldObject) -> bool:
+        """Whether the agent can act on ``obj`` from where it stands."""
+        if obj.relation == HELD:
+            return True
+        spot = self.agent.spot
+        if spot is None:
+            return False
+        ground = self.ground(obj)
+        return ground is not None and ground.id == spot
+
+    def children(self, obj: WorldObject, relation: str | None = None) -> list[WorldObject]:
+        return [
+            child
+            for child in self.objects.values()
+            if child.parent == obj.id and (relation is None or child.relation == relation)
+        ]
+
+    def descendants(self, obj: WorldObject) -> Iterator[WorldObject]:
+        for child in self.children(obj):
+            yield child
+            yield from self.descendants(child)
+
+    def held(self) -> WorldObject | None:
+        held = self.agent.held
+        return self.objects[held] if held is not None else None
+
+    def visible(self) -> VisibleWorld:
+        """The world as the agent sees it (cached until the next change)."""
+        if self._visible is None or self._visible[0] != self.version:
+            self._visible = (self.version, VisibleWorld(self))
+        return self._visible[1]
+
+    # -- changing the state (only actions call these) --------------------------------------
+
+    def touch(self) -> None:
+        """Record that the state changed."""
+        self.version += 1
+
+    def place(self, obj: WorldObject, parent: WorldObject | None, relation: str) -> None:
+        """Put ``obj`` on/in ``parent`` (``None``: the floor of the agent's room)."""
+        if self.agent.held == obj.id:
+            self.agent.held = None
+        obj.parent = parent.id if parent is not None else None
+        obj.relation = relation
+        obj.beside = None
+        if parent is None:  # on the floor where the agent stands
+            spot = self.agent.spot
+            if spot is None:
+                obj.footprint = self._agent_point()
+            elif spot != obj.id:  # (else it goes back where the agent took it from)
+                obj.beside = spot
+                obj.footprint = self.objects[spot].footprint
+        self._set_room(obj, parent.room if parent is not None else self.agent.room)
+        self.touch()
+
+    def hold(self, obj: WorldObject) -> None:
+        obj.parent = None
+        obj.relation = HELD
+        obj.beside = None
+        self.agent.held = obj.id
+        self._set_room(obj, self.agent.room)
+        self.touch()
+
+    def move_agent(self, room: str, spot: WorldObject | None) -> None:
+        self.agent.room = room
+        self.agent.spot = spot.id if spot is not None else None
+        self.agent.position = None
+        held = self.held()
+        if held is not None:
+            self._set_room(held, room)
+        self.touch()
+
+    def set_state(self, obj: WorldObject, state: str, value: bool) -> None:
+        obj.states[state] = value
+        self.touch()
+
+    def _set_room(self, obj: WorldObject, room: str) -> None:
+        obj.room = room
+        for inner in self.descendants(obj):
+            inner.room = room
+
+
+class VisibleWorld:
+    """A facts ``World`` over the objects the agent can see (not inside closed receptacles)."""
+
+    def __init__(self, world: WorldState) -> None:
+        self._world = world
+        self._entities = tuple(obj for obj in world.objects.values() if world.is_visible(obj))
+
+    @property
+    def entities(self) -> Iterable[WorldObject]:
+        return self._entities
+
+    def room_type(self, room_id: str) -> str | None:
+        return self._world.room_type(room_id)
+
+    def near(self, first_id: str, second_id: str) -> bool:
+        return self._world.near(first_id, second_id)
