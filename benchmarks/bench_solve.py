@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from synthetic import synthetic_spec
 
-from pytest_logicenv.scenes.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.errors import LayoutTimeout
+from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
 
 

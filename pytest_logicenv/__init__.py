@@ -1,34 +1,119 @@
 """pytest-logicenv: logically diverse simulated environments for testing behavior-tree policies.
 
-The public API is small; everything here is cheap to import (no z3, openai or py_trees), because
-pytest loads the plugin in every run.
+The names below are the stable public API; anything imported from a submodule is internal and
+may move between releases (the leaves and controls of :mod:`pytest_logicenv.sim.leaves` and
+:mod:`pytest_logicenv.sim.controls`, which policies are built of, are public too). Importing this
+package is cheap: each name is imported on first use (PEP 562), because pytest loads the plugin
+in every run and z3, openai and py_trees are heavy.
+
+>>> import pytest_logicenv as logicenv
+>>> logicenv.run_policy.__module__
+'pytest_logicenv.sim.runner'
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from pytest_logicenv.errors import (
+    AnswerError,
     CacheError,
+    EnrichmentError,
     FactError,
     LayoutError,
+    LayoutTimeout,
     LLMError,
+    LLMRequestError,
     LogicEnvError,
+    LogicEnvWarning,
+    MarkerError,
+    PlanDerivationError,
     PlanError,
     PolicyError,
+    PolicyFault,
+    SceneDesignError,
     SceneError,
     SelectionError,
     Violation,
 )
 
+if TYPE_CHECKING:
+    from pytest_logicenv.logic.facts import evaluate, parse_fact
+    from pytest_logicenv.logic.plan import Plan, load_plan
+    from pytest_logicenv.logic.trajectories import Selection, Trajectory, select
+    from pytest_logicenv.scenes.model import Scene, load_scene
+    from pytest_logicenv.session.fixture import LogicEnv
+    from pytest_logicenv.sim.btxml import XmlPolicy, load_bt_xml
+    from pytest_logicenv.sim.outcome import Outcome
+    from pytest_logicenv.sim.runner import run_policy
+
 __version__ = "0.1.0"
 
+#: Public name -> the module that defines it; imported when first asked for.
+_LAZY = {
+    "LogicEnv": "pytest_logicenv.session.fixture",
+    "Outcome": "pytest_logicenv.sim.outcome",
+    "run_policy": "pytest_logicenv.sim.runner",
+    "load_bt_xml": "pytest_logicenv.sim.btxml",
+    "XmlPolicy": "pytest_logicenv.sim.btxml",
+    "Plan": "pytest_logicenv.logic.plan",
+    "load_plan": "pytest_logicenv.logic.plan",
+    "select": "pytest_logicenv.logic.trajectories",
+    "Selection": "pytest_logicenv.logic.trajectories",
+    "Trajectory": "pytest_logicenv.logic.trajectories",
+    "parse_fact": "pytest_logicenv.logic.facts",
+    "evaluate": "pytest_logicenv.logic.facts",
+    "Scene": "pytest_logicenv.scenes.model",
+    "load_scene": "pytest_logicenv.scenes.model",
+}
+
 __all__ = [
+    "AnswerError",
     "CacheError",
+    "EnrichmentError",
     "FactError",
     "LLMError",
+    "LLMRequestError",
     "LayoutError",
+    "LayoutTimeout",
+    "LogicEnv",
     "LogicEnvError",
+    "LogicEnvWarning",
+    "MarkerError",
+    "Outcome",
+    "Plan",
+    "PlanDerivationError",
     "PlanError",
     "PolicyError",
+    "PolicyFault",
+    "Scene",
+    "SceneDesignError",
     "SceneError",
+    "Selection",
     "SelectionError",
+    "Trajectory",
     "Violation",
+    "XmlPolicy",
     "__version__",
+    "evaluate",
+    "load_bt_xml",
+    "load_plan",
+    "load_scene",
+    "parse_fact",
+    "run_policy",
+    "select",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pytest_logicenv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,9 +1,33 @@
-"""One exception root for everything pytest-logicenv raises on purpose.
+"""Every exception and warning pytest-logicenv raises on purpose, under one root.
 
 Every error a user can cause (a bad plan file, an unknown object type, a policy that names an
 action we do not know) derives from :class:`LogicEnvError`, so callers can catch the whole
 family in one place, and the CLI can turn it into a message and exit code 2 instead of a
-traceback.
+traceback. The family, by stage::
+
+    LogicEnvError
+    ├── PlanError                   a plan file or object is malformed or breaks the plan rules
+    │   └── PlanDerivationError     ... and the LLM kept answering so (also an LLMError)
+    ├── FactError                   a fact of the facts language is malformed
+    ├── SelectionError              trajectories cannot be selected as asked
+    ├── SceneError                  a scene file or design is malformed or cannot be built
+    │   ├── EnrichmentError         a design request asks for what the design cannot hold
+    │   └── LayoutError             the layout cannot place what the design asks for
+    │       └── LayoutTimeout       ... within its time budget
+    ├── PolicyError                 a policy cannot be loaded or built
+    ├── PolicyFault                 a policy run did not pass (also an AssertionError)
+    ├── CacheError                  a cache entry is missing, stale or corrupt
+    ├── MarkerError                 a ``logic_env`` marker is used wrongly
+    ├── LLMError                    the LLM endpoint failed or answered unusably
+    │   ├── LLMRequestError         the endpoint kept failing
+    │   ├── AnswerError             an answer is not the JSON object asked for
+    │   └── SceneDesignError        the model's scene design kept breaking the rules
+    ├── Rejected                    an answer broke rules (goes back to the model)
+    └── LogicEnvWarning             a test passed though a policy run in it did not
+
+One class stands outside the root on purpose: :class:`PolicyStopped` derives from
+``BaseException`` (as Hypothesis's ``StopTest`` does), so that a user's leaf catching
+``Exception`` cannot swallow the end of a run.
 
 >>> try:
 ...     raise PlanError("plan.json", [Violation("syntax", "subtasks[0]", "empty tree")])
@@ -17,6 +41,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_logicenv.llm.client import Attempt, Exchange
+    from pytest_logicenv.sim.actions import PreconditionViolation
+    from pytest_logicenv.sim.outcome import Outcome
+
+__all__ = [
+    "AnswerError",
+    "CacheError",
+    "EnrichmentError",
+    "FactError",
+    "LLMError",
+    "LLMRequestError",
+    "LayoutError",
+    "LayoutTimeout",
+    "LogicEnvError",
+    "LogicEnvWarning",
+    "MarkerError",
+    "PlanDerivationError",
+    "PlanError",
+    "PolicyError",
+    "PolicyFault",
+    "PolicyStopped",
+    "Rejected",
+    "SceneDesignError",
+    "SceneError",
+    "SelectionError",
+    "Violation",
+    "listing",
+]
 
 
 class LogicEnvError(Exception):
@@ -48,6 +103,9 @@ def listing(source: str, violations: Sequence[Violation]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- logic
+
+
 class PlanError(LogicEnvError):
     """A plan (file or object) is malformed or breaks the plan checks."""
 
@@ -70,21 +128,130 @@ class SelectionError(LogicEnvError):
     """Trajectories cannot be selected as asked (unknown strategy, uncoverable path, ...)."""
 
 
+# --------------------------------------------------------------------------- scenes
+
+
 class SceneError(LogicEnvError):
     """A scene (file or design) is malformed or cannot be built."""
+
+
+class EnrichmentError(SceneError):
+    """A design request asks for what the design cannot hold; ``violations`` name every bad
+    item (``objects[2] vase``, ``relations[0] near(vase, sofa)``) and why."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__(listing("the design request", self.violations))
 
 
 class LayoutError(SceneError):
     """The layout solver cannot place what a scene design asks for."""
 
 
+class LayoutTimeout(LayoutError):
+    """The layout ran out of its time budget (``timeout_ms``)."""
+
+
+# --------------------------------------------------------------------------- policies
+
+
 class PolicyError(LogicEnvError):
     """A policy cannot be loaded or built (unknown node, missing port, bad XML, ...)."""
+
+
+class PolicyFault(LogicEnvError, AssertionError):
+    """A policy run that did not pass; the message is the outcome's explanation.
+
+    It is an ``AssertionError`` too, so pytest reports it as a test failure, not an error."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.explain())
+        self.outcome = outcome
+
+
+class PolicyStopped(BaseException):
+    """Ends a run at the first broken precondition (the runner catches it).
+
+    A ``BaseException``, outside the root, so that a policy's own ``except Exception`` cannot
+    swallow it and act on after the run has ended."""
+
+    def __init__(self, violation: PreconditionViolation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
+# --------------------------------------------------------------------------- the pytest side
 
 
 class CacheError(LogicEnvError):
     """A cache entry is missing, stale or corrupt."""
 
 
+class MarkerError(LogicEnvError):
+    """A ``logic_env`` marker is used wrongly."""
+
+
+class LogicEnvWarning(LogicEnvError, UserWarning):
+    """A test passed though a policy run in it did not (its outcome was never asserted).
+
+    ``-W error::pytest_logicenv.LogicEnvWarning`` makes such a test fail. A ``UserWarning``
+    rather than a ``pytest.PytestWarning``, so that the CLI need not import pytest."""
+
+
+# --------------------------------------------------------------------------- LLM
+
+
 class LLMError(LogicEnvError):
     """The LLM endpoint failed or kept answering with something unusable."""
+
+
+class LLMRequestError(LLMError):
+    """An endpoint kept failing; ``attempts`` says how, attempt by attempt."""
+
+    def __init__(self, message: str, attempts: tuple[Attempt, ...]) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
+class AnswerError(LLMError):
+    """An answer is not the JSON object asked for; ``reason`` says why, for the model."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Rejected(LogicEnvError):
+    """An answer broke rules; ``violations`` go back to the model (refinement, not failure)."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        super().__init__(f"{len(violations)} violations")
+        self.violations = tuple(violations)
+
+
+class PlanDerivationError(PlanError, LLMError):
+    """The model's answers still broke the rules after the last round: both a plan error (the
+    violations) and an LLM error (the model kept answering with something unusable).
+    ``exchanges`` holds the conversation, to record and inspect."""
+
+    def __init__(
+        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
+    ) -> None:
+        super().__init__(source, violations)
+        self.exchanges = exchanges
+
+
+class SceneDesignError(LLMError):
+    """The model's design still broke the rules after the last round; ``violations`` are
+    those of its last answer, ``exchanges`` the conversation, to record and inspect."""
+
+    def __init__(
+        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
+    ) -> None:
+        self.violations = tuple(violations)
+        self.exchanges = exchanges
+        super().__init__(
+            listing(source, self.violations)
+            + "\nthe scene designer cannot use it: try again (another model may do better), "
+            "or design the scenes procedurally (--logicenv-designer=procedural)"
+        )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.errors import LogicEnvError, LogicEnvWarning, MarkerError
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
@@ -43,14 +43,6 @@ MARKER_LINE = (
     "run the test once per logically diverse environment generated for the task "
     "(pytest-logicenv)"
 )
-
-
-class MarkerError(LogicEnvError):
-    """A ``logic_env`` marker is used wrongly."""
-
-
-class LogicEnvWarning(pytest.PytestWarning):
-    """A test passed though a policy run in it did not (its outcome was never asserted)."""
 
 
 # --------------------------------------------------------------------------- options
@@ -565,7 +557,7 @@ class LogicEnvReporter:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         report = yield
         if call.excinfo is not None and call.when == "call":
-            from pytest_logicenv.sim.outcome import PolicyFault
+            from pytest_logicenv.errors import PolicyFault
 
             if isinstance(call.excinfo.value, PolicyFault):
                 # The explanation is the whole story; a traceback into assert_ok() is noise.

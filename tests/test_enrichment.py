@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_logicenv.errors import EnrichmentError
 from pytest_logicenv.llm.planner import example_plan
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan
@@ -15,7 +16,6 @@ from pytest_logicenv.logic.trajectories import Trajectory, select
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import (
     Enrichment,
-    EnrichmentError,
     EnrichmentObject,
     EnrichmentRelation,
     RoomMaterials,

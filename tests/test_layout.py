@@ -10,11 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from synthetic import synthetic_spec
 
-from pytest_logicenv.errors import LayoutError
+from pytest_logicenv.errors import LayoutError, LayoutTimeout
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.scenes.design import design_scene
-from pytest_logicenv.scenes.layout import LayoutTimeout, solve_layout
+from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,

@@ -28,11 +28,9 @@ from fake_llm import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_logicenv.errors import LLMError
+from pytest_logicenv.errors import AnswerError, LLMError, LLMRequestError
 from pytest_logicenv.llm.client import (
-    AnswerError,
     LLMConfig,
-    LLMRequestError,
     Message,
     OpenAILLM,
     exchange_from_json,

@@ -9,13 +9,12 @@ from typing import Any
 import pytest
 from fake_llm import MODEL, FakeLLMServer, Reply, answer, server_error, truncated
 
-from pytest_logicenv.errors import LLMError, SceneError
+from pytest_logicenv.errors import LLMError, SceneDesignError, SceneError
 from pytest_logicenv.llm.client import CallableLLM, LLMConfig, OpenAILLM, exchange_from_json
 from pytest_logicenv.llm.planner import example_plan
 from pytest_logicenv.llm.scene_designer import (
     EXAMPLE_ANSWER,
     LLMSceneBuilder,
-    SceneDesignError,
     design_with_llm,
     example_situation,
     llm_scene_builder,

@@ -19,11 +19,10 @@ from plan_answers import (
     shared_factor_plan,
 )
 
-from pytest_logicenv.errors import LLMError, PlanError
+from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError
 from pytest_logicenv.llm.client import LLMConfig, OpenAILLM, exchange_from_json, exchange_to_json
 from pytest_logicenv.llm.planner import (
     LLMPlanner,
-    PlanDerivationError,
     derive_plan,
     example_plan,
     indistinct_values,

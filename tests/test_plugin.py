@@ -179,7 +179,7 @@ def test_declared(logic_env):
             "expect_fault=)",
         ]
     )
-    strict = pytester.runpytest("-W", "error::pytest_logicenv.plugin.LogicEnvWarning")
+    strict = pytester.runpytest("-W", "error::pytest_logicenv.LogicEnvWarning")
     strict.assert_outcomes(passed=3, failed=1)
 
 

@@ -11,7 +11,7 @@ import py_trees
 import pytest
 from sim_scenes import kitchen
 
-from pytest_logicenv.errors import FactError, PolicyError
+from pytest_logicenv.errors import FactError, PolicyError, PolicyFault
 from pytest_logicenv.logic.facts import parse_fact
 from pytest_logicenv.scenes.model import Provenance
 from pytest_logicenv.sim.btxml import parse_bt_xml
@@ -27,7 +27,7 @@ from pytest_logicenv.sim.leaves import (
     PutIn,
     PutOn,
 )
-from pytest_logicenv.sim.outcome import Outcome, PolicyFault
+from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy, vocabulary
 
 Status = py_trees.common.Status

@@ -18,9 +18,9 @@ from typing import Any
 
 from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.cli.args import positive_int
-from pytest_logicenv.errors import LLMError, LogicEnvError
+from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError
 from pytest_logicenv.llm.client import CONFIGURE_HINT, Exchange, exchange_to_json, llm_from_env
-from pytest_logicenv.llm.planner import PlanDerivationError, derive_plan, type_vocabulary
+from pytest_logicenv.llm.planner import derive_plan, type_vocabulary
 from pytest_logicenv.logic.plan import dump_plan
 from pytest_logicenv.logic.trajectories import plan_paths
 from pytest_logicenv.scenes.catalog import default_catalog

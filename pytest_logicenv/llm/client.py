@@ -36,7 +36,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from pytest_logicenv.errors import LLMError, Violation
+from pytest_logicenv.errors import AnswerError, LLMError, LLMRequestError, Rejected, Violation
 
 #: Environment variables read by :meth:`LLMConfig.from_env`, first match wins.
 BASE_URL_VARS = ("LOGICENV_LLM_BASE_URL", "OPENAI_BASE_URL")
@@ -594,14 +594,6 @@ class OpenAILLM:
         return LLMRequestError("\n".join(lines), tuple(attempts))
 
 
-class LLMRequestError(LLMError):
-    """An endpoint kept failing; ``attempts`` says how, attempt by attempt."""
-
-    def __init__(self, message: str, attempts: tuple[Attempt, ...]) -> None:
-        super().__init__(message)
-        self.attempts = attempts
-
-
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     """The pause a response asks for: ``retry-after-ms``, ``retry-after`` in seconds or as
     an HTTP date; ``None`` when absent or unreadable.
@@ -669,14 +661,6 @@ def _read_completion(body: str) -> tuple[str, str, str | None, dict[str, int]] |
 # --------------------------------------------------------------------------- reading answers
 
 
-class AnswerError(LLMError):
-    """An answer is not the JSON object asked for; ``reason`` says why, for the model."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 _THINKING = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
@@ -690,7 +674,7 @@ def parse_json_answer(text: str) -> dict[str, Any]:
     >>> parse_json_answer('{"a": [1, 2')
     Traceback (most recent call last):
     ...
-    pytest_logicenv.llm.client.AnswerError: the JSON ends before it is complete (cut off?): ...
+    pytest_logicenv.errors.AnswerError: the JSON ends before it is complete (cut off?): ...
     """
     text = _THINKING.sub("", text).strip()
     if not text:
@@ -741,14 +725,6 @@ def _unclosed(text: str) -> bool:
 # --------------------------------------------------------------------------- refinement
 
 T = TypeVar("T")
-
-
-class Rejected(Exception):
-    """An answer broke rules; ``violations`` go back to the model."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        super().__init__(f"{len(violations)} violations")
-        self.violations = tuple(violations)
 
 
 #: Makes the error of a step still wrong after the last round from ``(what, violations of

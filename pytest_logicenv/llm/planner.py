@@ -37,8 +37,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.errors import LLMError, PlanError, Violation
-from pytest_logicenv.llm.client import LLM, Conversation, Exchange, Rejected, exchange_to_json
+from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, Rejected, Violation
+from pytest_logicenv.llm.client import LLM, Conversation, Exchange, exchange_to_json
 from pytest_logicenv.logic.facts import STATES, to_json
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 from pytest_logicenv.logic.rules import check_plan
@@ -69,18 +69,6 @@ class PlanDerivation:
     rounds: int
     rejected: tuple[tuple[Violation, ...], ...]
     exchanges: tuple[Exchange, ...]
-
-
-class PlanDerivationError(PlanError, LLMError):
-    """The model's answers still broke the rules after the last round: both a plan error (the
-    violations) and an LLM error (the model kept answering with something unusable).
-    ``exchanges`` holds the conversation, to record and inspect."""
-
-    def __init__(
-        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
-    ) -> None:
-        super().__init__(source, violations)
-        self.exchanges = exchanges
 
 
 def derive_plan(

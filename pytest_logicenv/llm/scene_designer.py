@@ -34,13 +34,20 @@ lays the accepted design out with Z3 and checks it as every scene is checked
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from pytest_logicenv.errors import LLMError, SceneError, Violation, listing
-from pytest_logicenv.llm.client import LLM, Conversation, Exchange, Rejected, exchange_to_json
+from pytest_logicenv.errors import (
+    EnrichmentError,
+    LLMError,
+    Rejected,
+    SceneDesignError,
+    SceneError,
+    Violation,
+)
+from pytest_logicenv.llm.client import LLM, Conversation, Exchange, exchange_to_json
 from pytest_logicenv.logic.facts import describe
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
@@ -49,7 +56,6 @@ from pytest_logicenv.scenes.design import (
     ON_FLOOR,
     ON_WALL,
     Enrichment,
-    EnrichmentError,
     EnrichmentObject,
     EnrichmentRelation,
     RoomMaterials,
@@ -72,22 +78,6 @@ class LLMDesign:
     exchanges: tuple[Exchange, ...]
     rounds: int
     rejected: tuple[tuple[Violation, ...], ...] = ()
-
-
-class SceneDesignError(LLMError):
-    """The model's design still broke the rules after the last round; ``violations`` are
-    those of its last answer, ``exchanges`` the conversation, to record and inspect."""
-
-    def __init__(
-        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
-    ) -> None:
-        self.violations = tuple(violations)
-        self.exchanges = exchanges
-        super().__init__(
-            listing(source, self.violations)
-            + "\nthe scene designer cannot use it: try again (another model may do better), "
-            "or design the scenes procedurally (--logicenv-designer=procedural)"
-        )
 
 
 def design_with_llm(

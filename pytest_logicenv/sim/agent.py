@@ -24,18 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_logicenv.errors import PolicyStopped
 from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
-from pytest_logicenv.sim.actions import ACTIONS, PreconditionViolation, execute
+from pytest_logicenv.sim.actions import ACTIONS, execute
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.world import WorldState
-
-
-class PolicyStopped(BaseException):
-    """Ends a run at the first broken precondition (the runner catches it)."""
-
-    def __init__(self, violation: PreconditionViolation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 class Agent:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pytest_logicenv.errors import PolicyFault
 from pytest_logicenv.logic.facts import Fact, describe, to_json
 from pytest_logicenv.sim.actions import PreconditionViolation
 
@@ -192,11 +193,3 @@ class Outcome:
         __tracebackhide__ = True
         if not self.ok:
             raise PolicyFault(self)
-
-
-class PolicyFault(AssertionError):
-    """A policy run that did not pass; the message is the outcome's explanation."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.explain())
-        self.outcome = outcome

@@ -43,10 +43,10 @@ from typing import Any, TypeAlias
 import py_trees
 from py_trees.blackboard import Blackboard, KeyMetaData
 
-from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.errors import PolicyError, PolicyStopped
 from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
 from pytest_logicenv.scenes.model import Scene
-from pytest_logicenv.sim.agent import Agent, PolicyStopped
+from pytest_logicenv.sim.agent import Agent
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.world import WorldState

@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_logicenv.errors import SceneError, Violation, listing
+from pytest_logicenv.errors import EnrichmentError, SceneError, Violation
 from pytest_logicenv.logic.facts import (
     FLOOR,
     Absent,
@@ -306,7 +306,7 @@ class Enrichment:
     ...     EnrichmentObject("rug", "Carpet"))))
     Traceback (most recent call last):
     ...
-    pytest_logicenv.scenes.design.EnrichmentError: the design request: 2 problems
+    pytest_logicenv.errors.EnrichmentError: the design request: 2 problems
       [type] objects[2] rug: unknown object type 'Carpet'; the closest catalog types: ...
       [support] objects[1] pot: lamp cannot hold it: a FloorLamp is not a receptacle: ...
     """
@@ -315,15 +315,6 @@ class Enrichment:
     relations: tuple[EnrichmentRelation, ...] = ()
     materials: tuple[RoomMaterials, ...] = ()
     made_by: str = "request"
-
-
-class EnrichmentError(SceneError):
-    """A design request asks for what the design cannot hold; ``violations`` name every bad
-    item (``objects[2] vase``, ``relations[0] near(vase, sofa)``) and why."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(violations)
-        super().__init__(listing("the design request", self.violations))
 
 
 # --------------------------------------------------------------------------- entry points

@@ -115,7 +115,7 @@ from typing import Any, TypeAlias, cast
 
 import z3
 
-from pytest_logicenv.errors import LayoutError, Violation
+from pytest_logicenv.errors import LayoutError, LayoutTimeout, Violation
 from pytest_logicenv.scenes.model import (
     ABOVE_MARGIN,
     ADJACENT_DISTANCE,
@@ -1074,10 +1074,6 @@ def _new_solver(ctx: z3.Context, seed: int, clock: _Clock) -> z3.Solver:
     solver.set("random_seed", seed % (2**32))
     solver.set("timeout", clock.remaining_ms())
     return solver
-
-
-class LayoutTimeout(LayoutError):
-    """The layout ran out of its time budget (``timeout_ms``)."""
 
 
 def _timeout(spec: SceneSpec, what: str, names: Iterable[str], clock: _Clock) -> LayoutTimeout:
