@@ -1,4 +1,4 @@
-"""``logicenv eval``: the paper's metrics on our environments (see ``evaluation.py``)."""
+"""``logicenv eval``: the paper's metrics on our environments (see pytest_logicenv.evaluation)."""
 
 from __future__ import annotations
 

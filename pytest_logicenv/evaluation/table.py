@@ -1,0 +1,48 @@
+"""The evaluation as text: the paper's Table 2 columns, then every task's errors and notes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pytest_logicenv.evaluation.results import Evaluation
+
+#: (header, metric key), in the paper's column order.
+COLUMNS = (
+    ("Floor", "PhyPR_floor_plan"),
+    ("Entity", "PhyPR_entity"),
+    ("Relat.", "PhyPR_relation"),
+    ("PhyPR", "PhyPR"),
+    ("LogCov", "LogCov"),
+    ("SceVR", "SceVR"),
+    ("CFact.", "FauDR_counterfactual"),
+    ("Unreach", "FauDR_unreachable"),
+    ("LBranch", "FauDR_lackbranch"),
+    ("FauDR", "FauDR"),
+    ("ST(s)", "ST"),
+    ("JI", "JI"),
+)
+
+
+def format_table(evaluation: Evaluation) -> list[str]:
+    """Table 2's columns, one row per task and an overall row."""
+    width = max([len("overall"), *(len(t.task_id) for t in evaluation.tasks)])
+    head = f"{'task':<{width}} {'scenes':>6} " + " ".join(f"{name:>7}" for name, _ in COLUMNS)
+    lines = [f"LogicEnvEval ({evaluation.strategy} strategy)", head, "-" * len(head)]
+    for task in evaluation.tasks:
+        lines.append(_row(task.task_id, width, str(task.scenes), task.metrics))
+    lines.append("-" * len(head))
+    total = sum(t.scenes for t in evaluation.tasks)
+    lines.append(_row("overall", width, str(total), evaluation.overall))
+    for task in evaluation.tasks:
+        lines += [f"{task.task_id}: error: {error}" for error in task.errors]
+        lines += [f"{task.task_id}: {note}" for note in task.notes]
+    return lines + list(evaluation.notes)
+
+
+def _row(name: str, width: int, scenes: str, metrics: Mapping[str, float | None]) -> str:
+    cells = [f"{_cell(metrics.get(key), 4 if key == 'ST' else 2):>7}" for _, key in COLUMNS]
+    return f"{name:<{width}} {scenes:>6} " + " ".join(cells)
+
+
+def _cell(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"

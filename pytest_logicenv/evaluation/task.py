@@ -1,0 +1,213 @@
+"""One task's LogicEnvEval metrics: prepare its environments as the plugin does, check their
+physics, measure coverage and JI, then run its policies in every scene."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_logicenv.cache import Cache
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
+from pytest_logicenv.evaluation.results import TaskResult
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import jaccard_index
+from pytest_logicenv.pipeline.environments import (
+    Builders,
+    Case,
+    Environments,
+    Mode,
+    TaskRequest,
+    prepare,
+)
+from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.sim.outcome import FAULTS
+
+Metrics = dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A task's environments, ready to measure."""
+
+    task: Mapping[str, Any]
+    environments: Environments
+    plan: Plan
+    scenes: tuple[Scene, ...]
+
+
+def evaluate_task(
+    task_file: Path,
+    plans_dir: Path,
+    policies_dir: Path,
+    *,
+    strategy: str,
+    seed: int,
+    cache: Cache,
+    builders: Builders,
+    rootdir: Path,
+) -> TaskResult:
+    """The metrics of the task in ``task_file``; what keeps one from being measured is one of
+    the result's ``errors``, never an exception."""
+    task_id = task_file.stem
+    prepared = _prepare(
+        task_file, plans_dir / f"{task_id}.json", strategy, seed, cache, builders, rootdir
+    )
+    if isinstance(prepared, str):
+        return TaskResult(task_id, errors=(prepared,))
+    notes: list[str] = []
+    metrics = {**_physics(prepared.scenes), "LogCov": _log_cov(prepared)}
+    metrics["JI"] = _jaccard(prepared, notes)
+    policies, policy_notes, errors = load_policies(policies_dir, task_id)
+    notes += policy_notes
+    runs, seconds = _run_policies(policies, prepared, errors)
+    detected = _fault_metrics(runs, len(prepared.scenes), metrics, notes)
+    if "correct" not in runs and policies:
+        notes.append("no SceVR/FauDR without a correct policy")
+    metrics["ST"] = statistics.fmean(seconds.values()) if seconds else None
+    return TaskResult(task_id, len(prepared.scenes), metrics, detected, tuple(notes), tuple(errors))
+
+
+def _prepare(
+    task_file: Path,
+    plan_file: Path,
+    strategy: str,
+    seed: int,
+    cache: Cache,
+    builders: Builders,
+    rootdir: Path,
+) -> _Prepared | str:
+    """The task's environments, exactly as the plugin prepares them (same cache and keys, so a
+    committed cache is reused), or why there are none."""
+    from pytest_logicenv.pipeline.environments import load_plan_of
+    from pytest_logicenv.scenes.model import load_scene
+
+    try:
+        task = json.loads(task_file.read_text(encoding="utf-8"))
+        description = str(task["description"])
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
+        return f"{task_file}: unreadable task ({error})"
+    if not plan_file.is_file():
+        return f"no formal plan {plan_file}; write one (logicenv convert {task_file})"
+    request = TaskRequest(task=description, plan_file=plan_file, select=strategy, seed=seed)
+    try:
+        environments = prepare(
+            request,
+            cache,
+            Mode(offline=True),
+            builders,
+            nodeid=f"logicenv eval {task_file.stem}",
+            rootdir=rootdir,
+        )
+        plan = load_plan_of(environments.entry, fix=f"regenerate {environments.entry.root}")
+        scenes = tuple(load_scene(case.scene_path) for case in environments.cases)
+    except LogicEnvError as error:
+        return f"no environments: {error}"
+    return _Prepared(task, environments, plan, scenes)
+
+
+def _physics(scenes: Sequence[Scene]) -> Metrics:
+    """PhyPR per Table 1 dimension and on average, from the independent checker."""
+    from pytest_logicenv.scenes.physics import check_scene, phypr
+
+    physics = phypr([check_scene(scene) for scene in scenes])
+    return {
+        "PhyPR": physics.average,
+        "PhyPR_floor_plan": physics.floor_plan,
+        "PhyPR_entity": physics.entity,
+        "PhyPR_relation": physics.relation,
+    }
+
+
+def _log_cov(prepared: _Prepared) -> float:
+    from pytest_logicenv.logic.coverage import plan_coverage
+
+    return plan_coverage(prepared.plan, prepared.scenes).log_cov
+
+
+def _jaccard(prepared: _Prepared, notes: list[str]) -> float | None:
+    """JI of the selected situations against the minimal set of the ground-truth plan."""
+    try:
+        truth = _ground_truth_situations(prepared.task)
+    except (LogicEnvError, KeyError) as error:
+        notes.append(f"no JI: the task file's ground-truth plan is unusable ({error})")
+        return None
+    selected = [_situation_set(case.situation) for case in prepared.environments.cases]
+    return jaccard_index(selected, truth)
+
+
+def _situation_set(pairs: Sequence[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    return frozenset((" ".join(q.lower().split()), " ".join(a.lower().split())) for q, a in pairs)
+
+
+def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
+    from pytest_logicenv.logic.plan import plan_from_paper
+    from pytest_logicenv.logic.trajectories import select, situation
+
+    plan = plan_from_paper(task["plan"], task=str(task.get("description", "")))
+    return [
+        _situation_set(situation(plan, trajectory.paths))
+        for trajectory in select(plan, "minimal").trajectories
+    ]
+
+
+def _run_policies(
+    policies: Mapping[str, PolicyFactory], prepared: _Prepared, errors: list[str]
+) -> tuple[dict[str, list[str]], dict[str, float]]:
+    """Each policy's outcome kind per scene, and its seconds over all scenes."""
+    from pytest_logicenv.session.fixture import known_names
+
+    # As under pytest: a name no scene of the task can have is a typo, not a lackbranch.
+    known = known_names(prepared.environments.entry.root)
+    runs: dict[str, list[str]] = {}
+    seconds: dict[str, float] = {}
+    for kind, policy in policies.items():
+        try:
+            runs[kind], seconds[kind] = _run_all(policy, prepared, known)
+        except LogicEnvError as error:  # a policy that cannot even be built
+            errors.append(f"the {kind} policy cannot run: {error}")
+    return runs, seconds
+
+
+def _run_all(
+    policy: PolicyFactory, prepared: _Prepared, known: frozenset[str]
+) -> tuple[list[str], float]:
+    from pytest_logicenv.sim.runner import run_policy
+
+    cases: Sequence[Case] = prepared.environments.cases
+    kinds = []
+    started = time.perf_counter()
+    for case, scene in zip(cases, prepared.scenes, strict=True):
+        outcome = run_policy(policy, scene, goal=case.goal, situation=case.situation, known=known)
+        kinds.append(outcome.kind)
+    return kinds, time.perf_counter() - started
+
+
+def _fault_metrics(
+    runs: Mapping[str, list[str]], scenes: int, metrics: Metrics, notes: list[str]
+) -> dict[str, str]:
+    """SceVR and FauDR (the paper counts a fault only in valid scenes, where the correct
+    policy passes); returns each detected fault's first revealing outcome."""
+    metrics.update({"SceVR": None, "FauDR": None, **{f"FauDR_{f}": None for f in FAULTS}})
+    if "correct" not in runs:
+        return {}
+    valid = [i for i, outcome in enumerate(runs["correct"]) if outcome == "pass"]
+    metrics["SceVR"] = 100.0 * len(valid) / scenes if scenes else None
+    detected: dict[str, str] = {}
+    for fault in (f for f in FAULTS if f in runs):
+        revealed = [runs[fault][i] for i in valid if runs[fault][i] != "pass"]
+        metrics[f"FauDR_{fault}"] = 100.0 if revealed else 0.0
+        if not revealed:
+            notes.append(f"{fault} policy passes in every valid scene: not revealed")
+            continue
+        detected[fault] = revealed[0]
+        if fault not in revealed:
+            notes.append(f"{fault} policy detected, but shown as {revealed[0]}")
+    present = [v for f in FAULTS if (v := metrics[f"FauDR_{f}"]) is not None]
+    metrics["FauDR"] = statistics.fmean(present) if present else None
+    return detected
