@@ -1,0 +1,131 @@
+"""The files of a task's cache entry, as bytes: the plan, the selected trajectories, one scene
+each (with its picture and AI2-THOR house), the LLM exchanges, and the manifest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_logicenv import __version__
+from pytest_logicenv.cache import (
+    CACHE_FORMAT,
+    LLM_LOG,
+    MANIFEST,
+    PLAN,
+    SCENES,
+    TRAJECTORIES,
+    dumps,
+    file_hash,
+    safe_file_name,
+    text_hash,
+)
+from pytest_logicenv.logic.facts import to_json
+from pytest_logicenv.logic.plan import Plan, plan_to_json
+from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.logic.trajectories import situation as situation_of
+from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
+from pytest_logicenv.pipeline.request import TaskRequest
+from pytest_logicenv.scenes.model import Scene
+
+PROCEDURAL = "procedural designer"
+
+
+@dataclass(frozen=True)
+class Made:
+    """What one generation made, and who made it."""
+
+    plan: Plan
+    plan_record: Mapping[str, Any]  # who made the plan (the manifest's "plan")
+    trajectories: tuple[Trajectory, ...]
+    scenes: Mapping[str, Scene]  # by trajectory id
+    exchanges: Sequence[Mapping[str, Any]]  # every LLM exchange, as JSON
+    designer: str | None  # who designed the scenes when not the procedural designer
+    notes: Sequence[str]
+
+
+def entry_files(
+    made: Made, request: TaskRequest, settings: Mapping[str, Any], origin: str
+) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
+    """Every file of the entry by its path in the entry, and the trajectory records."""
+    plan_bytes = dumps(plan_to_json(made.plan))
+    plan_record = {**made.plan_record, "sha256": file_hash(plan_bytes)}
+    records = [trajectory_record(made.plan, t) for t in made.trajectories]
+    files = {PLAN: plan_bytes, **exchange_files(made.exchanges)}
+    for trajectory in made.trajectories:
+        files.update(_scene_files(made.scenes[trajectory.id], trajectory.id))
+    files[TRAJECTORIES] = dumps(
+        {
+            "format": TRAJECTORIES_FORMAT,
+            "strategy": request.select,
+            "plan_sha256": plan_record["sha256"],
+            "trajectories": records,
+        }
+    )
+    files[MANIFEST] = dumps(_manifest(made, request, settings, origin, plan_record))
+    return files, records
+
+
+def trajectory_record(plan: Plan, trajectory: Trajectory) -> dict[str, Any]:
+    """A trajectory as ``trajectories.json`` records it (read back by ``case_from_record``)."""
+    return {
+        "id": trajectory.id,
+        "paths": [
+            {
+                "subtask": p.subtask,
+                "steps": [{"factor": s.factor, "value": s.value} for s in p.steps],
+                "action": p.leaf.action,
+            }
+            for p in trajectory.paths
+        ],
+        "conditions": [list(c) for c in trajectory.conditions],
+        "situation": [list(pair) for pair in situation_of(plan, trajectory.paths)],
+        "goal": [to_json(f) for f in trajectory.goal],
+    }
+
+
+def exchange_files(exchanges: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
+    """The ``llm/<key>.json`` files of some exchanges, each named by its request's hash: the
+    same question keeps the same file name."""
+    files = {}
+    for exchange in exchanges:
+        name = exchange.get("key") or file_hash(dumps(exchange))[:16]
+        files[f"{LLM_LOG}/{safe_file_name(str(name))}.json"] = dumps(exchange)
+    return files
+
+
+def _scene_files(scene: Scene, trajectory_id: str) -> dict[str, bytes]:
+    """A scene, its picture and its AI2-THOR house, side by side in the entry."""
+    from pytest_logicenv.scenes.export import to_house
+    from pytest_logicenv.scenes.render import render_svg
+
+    stem = f"{SCENES}/{safe_file_name(trajectory_id)}"
+    return {
+        f"{stem}.json": dumps(scene.to_json()),
+        f"{stem}.svg": render_svg(scene).encode("utf-8"),
+        f"{stem}.house.json": dumps(to_house(scene)),
+    }
+
+
+def _manifest(
+    made: Made,
+    request: TaskRequest,
+    settings: Mapping[str, Any],
+    origin: str,
+    plan_record: Mapping[str, Any],
+) -> dict[str, Any]:
+    return {
+        "format": CACHE_FORMAT,
+        "generator": f"pytest-logicenv {__version__}",
+        "task": request.task,
+        "task_sha256": text_hash(request.task),
+        "origin": origin,
+        "settings": dict(settings),
+        "plan": dict(plan_record),
+        "scenes": {
+            "made_by": made.designer or PROCEDURAL,
+            "seed": request.seed,
+            "count": len(made.trajectories),
+        },
+        "notes": list(made.notes),
+    }

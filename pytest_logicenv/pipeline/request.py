@@ -1,0 +1,153 @@
+"""The data at the pipeline's arrows: what a marked test asks for (:class:`TaskRequest`), how
+generation may proceed (:class:`Mode`), the pluggable parts (:class:`Builders`) and what comes
+back (:class:`Environments` of :class:`Case` s)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pytest_logicenv.cache import Cache, Entry
+from pytest_logicenv.logic.facts import Fact
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.scenes.model import Scene
+
+#: The designer a request uses unless it says otherwise (``--logicenv-designer``).
+DEFAULT_DESIGNER = "procedural"
+
+#: Builds one solved, checked scene for a trajectory: ``(plan, trajectory, seed) -> Scene``.
+SceneBuilder = Callable[[Plan, Trajectory, int], Scene]
+
+
+class PlanSource(Protocol):
+    """Something that derives a plan from a task (an LLM planner)."""
+
+    @property
+    def name(self) -> str:
+        """Who makes the plan, as the manifest records it (``llm:deepseek-chat``)."""
+        ...
+
+    def derive(self, task: str, rooms: Sequence[str]) -> tuple[Plan, list[dict[str, Any]]]:
+        """The plan and the LLM exchanges (as JSON objects) that made it."""
+        ...
+
+
+class SceneSource(Protocol):
+    """A scene builder that asks an LLM (``llm.scene_designer.LLMSceneBuilder``)."""
+
+    @property
+    def name(self) -> str:
+        """Who designs the scenes, as the manifest records it (``llm:deepseek-chat``)."""
+        ...
+
+    def __call__(self, plan: Plan, trajectory: Trajectory, seed: int) -> Scene: ...
+
+    def take_exchanges(self) -> list[dict[str, Any]]:
+        """The LLM exchanges (as JSON objects) made since the last call."""
+        ...
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """What a ``logic_env`` marker asks for."""
+
+    task: str
+    plan_file: Path | None = None
+    rooms: tuple[str, ...] = ()
+    select: str = "minimal"
+    seed: int = 0
+    designer: str = DEFAULT_DESIGNER
+
+    def settings(self, rootdir: Path) -> dict[str, Any]:
+        """The settings that, with the task text, identify a cache entry."""
+        plan_file = None
+        if self.plan_file is not None:
+            try:
+                plan_file = self.plan_file.resolve().relative_to(rootdir.resolve()).as_posix()
+            except ValueError:
+                plan_file = self.plan_file.resolve().as_posix()
+        settings: dict[str, Any] = {
+            "select": self.select,
+            "seed": self.seed,
+            "rooms": list(self.rooms),
+            "plan_file": plan_file,
+        }
+        if self.designer != DEFAULT_DESIGNER:  # left out by default: existing keys stay
+            settings["designer"] = self.designer
+        return settings
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How generation may proceed in this run."""
+
+    regenerate: bool = False
+    offline: bool = False
+    run_id: str = ""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One environment of a task: what a parametrized test item needs, cheap to carry."""
+
+    entry_root: Path
+    trajectory_id: str
+    situation: tuple[tuple[str, str], ...]
+    goal: tuple[Fact, ...]
+    conditions: tuple[tuple[str, str], ...]
+
+    @property
+    def scene_path(self) -> Path:
+        return Entry(self.entry_root).scene_path(self.trajectory_id)
+
+    @property
+    def picture_path(self) -> Path:
+        return Entry(self.entry_root).scene_path(self.trajectory_id, ".svg")
+
+    @property
+    def house_path(self) -> Path:
+        return Entry(self.entry_root).scene_path(self.trajectory_id, ".house.json")
+
+
+@dataclass(frozen=True)
+class Environments:
+    """A task's cache entry and its cases, in selection order."""
+
+    entry: Entry
+    cases: tuple[Case, ...]
+    generated: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Builders:
+    """The pluggable parts of generation. With ``llm_scenes``, an LLM designs the scenes
+    instead of ``scene``: it gives the designer when scenes must be made (``None``: no LLM
+    is configured, and a cache miss is an error, as for the planner)."""
+
+    scene: SceneBuilder
+    planner: Callable[[], PlanSource | None] = lambda: None
+    known_types: Callable[[], frozenset[str] | None] = lambda: None
+    on_scene: Callable[[Scene, Trajectory], None] = lambda scene, trajectory: None
+    llm_scenes: Callable[[], SceneSource | None] | None = None
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a generation happens, for messages that name the test, entry and fix."""
+
+    cache: Cache
+    entry: Entry
+    mode: Mode
+    nodeid: str
+    rootdir: Path
+
+    def shown(self, path: Path) -> str:
+        """A path as the user best reads it: relative to the rootdir when inside it."""
+        try:
+            return path.resolve().relative_to(self.rootdir.resolve()).as_posix()
+        except ValueError:
+            return str(path)
