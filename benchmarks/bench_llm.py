@@ -31,7 +31,10 @@ sys.path.insert(0, str(TESTS))
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script  # noqa: E402
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, TYPES  # noqa: E402
 
-from pytest_logicenv.llm.client import LLMConfig, Message, OpenAILLM, parse_json_answer  # noqa: E402
+from pytest_logicenv.llm.answers import parse_json_answer  # noqa: E402
+from pytest_logicenv.llm.client import OpenAILLM  # noqa: E402
+from pytest_logicenv.llm.config import LLMConfig  # noqa: E402
+from pytest_logicenv.llm.exchange import Message  # noqa: E402
 from pytest_logicenv.llm.planner import derive_plan, system_prompt  # noqa: E402
 from pytest_logicenv.logic.plan import PLAN_FORMAT, plan_from_json  # noqa: E402
 from pytest_logicenv.logic.rules import check_plan  # noqa: E402

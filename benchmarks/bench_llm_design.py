@@ -13,7 +13,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from pytest_logicenv.llm.client import CallableLLM
+from pytest_logicenv.llm.protocol import CallableLLM
 from pytest_logicenv.llm.scene_designer import EXAMPLE_ANSWER, design_with_llm, example_situation
 from pytest_logicenv.scenes.design import design_scene
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_logicenv.llm.client import Attempt, Exchange
+    from pytest_logicenv.llm.exchange import Attempt, Exchange
     from pytest_logicenv.sim.actions import PreconditionViolation
     from pytest_logicenv.sim.outcome import Outcome
 

@@ -4,7 +4,8 @@ Implement them like any pytest hook, e.g. in a ``conftest.py``. Their names star
 ``pytest_`` because pytest only looks at such names in plugins and conftest files::
 
     def pytest_logicenv_make_llm(config):
-        from pytest_logicenv.llm.client import LLMConfig, OpenAILLM
+        from pytest_logicenv.llm.config import LLMConfig
+        from pytest_logicenv.llm.client import OpenAILLM
         return OpenAILLM(LLMConfig(base_url="http://localhost:8000/v1", model="qwen2.5"))
 
     def pytest_logicenv_outcome(item, outcome):
@@ -22,9 +23,9 @@ import pytest
 @pytest.hookspec(firstresult=True)
 def pytest_logicenv_make_llm(config: pytest.Config) -> Any:
     """Return the LLM used to derive plans, and to design scenes with
-    ``--logicenv-designer=llm`` (an object with the ``pytest_logicenv.llm.client.LLM`` protocol), or
-    ``None`` to let the next implementation (finally the configured endpoint) decide. Called
-    only when a plan or scenes must be generated and LLM calls are allowed."""
+    ``--logicenv-designer=llm`` (an object with the ``pytest_logicenv.llm.protocol.LLM``
+    protocol), or ``None`` to let the next implementation (finally the configured endpoint)
+    decide. Called only when a plan or scenes must be generated and LLM calls are allowed."""
 
 
 @pytest.hookspec(firstresult=True)

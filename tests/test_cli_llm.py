@@ -13,7 +13,8 @@ from fake_llm import MODEL, FakeLLMServer, answer, planner_script
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, missing_branch_plan
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.llm.client import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS, exchange_from_json
+from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
+from pytest_logicenv.llm.exchange import exchange_from_json
 from pytest_logicenv.logic.plan import load_plan
 
 KEY = "sk-cli-test-key"

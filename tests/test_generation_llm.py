@@ -6,7 +6,7 @@ import pytest
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK
 
-from pytest_logicenv.llm.client import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
+from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.pipeline.generators import planner_for, scene_designer_for
 
 pytest_plugins = ["pytester"]
@@ -51,7 +51,7 @@ def test_the_environment_overrides_the_ini_model(
 def test_a_conftest_can_supply_its_own_llm(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(
         """
-        from pytest_logicenv.llm.client import CallableLLM
+        from pytest_logicenv.llm.protocol import CallableLLM
 
         def pytest_logicenv_make_llm(config):
             return CallableLLM(lambda messages: "{}", model="house-model")
@@ -67,7 +67,7 @@ def test_the_scene_designer_asks_the_planners_llm(pytester: pytest.Pytester) -> 
     pytester.makeini("[pytest]\nlogicenv_llm_base_url = http://127.0.0.1:9/v1\n")
     pytester.makeconftest(
         """
-        from pytest_logicenv.llm.client import CallableLLM
+        from pytest_logicenv.llm.protocol import CallableLLM
 
         def pytest_logicenv_make_llm(config):
             return CallableLLM(lambda messages: "{}", model="house-model")

@@ -29,16 +29,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import AnswerError, LLMError, LLMRequestError
-from pytest_logicenv.llm.client import (
-    LLMConfig,
-    Message,
-    OpenAILLM,
-    exchange_from_json,
-    exchange_to_json,
-    llm_from_env,
-    parse_json_answer,
-    retry_after_seconds,
-)
+from pytest_logicenv.llm.answers import parse_json_answer
+from pytest_logicenv.llm.client import OpenAILLM, llm_from_env, retry_after_seconds
+from pytest_logicenv.llm.config import LLMConfig
+from pytest_logicenv.llm.exchange import Message, exchange_from_json, exchange_to_json
 
 KEY = "sk-test-0123456789abcdef"
 HELLO = [Message("system", "Answer in JSON."), Message("user", "Say hello.")]

@@ -20,7 +20,9 @@ from plan_answers import (
 )
 
 from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError
-from pytest_logicenv.llm.client import LLMConfig, OpenAILLM, exchange_from_json, exchange_to_json
+from pytest_logicenv.llm.client import OpenAILLM
+from pytest_logicenv.llm.config import LLMConfig
+from pytest_logicenv.llm.exchange import exchange_from_json, exchange_to_json
 from pytest_logicenv.llm.planner import (
     LLMPlanner,
     derive_plan,

@@ -10,7 +10,7 @@ import pytest
 from fake_llm import FakeLLMServer, answer
 from plugin_project import CORRECT_TEST, entries, make_project
 
-from pytest_logicenv.llm.client import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
+from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 
 pytest_plugins = ["pytester"]
 

@@ -1,7 +1,7 @@
 """``logicenv plan "TASK" --rooms LivingRoom``: derive a plan with the configured LLM.
 
 The endpoint comes from the environment (``LOGICENV_LLM_BASE_URL``, ``LOGICENV_LLM_MODEL``,
-``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.client.LLMConfig`), the object types from
+``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.config.LLMConfig`), the object types from
 the catalog. The plan is printed, or written atomically with ``--out``; ``--exchanges DIR``
 keeps every LLM exchange as ``DIR/<key>.json``, even when the derivation fails, to see what
 the model answered.
@@ -19,7 +19,9 @@ from typing import Any
 from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.cli.args import positive_int
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError
-from pytest_logicenv.llm.client import CONFIGURE_HINT, Exchange, exchange_to_json, llm_from_env
+from pytest_logicenv.llm.client import llm_from_env
+from pytest_logicenv.llm.config import CONFIGURE_HINT
+from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.llm.planner import derive_plan, type_vocabulary
 from pytest_logicenv.logic.plan import dump_plan
 from pytest_logicenv.logic.trajectories import plan_paths

@@ -18,7 +18,7 @@ are parsed tolerantly but only as JSON, then read by
 which answers again (the paper's rule-guided iterative refinement), up to ``max_rounds``
 answers per step.
 
->>> from pytest_logicenv.llm.client import CallableLLM
+>>> from pytest_logicenv.llm.protocol import CallableLLM
 >>> example = example_plan()
 >>> steps = iter([{"subtasks": example_decomposition()}, factors_answer(plan_to_json(example)),
 ...               plan_to_json(example)])
@@ -38,7 +38,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, Rejected, Violation
-from pytest_logicenv.llm.client import LLM, Conversation, Exchange, exchange_to_json
+from pytest_logicenv.llm.conversation import Conversation
+from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
+from pytest_logicenv.llm.protocol import LLM
 from pytest_logicenv.logic.facts import STATES, to_json
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 from pytest_logicenv.logic.rules import check_plan

@@ -21,7 +21,7 @@ answers; then :class:`SceneDesignError` lists what remained wrong. :class:`LLMSc
 lays the accepted design out with Z3 and checks it as every scene is checked
 (:func:`~pytest_logicenv.scenes.realization.generate_scene`).
 
->>> from pytest_logicenv.llm.client import CallableLLM
+>>> from pytest_logicenv.llm.protocol import CallableLLM
 >>> plan, trajectory, _ = example_situation()
 >>> llm = CallableLLM(lambda messages: json.dumps(EXAMPLE_ANSWER), model="canned")
 >>> design = design_with_llm(plan, trajectory, llm)
@@ -47,7 +47,9 @@ from pytest_logicenv.errors import (
     SceneError,
     Violation,
 )
-from pytest_logicenv.llm.client import LLM, Conversation, Exchange, exchange_to_json
+from pytest_logicenv.llm.conversation import Conversation
+from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
+from pytest_logicenv.llm.protocol import LLM
 from pytest_logicenv.logic.facts import describe
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
@@ -173,7 +175,7 @@ def llm_scene_builder(llm: LLM, catalog: Catalog | None = None) -> LLMSceneBuild
 
 def read_answer(data: Mapping[str, Any], catalog: Catalog, made_by: str) -> Enrichment:
     """The design request a model's answer makes, its descriptions retrieved to catalog
-    types; raises :class:`~pytest_logicenv.llm.client.Rejected` listing every malformed item and
+    types; raises :class:`~pytest_logicenv.errors.Rejected` listing every malformed item and
     every description no type matches. What the designer checks is left to it.
 
     >>> request = read_answer({"objects": [{"name": "seat", "description": "a leather sofa"}],

@@ -15,7 +15,7 @@ from pytest_logicenv.pipeline.environments import PlanSource, SceneBuilder, Scen
 from pytest_logicenv.scenes.model import Scene
 
 if TYPE_CHECKING:
-    from pytest_logicenv.llm.client import LLM
+    from pytest_logicenv.llm.protocol import LLM
 
 
 def default_scene_builder(catalog: Any = None) -> SceneBuilder:
