@@ -1,6 +1,6 @@
 """The behavior plan: subtasks, their uncertain factors, and one decision tree each.
 
-This is Definition 1 of the reference paper made concrete (DESIGN.md section 3). A *factor* is
+This is Definition 1 of the reference paper made concrete. A *factor* is
 an uncertain environment variable with a finite domain; a ``(factor, value)`` pair is an atomic
 condition. Each *subtask* owns its factors (subtasks share none) and a decision tree whose query
 nodes ask about one factor, with one branch per value, and whose leaves say what the agent

@@ -1,6 +1,6 @@
 """The outcome of one policy run: its fault class, its trace and an explanation.
 
-Classes (paper Appendix A; DESIGN.md section 6):
+Classes (paper Appendix A):
 
 ``pass``
     the policy returned SUCCESS and every goal fact holds;
