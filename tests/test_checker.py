@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from sample_scenes import two_rooms
 
+from pytest_logicenv.scenes import physics
 from pytest_logicenv.scenes.model import (
     AgentStart,
     Door,
@@ -478,3 +481,20 @@ def test_phypr_is_the_share_of_scenes_passing_each_dimension() -> None:
     assert str(rates) == (
         "PhyPR over 4 scenes: floor plan 100.0%, entity 50.0%, relation 75.0%, all three 50.0%"
     )
+
+
+# --------------------------------------------------------------------------- independence
+
+
+def test_the_checker_shares_no_code_with_the_layout_solver() -> None:
+    # The checker exists to catch the solver's mistakes, so it must not reuse the solver's
+    # geometry: its modules import only the standard library, the model, the errors and
+    # each other.
+    allowed = ("pytest_logicenv.errors", "pytest_logicenv.scenes.model", physics.__name__)
+    for path in sorted(Path(physics.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                ours = name.startswith("pytest_logicenv")
+                assert not ours or name.startswith(allowed), f"{path.name} imports {name}"
