@@ -1,0 +1,139 @@
+"""Asset choice: one catalog asset (and so a size) per object, drawn by the seed.
+
+Supports choose before what rests on them, so that each is large enough for its children (and
+low enough that the agent reaches a top it can see); what the plan's goals will put somewhere
+chooses last, an asset that fits every place the goals name. An ornament too big for its
+support is left out; a task object too big for its support is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.logic.facts import Related, is_type_ref, walk
+from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
+from pytest_logicenv.scenes.catalog import Asset
+from pytest_logicenv.scenes.design.draft import Draft, DraftObject
+from pytest_logicenv.scenes.design.packing import area, fits_in, holds
+
+#: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
+#: no taller than this (metres) when its type has one: a bed without a canopy, a desk without a
+#: hutch, a low shelving unit (the agent reaches a top it can see).
+MAX_SURFACE_HEIGHT = 1.3
+
+Children = Mapping[str, Sequence[DraftObject]]  # support id -> what rests on or in it
+
+
+def choose_assets(draft: Draft) -> None:
+    """Pick one asset per object that has none: parents first, each large enough for its
+    children; goal subjects last, since the places the task puts them must have their size."""
+    children = draft.children()
+    destinations = goal_destinations(draft.plan)
+    order = sorted(
+        draft.objects.values(),
+        key=lambda o: (o.role in destinations, len(draft.chain(o))),
+    )
+    for obj in order:
+        if obj.asset is None:
+            _choose_asset(draft, obj, children, destinations)
+
+
+def goal_destinations(plan: Plan) -> dict[str, set[str]]:
+    """Role -> the roles the plan's goals put it on or in (``{"book": {"top_shelf"}}``)."""
+    found: dict[str, set[str]] = {}
+    for subtask in plan.subtasks:
+        for _, node in iter_nodes(subtask.tree):
+            if not isinstance(node, Leaf):
+                continue
+            for fact in node.goal:
+                for item in walk(fact):
+                    if (
+                        isinstance(item, Related)
+                        and item.relation in ("on", "in")
+                        and not is_type_ref(item.subject)
+                        and not is_type_ref(item.target)
+                    ):
+                        found.setdefault(item.subject, set()).add(item.target)
+    return found
+
+
+def _choose_asset(
+    draft: Draft, obj: DraftObject, children: Children, destinations: Mapping[str, set[str]]
+) -> None:
+    rng = draft.rng("asset", obj.id)
+    assets = _of_its_kind(obj)
+    if obj.parent is not None:
+        fitting = _fitting_support(draft, obj, assets, children)
+        if fitting is None:
+            return  # left out
+        assets = fitting
+    assets = _fitting_goal_places(draft, obj, assets, destinations)
+    assets = _holding_children(draft, obj, assets, children.get(obj.id, []))
+    obj.asset = rng.choice(assets)
+    obj.size = obj.asset.size
+
+
+def _of_its_kind(obj: DraftObject) -> list[Asset]:
+    """The assets for the object's attributes, those with all its type's properties if any."""
+    assets = list(obj.type.assets_for(obj.attrs))
+    wanted = set(obj.type.properties) - {"wall_mounted"}
+    exact = [a for a in assets if wanted <= set(a.properties) or obj.type.custom]
+    return exact or assets
+
+
+def _fitting_support(
+    draft: Draft, obj: DraftObject, assets: list[Asset], children: Children
+) -> list[Asset] | None:
+    """The assets that fit the object's support; ``None`` when none does and the object,
+    an ornament holding nothing, is left out instead."""
+    assert obj.parent is not None
+    holder = draft.objects[obj.parent].size
+    fitting = [a for a in assets if fits_in(a.size, holder)]
+    if not fitting and not obj.task and obj.id not in children:
+        del draft.objects[obj.id]  # an ornament that does not fit: leave it out
+        if draft.enrichment is not None:  # asked for: say so
+            draft.notes.append(f"{obj.id} left out: no {obj.type.name} fits {obj.parent}")
+        return None
+    if not fitting:
+        raise SceneError(
+            f"no {obj.type.name} asset fits {obj.relation} {obj.parent} "
+            f"(a {draft.objects[obj.parent].type.name} of "
+            f"{holder[0]:.2f} x {holder[2]:.2f} m)"
+        )
+    return fitting
+
+
+def _fitting_goal_places(
+    draft: Draft, obj: DraftObject, assets: list[Asset], destinations: Mapping[str, set[str]]
+) -> list[Asset]:
+    """The assets that fit every place the goals put the object (all, noted, if none does)."""
+    places = [
+        draft.objects[draft.roles[role]].size
+        for role in destinations.get(obj.role or "", ())
+        if role in draft.roles and draft.roles[role] in draft.objects
+    ]
+    fits_places = [a for a in assets if all(fits_in(a.size, p) for p in places)]
+    if places and fits_places:
+        return fits_places  # the agent must be able to put it where the task says
+    if places:
+        draft.notes.append(f"no {obj.type.name} asset fits every place the goals name")
+    return assets
+
+
+def _holding_children(
+    draft: Draft, obj: DraftObject, assets: list[Asset], kids: Sequence[DraftObject]
+) -> list[Asset]:
+    """The assets low enough to reach what lies on top, and roomy enough for the children
+    (the largest, noted, if none is)."""
+    if any(kid.relation == "on" for kid in kids):
+        low = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT]
+        assets = low or assets
+    if not kids:
+        return assets
+    need = [min(k.type.assets_for(k.attrs), key=area).size for k in kids]
+    roomy = [a for a in assets if holds(a.size, need)]
+    if roomy:
+        return roomy
+    draft.notes.append(f"{obj.id} holds {len(kids)} objects; chose its largest asset")
+    return [max(assets, key=area)]

@@ -1,0 +1,158 @@
+"""Room types and their templates: what a room of each type usually holds.
+
+The designer knows the room types of :data:`ROOM_TYPES` (and the spellings of
+:data:`ROOM_ALIASES`); :data:`TEMPLATES` says, per type, which objects such a room usually
+holds, how likely each is, where it rests and how it relates to the others. ``furnish.py``
+fills rooms from them when no design request replaces them.
+
+>>> room_type("living room"), room_type("office")
+('LivingRoom', 'Study')
+>>> [slot.type for slot in TEMPLATES["Bathroom"]][:2]
+['Toilet', 'ToiletPaperHanger']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pytest_logicenv.errors import SceneError
+
+#: Room types the designer has templates for, and spellings people use for them.
+ROOM_TYPES: tuple[str, ...] = (
+    "LivingRoom",
+    "Kitchen",
+    "Bedroom",
+    "Bathroom",
+    "Study",
+    "LaundryRoom",
+    "DiningRoom",
+)
+ROOM_ALIASES: Mapping[str, str] = {
+    "lounge": "LivingRoom",
+    "office": "Study",
+    "homeoffice": "Study",
+    "laundry": "LaundryRoom",
+    "utilityroom": "LaundryRoom",
+    "restroom": "Bathroom",
+    "toilet": "Bathroom",
+}
+
+
+def room_type(name: str) -> str:
+    """The canonical room type for ``name`` (``"living room"`` -> ``"LivingRoom"``)."""
+    key = re.sub(r"[^a-z]", "", name.lower())
+    for known in ROOM_TYPES:
+        if known.lower() == key:
+            return known
+    if key in ROOM_ALIASES:
+        return ROOM_ALIASES[key]
+    raise SceneError(
+        f"unknown room type {name!r}; known room types: {', '.join(ROOM_TYPES)} "
+        f"(also: {', '.join(sorted(ROOM_ALIASES))})"
+    )
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One line of a room template: ``count`` objects of ``type`` with probability
+    ``chance``, on the floor (``on`` is ``None``), on the wall (``"wall"``) or on/in an
+    object of type ``on``; ``relations`` are ``(kind, target type or None)`` pairs."""
+
+    type: str
+    chance: float = 1.0
+    count: tuple[int, int] = (1, 1)
+    on: str | None = None
+    relations: tuple[tuple[str, str | None], ...] = ()
+
+
+#: What each room type usually holds (from placement-annotations.json and judgement), in
+#: placement order: anchors first, then what relates to them.
+TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
+    "LivingRoom": (
+        Slot("Sofa", relations=(("edge", None),)),
+        Slot("CoffeeTable", 0.9, relations=(("in_front_of", "Sofa"), ("near", "Sofa"))),
+        Slot("TVStand", 0.8, relations=(("edge", None), ("face_to", "Sofa"))),
+        Slot("Television", 1.0, on="TVStand"),
+        Slot("ArmChair", 0.5, relations=(("near", "CoffeeTable"), ("face_to", "CoffeeTable"))),
+        Slot("SideTable", 0.6, relations=(("side_of", "Sofa"), ("near", "Sofa"))),
+        Slot("FloorLamp", 0.5, relations=(("near", "Sofa"),)),
+        Slot("HousePlant", 0.5, relations=(("edge", None),)),
+        Slot("ShelvingUnit", 0.4, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("Painting", 0.7, on="wall", relations=(("above", "Sofa"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Kitchen": (
+        Slot("CounterTop", count=(1, 2), relations=(("edge", None),)),
+        Slot("Fridge", relations=(("edge", None), ("near", "CounterTop"))),
+        Slot("DiningTable", 0.9, relations=(("center", None),)),
+        Slot(
+            "Chair",
+            0.9,
+            count=(2, 4),
+            relations=(("near", "DiningTable"), ("face_to", "DiningTable")),
+        ),
+        Slot("Microwave", 0.7, on="CounterTop"),
+        Slot("CoffeeMachine", 0.6, on="CounterTop"),
+        Slot("Toaster", 0.5, on="CounterTop"),
+        Slot("GarbageCan", 0.8, relations=(("edge", None),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Bedroom": (
+        Slot("Bed", relations=(("edge", None),)),
+        Slot("SideTable", 0.8, relations=(("side_of", "Bed"), ("near", "Bed"))),
+        Slot("DeskLamp", 0.5, on="SideTable"),
+        Slot("Dresser", 0.7, relations=(("edge", None),)),
+        Slot("Desk", 0.4, relations=(("edge", None),)),
+        Slot("Chair", 0.4, relations=(("near", "Desk"), ("face_to", "Desk"))),
+        Slot("ShelvingUnit", 0.4, relations=(("edge", None),)),
+        Slot("FloorLamp", 0.3, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("Painting", 0.5, on="wall", relations=(("above", "Bed"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Bathroom": (
+        Slot("Toilet", relations=(("edge", None),)),
+        Slot("ToiletPaperHanger", 0.9, on="wall", relations=(("near", "Toilet"),)),
+        Slot("TowelHolder", 0.7, on="wall"),
+        Slot("HandTowelHolder", 0.4, on="wall"),
+        Slot("GarbageCan", 0.7, relations=(("edge", None), ("near", "Toilet"))),
+        Slot("Plunger", 0.4, relations=(("near", "Toilet"),)),
+        Slot("ScrubBrush", 0.3, relations=(("near", "Toilet"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Study": (
+        Slot("Desk", relations=(("edge", None),)),
+        Slot("Chair", relations=(("near", "Desk"), ("face_to", "Desk"))),
+        Slot("DeskLamp", 0.7, on="Desk"),
+        Slot("Laptop", 0.6, on="Desk"),
+        Slot("ShelvingUnit", 0.8, relations=(("edge", None),)),
+        Slot("ArmChair", 0.4, relations=(("edge", None),)),
+        Slot("FloorLamp", 0.4, relations=(("near", "ArmChair"),)),
+        Slot("GarbageCan", 0.5, relations=(("near", "Desk"),)),
+        Slot("Painting", 0.5, on="wall", relations=(("above", "Desk"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "LaundryRoom": (
+        Slot("WashingMachine", relations=(("edge", None),)),
+        Slot("ClothesDryer", 0.8, relations=(("edge", None), ("side_of", "WashingMachine"))),
+        Slot("LaundryHamper", 0.8, relations=(("near", "WashingMachine"),)),
+        Slot("ShelvingUnit", 0.5, relations=(("edge", None),)),
+        Slot("GarbageCan", 0.3, relations=(("edge", None),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "DiningRoom": (
+        Slot("DiningTable", relations=(("center", None),)),
+        Slot(
+            "Chair",
+            count=(2, 6),
+            relations=(("near", "DiningTable"), ("face_to", "DiningTable")),
+        ),
+        Slot("SideTable", 0.4, relations=(("edge", None),)),
+        Slot("HousePlant", 0.5, relations=(("edge", None),)),
+        Slot("Painting", 0.6, on="wall", relations=(("above", "DiningTable"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+}
