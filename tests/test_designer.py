@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, TASKS
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import SceneError
@@ -21,6 +21,7 @@ from pytest_logicenv.scenes.design import (
     provisional_scene,
     trajectory_facts,
 )
+from pytest_logicenv.scenes.design.packing import packs
 from pytest_logicenv.scenes.model import PRIORITY_TASK, RELATION_KINDS, SceneSpec
 
 PLANS = sorted((ROOT / "example_agents" / "plans").glob("*.json"))
@@ -81,6 +82,7 @@ def test_every_trajectory_of_every_example_plan_gets_a_design(path: Path) -> Non
 
 
 @given(index=st.integers(0, len(PLANS) - 1), choice=st.integers(0, 100), seed=st.integers(0, 10**9))
+@example(index=1, choice=0, seed=9999999)  # breakfast: a counter too small for its appliances
 def test_designs_hold_their_invariants_for_any_seed(index: int, choice: int, seed: int) -> None:
     plan = load_plan(PLANS[index])
     trajectories = select(plan, "exhaustive").trajectories
@@ -95,6 +97,50 @@ def test_deterministic_for_a_seed_and_varied_across_seeds() -> None:
     assert design_scene(plan, trajectory, seed=7) == first
     variants = {repr(design_scene(plan, trajectory, seed=s)) for s in range(5)}
     assert len(variants) >= 4
+
+
+def test_a_support_too_small_for_its_task_objects_takes_a_roomier_asset() -> None:
+    # Seed 9999999 drew a 0.61 x 0.61 m counter, then a coffee machine, a toaster, a fruit
+    # bowl (and bread) that do not pack on it: the counter takes the smallest CounterTop that
+    # holds them all, and says so, instead of failing the design.
+    plan = _plan("breakfast")
+    for trajectory in select(plan, "exhaustive").trajectories:
+        spec = design_scene(plan, trajectory, seed=9999999)
+        by_id = {obj.id: obj for obj in spec.objects}
+        on_counter = [obj.size for obj in spec.objects if obj.parent == "counter"]
+        assert packs(by_id["counter"].size, on_counter)
+        assert by_id["counter"].size[0] * by_id["counter"].size[2] > 0.61 * 0.61
+        assert any("counter took a roomier CounterTop" in n for n in spec.provenance.notes)
+        _check_spec(spec, plan, trajectory)
+
+
+def _books_in_a_box_on_a_table(books: int) -> Plan:
+    facts = [
+        {"exists": "SideTable", "as": "table"},
+        {"exists": "Box", "as": "box", "where": {"on": "table"}},
+    ] + [{"exists": "Book", "as": f"book_{i}", "where": {"in": "box"}} for i in range(books)]
+    return Plan("books", (), setting=parse_facts(facts, "setting"), rooms=("LivingRoom",))
+
+
+def test_a_support_that_grows_for_its_contents_makes_its_own_support_grow_too() -> None:
+    # Seed 3 drew two books that do not fit in the box, and no box that holds them fits on
+    # the side table: the box grows, and then the table under it.
+    spec = design_scene(_books_in_a_box_on_a_table(2), None, seed=3)
+    by_id = {obj.id: obj for obj in spec.objects}
+    assert packs(by_id["box"].size, [by_id["book_0"].size, by_id["book_1"].size])
+    assert packs(by_id["table"].size, [by_id["box"].size])
+    notes = "\n".join(spec.provenance.notes)
+    assert "box took a roomier Box: book_0, book_1 rest in it" in notes
+    assert "table took a roomier SideTable: box rest on it" in notes
+
+
+def test_task_objects_that_no_asset_of_their_support_holds_are_an_error() -> None:
+    with pytest.raises(
+        SceneError,
+        match=r"book_0 \(.*book_3 \(.* do not fit together in box .*"
+        r"nor in any Box asset; put some elsewhere .* or try another seed",
+    ):
+        design_scene(_books_in_a_box_on_a_table(4), None, seed=0)
 
 
 def test_a_lone_object_almost_as_deep_as_its_support_fits_on_it() -> None:

@@ -26,8 +26,9 @@ Where each part lives (in the order :func:`design_scene` runs them):
 - ``furnish.py``: enrichment from the templates, and small things on the furniture;
 - ``request.py``: the design-request model (:class:`Enrichment` and its parts) and the checks
   of its form; ``request_objects.py`` and ``request_relations.py`` check it against the draft;
-- ``assets.py``: one asset per object, supports first;
-- ``packing.py``: whether things fit on their support together, and leaving out what does not;
+- ``assets.py``: one asset per object, supports first; then what rests on each support made
+  to fit there (enrichment left out, or a roomier support);
+- ``packing.py``: whether things fit on or in their support, side by side;
 - ``floor_plan.py``: room sizes, their grid and materials.
 
 >>> from pytest_logicenv.logic.plan import Plan

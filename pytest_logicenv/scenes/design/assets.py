@@ -4,6 +4,10 @@ Supports choose before what rests on them, so that each is large enough for its 
 low enough that the agent reaches a top it can see); what the plan's goals will put somewhere
 chooses last, an asset that fits every place the goals name. An ornament too big for its
 support is left out; a task object too big for its support is an error.
+
+Once every object has its asset, :func:`settle_supports` makes what rests on each support fit
+there together (``packing.py``), as the layout will need: it leaves out enrichment added last;
+when the task's objects alone do not fit, the support takes a roomier asset of its kind.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from pytest_logicenv.logic.facts import Related, is_type_ref, walk
 from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.scenes.catalog import Asset
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
-from pytest_logicenv.scenes.design.packing import area, fits_in, holds
+from pytest_logicenv.scenes.design.packing import area, fits_in, holds, packs
+from pytest_logicenv.scenes.model import Vector
 
 #: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
 #: no taller than this (metres) when its type has one: a bed without a canopy, a desk without a
@@ -108,17 +113,24 @@ def _fitting_goal_places(
     draft: Draft, obj: DraftObject, assets: list[Asset], destinations: Mapping[str, set[str]]
 ) -> list[Asset]:
     """The assets that fit every place the goals put the object (all, noted, if none does)."""
-    places = [
-        draft.objects[draft.roles[role]].size
-        for role in destinations.get(obj.role or "", ())
-        if role in draft.roles and draft.roles[role] in draft.objects
-    ]
+    places = _goal_places(draft, obj, destinations)
     fits_places = [a for a in assets if all(fits_in(a.size, p) for p in places)]
     if places and fits_places:
         return fits_places  # the agent must be able to put it where the task says
     if places:
         draft.notes.append(f"no {obj.type.name} asset fits every place the goals name")
     return assets
+
+
+def _goal_places(
+    draft: Draft, obj: DraftObject, destinations: Mapping[str, set[str]]
+) -> list[Vector]:
+    """The sizes of the places the plan's goals put ``obj`` on or in."""
+    return [
+        draft.objects[draft.roles[role]].size
+        for role in destinations.get(obj.role or "", ())
+        if role in draft.roles and draft.roles[role] in draft.objects
+    ]
 
 
 def _holding_children(
@@ -137,3 +149,65 @@ def _holding_children(
         return roomy
     draft.notes.append(f"{obj.id} holds {len(kids)} objects; chose its largest asset")
     return [max(assets, key=area)]
+
+
+# --------------------------------------------------------------------------- settling supports
+
+
+def settle_supports(draft: Draft) -> None:
+    """Make what rests on each receptacle fit there together, as the layout will need:
+    drop enrichment added last until it does; when the task's objects alone do not fit,
+    give the support a roomier asset, and fail only if none of its kind holds them (the
+    caller may try another seed)."""
+    children = draft.children()
+    for holder_id in list(children):
+        holder = draft.objects.get(holder_id)
+        if holder is not None:
+            _make_fit(draft, holder, children)
+
+
+def _make_fit(draft: Draft, holder: DraftObject, children: Mapping[str, list[DraftObject]]) -> None:
+    """Leave out the enrichment on ``holder`` added last (not what holds things itself)
+    until the rest packs; if the rest is the task's and does not, a roomier ``holder``."""
+    kids = children[holder.id]
+    while not packs(holder.size, [k.size for k in kids]):
+        spare = [k for k in kids if not k.task and k.id not in children]
+        if not spare:
+            _roomier(draft, holder, kids)
+            if holder.parent is not None:  # it grew: what holds it must still hold all
+                _make_fit(draft, draft.objects[holder.parent], children)
+            return
+        dropped = spare[-1]
+        del draft.objects[dropped.id]
+        kids.remove(dropped)
+        draft.notes.append(f"{dropped.id} left out: no room for it on {holder.id}")
+
+
+def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> None:
+    """Give ``holder`` the smallest asset of its kind that packs ``kids`` as they are, meeting
+    what its first asset had to (the goals' places, a top within reach); its own support is
+    made to fit it afterwards, growing in turn if need be."""
+    assets = _of_its_kind(holder)
+    if any(kid.relation == "on" for kid in kids):
+        assets = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT] or assets
+    roomy = [a for a in assets if packs(a.size, [k.size for k in kids])]
+    if not roomy:
+        raise _crowded(holder, kids)
+    places = _goal_places(draft, holder, goal_destinations(draft.plan))
+    roomy = [a for a in roomy if all(fits_in(a.size, p) for p in places)] or roomy
+    # The smallest that holds them: the room grows no more than it must.
+    holder.asset = min(roomy, key=lambda a: (area(a), a.id))
+    holder.size = holder.asset.size
+    names = ", ".join(kid.id for kid in kids)
+    draft.notes.append(
+        f"{holder.id} took a roomier {holder.type.name}: {names} rest {kids[0].relation} it"
+    )
+
+
+def _crowded(holder: DraftObject, kids: Sequence[DraftObject]) -> SceneError:
+    listed = ", ".join(f"{k.id} ({k.size[0]:.2f} x {k.size[2]:.2f} m)" for k in kids)
+    return SceneError(
+        f"{listed} do not fit together {kids[0].relation} {holder.id} "
+        f"({holder.size[0]:.2f} x {holder.size[2]:.2f} m), nor {kids[0].relation} any "
+        f"{holder.type.name} asset; put some elsewhere in the plan's facts, or try another seed"
+    )

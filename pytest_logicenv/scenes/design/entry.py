@@ -4,8 +4,8 @@
 :class:`~pytest_logicenv.scenes.model.SceneSpec`: the task objects the facts require
 (``task_objects.py``), made consistent (``consistency.py``); then the enrichment, from the
 room templates (``furnish.py``) or a design request (``request_objects.py``,
-``request_relations.py``); the assets (``assets.py``), what rests on each support made to fit
-(``packing.py``); last the floor plan (``floor_plan.py``) with its doors and windows
+``request_relations.py``); the assets, then what rests on each support made to fit
+(``assets.py``, ``packing.py``); last the floor plan (``floor_plan.py``) with its doors and windows
 (``doors_windows.py``). The design must already realize every fact that needs no geometry,
 which :func:`provisional_scene` lets anyone check.
 
@@ -43,7 +43,7 @@ from pytest_logicenv.logic.facts import (
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
-from pytest_logicenv.scenes.design.assets import choose_assets
+from pytest_logicenv.scenes.design.assets import choose_assets, settle_supports
 from pytest_logicenv.scenes.design.consistency import (
     check_absent_clashes,
     check_supports,
@@ -54,7 +54,6 @@ from pytest_logicenv.scenes.design.doors_windows import openings
 from pytest_logicenv.scenes.design.draft import Draft, scene_object
 from pytest_logicenv.scenes.design.floor_plan import floor_plan
 from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
-from pytest_logicenv.scenes.design.packing import settle_supports
 from pytest_logicenv.scenes.design.request import Enrichment
 from pytest_logicenv.scenes.design.request_objects import request_materials, request_objects
 from pytest_logicenv.scenes.design.request_relations import request_relations

@@ -1,8 +1,7 @@
 """Surface packing: whether things fit on or in what holds them, side by side.
 
-The geometric tests the designer applies before any layout (conservative, so that what passes
-here the layout can place), and :func:`settle_supports`, which makes what rests on each
-receptacle fit there together by leaving out enrichment added last.
+The geometric tests the designer applies before any layout: conservative, so that what passes
+here the layout can place (``assets.settle_supports`` makes every support pass them).
 
 >>> packs((0.6, 0.9, 0.6), [(0.3, 0.2, 0.3), (0.25, 0.1, 0.25)])
 True
@@ -14,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Asset
-from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.model import Vector
 
 #: Space kept around each object on a surface when checking that things fit together (m).
@@ -89,34 +86,3 @@ def fits(assets: Sequence[Asset], holders: Sequence[Asset]) -> bool:
 def small_on(assets: Sequence[Asset], holder: Vector) -> bool:
     """Whether some asset is small enough to be an ornament on ``holder`` (a third of it)."""
     return any(fits_in(a.size, holder) and area(a) <= holder[0] * holder[2] / 3 for a in assets)
-
-
-def settle_supports(draft: Draft) -> None:
-    """Make what rests on each receptacle fit there together, as the layout will need:
-    drop enrichment added last until it does; task objects that cannot fit are an error
-    (the caller may try another seed)."""
-    children = draft.children()
-    for holder_id, kids in children.items():
-        holder = draft.objects.get(holder_id)
-        if holder is not None:
-            _make_fit(draft, holder, kids, set(children))
-
-
-def _make_fit(
-    draft: Draft, holder: DraftObject, kids: list[DraftObject], holders: set[str]
-) -> None:
-    """Leave out the enrichment among ``kids`` added last (not what holds things itself)
-    until the rest packs on ``holder``."""
-    while not packs(holder.size, [k.size for k in kids]):
-        spare = [k for k in kids if not k.task and k.id not in holders]
-        if not spare:
-            listed = ", ".join(f"{k.id} ({k.size[0]:.2f} x {k.size[2]:.2f} m)" for k in kids)
-            raise SceneError(
-                f"{listed} do not fit together {kids[0].relation} {holder.id} "
-                f"({holder.size[0]:.2f} x {holder.size[2]:.2f} m); put some elsewhere "
-                "in the plan's facts, or try another seed"
-            )
-        dropped = spare[-1]
-        del draft.objects[dropped.id]
-        kids.remove(dropped)
-        draft.notes.append(f"{dropped.id} left out: no room for it on {holder.id}")
