@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from pytest_logicenv.logic.trajectories import Selection, Trajectory, select
     from pytest_logicenv.scenes.model import Scene, load_scene
     from pytest_logicenv.session.fixture import LogicEnv
-    from pytest_logicenv.sim.btxml import XmlPolicy, load_bt_xml
+    from pytest_logicenv.sim.bt.policy import XmlPolicy, load_bt_xml
     from pytest_logicenv.sim.outcome import Outcome
     from pytest_logicenv.sim.runner import run_policy
 
@@ -55,8 +55,8 @@ _LAZY = {
     "LogicEnv": "pytest_logicenv.session.fixture",
     "Outcome": "pytest_logicenv.sim.outcome",
     "run_policy": "pytest_logicenv.sim.runner",
-    "load_bt_xml": "pytest_logicenv.sim.btxml",
-    "XmlPolicy": "pytest_logicenv.sim.btxml",
+    "load_bt_xml": "pytest_logicenv.sim.bt.policy",
+    "XmlPolicy": "pytest_logicenv.sim.bt.policy",
     "Plan": "pytest_logicenv.logic.plan",
     "load_plan": "pytest_logicenv.logic.plan",
     "select": "pytest_logicenv.logic.trajectories",

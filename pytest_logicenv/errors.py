@@ -15,6 +15,7 @@ traceback. The family, by stage::
     │   └── LayoutError             the layout cannot place what the design asks for
     │       └── LayoutTimeout       ... within its time budget
     ├── PolicyError                 a policy cannot be loaded or built
+    │   └── PolicyRuntimeError      ... or a BT.CPP tree failed while it ran (a script error)
     ├── PolicyFault                 a policy run did not pass (also an AssertionError)
     ├── CacheError                  a cache entry is missing, stale or corrupt
     ├── MarkerError                 a ``logic_env`` marker is used wrongly
@@ -64,6 +65,7 @@ __all__ = [
     "PlanError",
     "PolicyError",
     "PolicyFault",
+    "PolicyRuntimeError",
     "PolicyStopped",
     "Rejected",
     "SceneDesignError",
@@ -157,6 +159,12 @@ class LayoutTimeout(LayoutError):
 
 class PolicyError(LogicEnvError):
     """A policy cannot be loaded or built (unknown node, missing port, bad XML, ...)."""
+
+
+class PolicyRuntimeError(PolicyError):
+    """A BehaviorTree.CPP tree failed while it ran, as BT.CPP would throw from ``tick()``: a
+    script read an entry nothing wrote, a port value does not convert to its type. The message
+    names the file, line and node; a run that meets one ends as an ``error`` outcome."""
 
 
 class PolicyFault(LogicEnvError, AssertionError):

@@ -14,7 +14,7 @@ from sim_scenes import kitchen
 from pytest_logicenv.errors import FactError, PolicyError, PolicyFault
 from pytest_logicenv.logic.facts import parse_fact
 from pytest_logicenv.scenes.model import Provenance
-from pytest_logicenv.sim.btxml import parse_bt_xml
+from pytest_logicenv.sim.bt import parse_bt_xml
 from pytest_logicenv.sim.leaves import (
     AgentBehaviour,
     Check,

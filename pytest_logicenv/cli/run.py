@@ -118,7 +118,7 @@ def _read_json(path: str) -> Any:
 def load_policy(spec: str, *, tree: str | None = None) -> Any:
     """The policy ``spec`` names: an XML file's factory, or a module's (or a Python file's)
     function or root behaviour."""
-    from pytest_logicenv.sim.btxml import load_bt_xml
+    from pytest_logicenv.sim.bt import load_bt_xml
     from pytest_logicenv.sim.runner import import_policy_file
 
     if spec.lower().endswith(".xml"):

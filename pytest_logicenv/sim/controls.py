@@ -1,7 +1,7 @@
 """BehaviorTree.CPP's control nodes for py_trees policies, and the fetch-and-place pattern.
 
 A py_trees policy built from these ticks exactly as its BehaviorTree.CPP v4 twin does under
-:mod:`pytest_logicenv.sim.btxml` (``Sequence`` and ``Fallback`` keep their memory there too), so
+:mod:`pytest_logicenv.sim.bt` (``Sequence`` and ``Fallback`` keep their memory there too), so
 the two give identical traces:
 
 =================================  ==========================================================

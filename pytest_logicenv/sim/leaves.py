@@ -215,6 +215,17 @@ def condition_fact(condition: str, ports: Mapping[str, str]) -> Fact:
         raise PolicyError(str(error)) from None
 
 
+def condition_label(condition: str, ports: Mapping[str, str], fact: Fact) -> tuple[str, ...]:
+    """The trace label of a condition, the same however its ports were written: required
+    ports by value, then the others as ``port=value`` in a fixed order."""
+    if condition == "Check":
+        return (describe(fact),)
+    spec = CONDITIONS[condition]
+    others = [p for p in spec.optional if ports.get(p)]
+    others += sorted(p for p in ports if p not in spec.required + spec.optional)
+    return (*(ports[p] for p in spec.required), *(f"{p}={ports[p]}" for p in others))
+
+
 class ConditionLeaf(AgentBehaviour):
     """Checks a fact on what the agent can see: SUCCESS when it holds, else FAILURE."""
 
@@ -222,18 +233,7 @@ class ConditionLeaf(AgentBehaviour):
         self.fact = condition_fact(condition, ports)
         super().__init__(name or condition)
         self.condition = condition
-        # Trace labels, the same however the ports were written: required ports by value,
-        # then the others as port=value in a fixed order.
-        if condition == "Check":
-            self.args: tuple[str, ...] = (describe(self.fact),)
-        else:
-            spec = CONDITIONS[condition]
-            others = [p for p in spec.optional if ports.get(p)]
-            others += sorted(p for p in ports if p not in spec.required + spec.optional)
-            self.args = (
-                *(ports[p] for p in spec.required),
-                *(f"{p}={ports[p]}" for p in others),
-            )
+        self.args = condition_label(condition, ports, self.fact)
 
     def references(self) -> tuple[str, ...]:
         bound = bound_roles(self.fact)

@@ -75,7 +75,7 @@ class Outcome:
     """The result of running one policy in one scene.
 
     ``status`` is how the run ended: the root's last status (``SUCCESS``, ``FAILURE``,
-    ``RUNNING`` when the tick budget ran out, ``INVALID``), ``STOPPED`` at a broken
+    ``RUNNING`` when the tick budget ran out, ``SKIPPED``, ``INVALID``), ``STOPPED`` at a broken
     precondition or ``RAISED`` by an exception. ``trace`` holds every action and condition in
     order, ``violation`` the broken precondition, ``false_goals`` the goal facts that did not
     hold at SUCCESS, ``error`` the traceback, ``situation`` the trajectory's conditions in words.
@@ -143,6 +143,8 @@ class Outcome:
             return f"the policy raised {lines[-1] if lines else 'an exception'}"
         if self.status == "FAILURE":
             return "the policy returned FAILURE in a situation it has no branch for"
+        if self.status == "SKIPPED":
+            return "the policy's root was skipped (a _skipIf or _while held): it did nothing"
         return f"the policy did not finish within {self.max_ticks} ticks in this situation"
 
     def explain(self) -> str:

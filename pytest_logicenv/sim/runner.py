@@ -43,10 +43,11 @@ from typing import Any, TypeAlias
 import py_trees
 from py_trees.blackboard import Blackboard, KeyMetaData
 
-from pytest_logicenv.errors import PolicyError, PolicyStopped
+from pytest_logicenv.errors import PolicyError, PolicyRuntimeError, PolicyStopped
 from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
 from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.sim.agent import Agent
+from pytest_logicenv.sim.bt.node import SKIPPED
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.world import WorldState
@@ -119,6 +120,13 @@ def run_policy(
                 root.tick_once()
                 if root.status in (Status.SUCCESS, Status.FAILURE, Status.INVALID):
                     break
+                if getattr(root, "result", None) is SKIPPED:
+                    break
+        except PolicyRuntimeError as error:  # a BT.CPP tree failed as BT.CPP would throw
+            return finish(
+                "error", status="RAISED", ticks=ticks, trace=agent.trace,
+                error=f"PolicyRuntimeError: {error}",
+            )  # fmt: skip
         except PolicyStopped as stop:
             violation = stop.violation
             return finish(
@@ -133,6 +141,8 @@ def run_policy(
         finally:
             _bind(root, None)
     status = root.status.name
+    if getattr(root, "result", None) is SKIPPED:
+        return finish("lackbranch", status="SKIPPED", ticks=ticks, trace=agent.trace)
     if root.status == Status.INVALID:
         message = (
             "the tree ended INVALID: some behaviour's update() returned something that is not "
@@ -229,7 +239,7 @@ def _root(policy: Policy) -> py_trees.behaviour.Behaviour:
     if isinstance(policy, py_trees.behaviour.Behaviour):
         return policy
     if isinstance(policy, str | os.PathLike):
-        from pytest_logicenv.sim.btxml import load_bt_xml
+        from pytest_logicenv.sim.bt import load_bt_xml
 
         return load_bt_xml(policy)()
     if callable(policy):

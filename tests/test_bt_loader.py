@@ -1,5 +1,6 @@
-"""BehaviorTree.CPP v4 XML: node semantics (memory, reactive, retry, subtrees) checked through
-runs, and every kind of bad input named with its file, line and node."""
+"""BehaviorTree.CPP v4 XML through the runner: node semantics (memory, reactive, retry,
+subtrees) checked through runs with the simulator's leaves, and every kind of bad input named
+with its file, line and node."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from sim_scenes import kitchen
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.sim.btxml import load_bt_xml, parse_bt_xml
+from pytest_logicenv.sim.bt import load_bt_xml, parse_bt_xml
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy
 
@@ -109,8 +110,9 @@ def test_decorators_constants_and_conditions(body: str, status: str) -> None:
 
 def test_subtree_parameters_autoremap_and_the_port_name_shorthand() -> None:
     main = '<Sequence><SubTree ID="Fetch" item="sponge" place="{=}" _autoremap="false"/></Sequence>'
-    with pytest.raises(PolicyError, match="reads 'place', which no enclosing SubTree passes"):
-        run_xml(main, '<BehaviorTree ID="Fetch"><GoTo target="{item}"/></BehaviorTree>')
+    fetch = '<BehaviorTree ID="Fetch"><GoTo target="{place}"/></BehaviorTree>'
+    with pytest.raises(PolicyError, match="reads blackboard entry 'place', which nothing"):
+        run_xml(main, fetch)
     outer = '<SubTree ID="Outer" item="sponge"/>'
     trees = (
         '<BehaviorTree ID="Outer"><SubTree ID="Inner" _autoremap="true" target="{item}"/>'
@@ -120,6 +122,21 @@ def test_subtree_parameters_autoremap_and_the_port_name_shorthand() -> None:
     )
     outcome = run_xml(outer, *trees)
     assert [str(step) for step in outcome.trace] == ["GoTo(sponge) ok", "PickUp(sponge) ok"]
+
+
+def test_an_entry_written_at_run_time_is_read_by_a_later_leaf() -> None:
+    body = (
+        '<Sequence><Script code="item := \'sponge\'"/><SetBlackboard value="counter" '
+        'output_key="place"/><GoTo target="{place}"/><PickUp object="{item}"/></Sequence>'
+    )
+    outcome = run_xml(body)
+    assert [str(step) for step in outcome.trace] == ["GoTo(counter) ok", "PickUp(sponge) ok"]
+
+
+def test_a_bad_value_read_at_run_time_ends_the_run_as_an_error_naming_the_node() -> None:
+    outcome = run_xml('<Sequence><Script code="x := \'\'"/><GoTo target="{x}"/></Sequence>')
+    assert (outcome.kind, outcome.status) == ("error", "RAISED")
+    assert "test.xml:1 <GoTo>: GoTo port 'target'" in outcome.headline()
 
 
 def test_action_leaves_in_both_forms_act_alike() -> None:
@@ -159,10 +176,14 @@ BAD: list[tuple[str, str]] = [
     ("<tree/>", "test.xml:1: the document element must be <root>"),
     (
         '<root BTCPP_format="3"><BehaviorTree ID="T"><AlwaysSuccess/></BehaviorTree></root>',
-        "BTCPP_format '3' is not supported",
+        "BTCPP_format='3': this file is written for BehaviorTree.CPP 3",
     ),
     ("<root/>", "test.xml: no <BehaviorTree> in the document"),
-    ("<root><BehaviorTree><AlwaysSuccess/></BehaviorTree></root>", "<BehaviorTree> needs an ID"),
+    (
+        "<root><BehaviorTree><AlwaysSuccess/></BehaviorTree><BehaviorTree ID='B'>"
+        "<AlwaysSuccess/></BehaviorTree></root>",
+        "<BehaviorTree> needs an ID when its file has several trees",
+    ),
     (
         "<root><BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree>"
         "<BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree></root>",
@@ -179,7 +200,7 @@ BAD: list[tuple[str, str]] = [
     ),
     (
         "<root><include path='x.xml'/><BehaviorTree ID='T'><AlwaysSuccess/></BehaviorTree></root>",
-        "test.xml:1: <include> is not supported under <root>",
+        "test.xml:1: include path='x.xml': no such file",
     ),
     (tree('<Pickup object="mug"/>'), "<Pickup>: unknown node ID 'Pickup'; did you mean 'PickUp'?"),
     (tree('<Action object="mug"/>'), "<Action>: <Action> needs an ID attribute"),
@@ -206,13 +227,13 @@ BAD: list[tuple[str, str]] = [
         "missing port 'num_attempts'",
     ),
     (
-        tree("<RetryUntilSuccessful num_attempts='0'><AlwaysSuccess/></RetryUntilSuccessful>"),
-        "num_attempts must be a positive integer or -1, got '0'",
+        tree("<RetryUntilSuccessful num_attempts='x'><AlwaysSuccess/></RetryUntilSuccessful>"),
+        "port num_attempts='x': 'x' is not an integer",
     ),
     (tree("<SubTree ID='Nope'/>"), "<SubTree 'Nope'>: no BehaviorTree with ID 'Nope'"),
     (tree("<SubTree ID='Main'/>"), "SubTree 'Main' includes itself (Main)"),
-    (tree("<GoTo target='{where}'/>"), "port target='{where}' reads 'where'"),
-    (tree("<GoTo target='mug' _skipIf='true'/>"), "attribute '_skipIf' (BT.CPP scripting)"),
+    (tree("<GoTo target='{where}'/>"), "port target='{where}' reads blackboard entry 'where'"),
+    (tree("<GoTo target='mug' _skipIf='a %'/>"), "_skipIf='a %': column 3: '%' is not"),
     ('<!DOCTYPE root [<!ENTITY a "b">]><root/>', "DOCTYPE is not allowed"),
     (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: TypeError: Busy.__init__() got an unexpected"),
     (tree("<Busy ticks='soon'/>"), "<Busy>: ValueError: invalid literal for int()"),
@@ -228,7 +249,7 @@ def test_bad_input_names_the_file_line_and_node(text: str, message: str) -> None
 
 
 def test_an_unknown_main_tree_and_a_missing_file_are_policy_errors(tmp_path: Path) -> None:
-    with pytest.raises(PolicyError, match="no BehaviorTree with ID 'Other' \\(trees: Main\\)"):
+    with pytest.raises(PolicyError, match="tree='Other' names no BehaviorTree \\(trees: Main\\)"):
         parse_bt_xml(tree("<AlwaysSuccess/>"), "test.xml", tree="Other")
     with pytest.raises(PolicyError, match="cannot read the policy file"):
         load_bt_xml(tmp_path / "missing.xml")

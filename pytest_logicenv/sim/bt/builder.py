@@ -1,0 +1,423 @@
+"""Building a loaded document into a fresh py_trees tree, checking everything BT.CPP checks
+when it creates a tree, and more, before anything runs.
+
+Per node: its ID is known (else the closest one is named); its ports are declared by the node
+(text converts to the port's type); an input without a default is given; the number of
+children fits; its scripts parse. Per tree: SubTree calls name a tree and do not recurse; the
+ports of SubTrees a ``<TreeNodesModel>`` declares mandatory are passed. Finally every
+``{key}`` a node or script reads must be written by something: a SubTree port, an output port,
+a Script, ``SetBlackboard`` or the initial blackboard. Each problem is a
+:class:`~pytest_logicenv.errors.PolicyError` naming the file, line and node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import py_trees
+
+from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.sim.actions import ACTIONS, check_call, check_reference
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry
+from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
+from pytest_logicenv.sim.bt.decorators import SubTree
+from pytest_logicenv.sim.bt.document import Document
+from pytest_logicenv.sim.bt.node import (
+    POST_CONDITIONS,
+    PRE_CONDITIONS,
+    BtNode,
+    Conditions,
+    Guarded,
+    TreeContext,
+)
+from pytest_logicenv.sim.bt.portio import Ports, PortsBehaviour
+from pytest_logicenv.sim.bt.ports import PortType, Value, blackboard_key, convert
+from pytest_logicenv.sim.bt.registry import Registry
+from pytest_logicenv.sim.bt.script import Script, ScriptSyntaxError, parse_script
+from pytest_logicenv.sim.bt.xmlread import Element, echo
+from pytest_logicenv.sim.leaves import CONDITIONS, AgentBehaviour
+
+Behaviour = py_trees.behaviour.Behaviour
+GENERIC = ("Action", "Condition", "Control", "Decorator")
+SCRIPT_PORTS = {"Script": "code", "ScriptCondition": "code", "Precondition": "if"}
+RESERVED = {"name", "ID", "_autoremap", *PRE_CONDITIONS, *POST_CONDITIONS}
+
+
+def label(element: Element) -> str:
+    name = element.attrs.get("name") or element.attrs.get("ID")
+    return f"<{element.tag}{f' {name!r}' if name else ''}>"
+
+
+def fail(element: Element, message: str) -> PolicyError:
+    return PolicyError(f"{element.where}: {label(element)}: {message}")
+
+
+def is_port_name(name: str) -> bool:
+    """BT.CPP's ``IsAllowedPortName``: starts with a letter, not a reserved attribute."""
+    return bool(name) and name[0].isalpha() and name not in RESERVED
+
+
+@dataclass(frozen=True)
+class _Read:
+    element: Element
+    what: str
+    board: Blackboard
+    key: str
+
+
+class Builder:
+    """Builds one tree of ``document`` (a fresh instance per call of :meth:`build`)."""
+
+    def __init__(
+        self, document: Document, registry: Registry, initial: Mapping[str, Value]
+    ) -> None:
+        self.document = document
+        self.registry = registry
+        self.initial = initial
+        self.context = TreeContext(enums=dict(registry.enums))
+        self.reads: list[_Read] = []
+        self.writes: list[tuple[Blackboard, str]] = []
+
+    def build(self, tree_id: str) -> Behaviour:
+        board = Blackboard()
+        for key, value in self.initial.items():
+            board.set(key, value)
+        root = self.node(self.document.trees[tree_id].children[0], board, (tree_id,))
+        if not isinstance(root, BtNode):
+            wrapper = Guarded(root.name, root)
+            wrapper.configure(self.context, Ports({}, {}, board, root.name), Conditions(), "")
+            root = wrapper
+        root.is_root = True
+        self.check_reads()
+        return root
+
+    # -- one element -----------------------------------------------------------------------
+
+    def node_id(self, element: Element) -> str:
+        if element.tag in GENERIC:
+            node_id = element.attrs.get("ID", "")
+            if not node_id:
+                raise fail(element, f"<{element.tag}> needs an ID attribute")
+            return node_id
+        if "ID" in element.attrs and element.tag != "SubTree":
+            raise fail(
+                element,
+                f"attribute ID is not allowed in <{element.tag}> (write <{element.tag} .../> "
+                f'or <Action ID="{element.tag}" .../>)',
+            )
+        return element.tag
+
+    def node(self, element: Element, board: Blackboard, stack: tuple[str, ...]) -> Behaviour:
+        node_id = self.node_id(element)
+        conditions = self.conditions(element, board)
+        if node_id == "SubTree":
+            return self.subtree(element, board, stack, conditions)
+        spec = self.registry.spec(node_id)
+        if spec is None:
+            raise fail(element, self.unknown(node_id))
+        raw = self.ports(element, spec)
+        kids = [self.node(child, board, stack) for child in element.children]
+        self.check_children(element, spec, len(kids))
+        types = self.declare(element, spec, raw, board)
+        literal = {p: v for p, v in raw.items() if blackboard_key(p, v) is None}
+        known = dict(literal)
+        for port, value in raw.items():
+            key = blackboard_key(port, value)
+            entry = board.entry(key) if key is not None else None
+            if entry is not None and isinstance(entry.value, str):
+                known[port] = entry.value
+        if spec.free_ports and len(known) < len(raw):
+            missing = next(p for p in raw if p not in known)
+            raise fail(
+                element,
+                f"port {missing}={raw[missing]!r} reads the blackboard, but {node_id} is a plain "
+                "factory that gets its ports as text when the tree is built; register it with "
+                "action(...)/condition(...) and declared ports to read them at run time",
+            )
+        self.check_static(element, spec, raw, literal)
+        request = NodeRequest(element.attrs.get("name") or node_id, kids, literal, known, raw)
+        behaviour = self.make(element, spec, request)
+        return self.finish(
+            element, behaviour, Ports(raw, types, board, self.origin(element)), conditions
+        )
+
+    def origin(self, element: Element) -> str:
+        return f"{element.where} {label(element)}"
+
+    def make(self, element: Element, spec: NodeSpec, request: NodeRequest) -> Behaviour:
+        try:
+            behaviour = spec.make(request)
+        except PolicyError as error:
+            raise fail(element, str(error)) from None
+        except Exception as error:  # a user's node factory refused its ports
+            raise fail(element, f"{type(error).__name__}: {error}") from None
+        if not isinstance(behaviour, Behaviour):
+            raise fail(
+                element,
+                f"the factory of {spec.id} returned {type(behaviour).__name__}, not a py_trees "
+                "behaviour",
+            )
+        return behaviour
+
+    def finish(
+        self, element: Element, behaviour: Behaviour, ports: Ports, conditions: Conditions
+    ) -> Behaviour:
+        origin = self.origin(element)
+        if isinstance(behaviour, BtNode):
+            behaviour.configure(self.context, ports, conditions, origin)
+            return behaviour
+        if isinstance(behaviour, PortsBehaviour):
+            behaviour.bind_ports(ports)
+        if isinstance(behaviour, AgentBehaviour):
+            behaviour.origin = origin
+        if not conditions.pre and not conditions.post:
+            return behaviour
+        guard = Guarded(behaviour.name, behaviour)
+        guard.configure(self.context, ports, conditions, origin)
+        return guard
+
+    def unknown(self, node_id: str) -> str:
+        message = self.registry.unknown(node_id)
+        model = self.document.models.get(node_id)
+        if node_id in self.document.trees:
+            message += f'; to call the tree {node_id!r} write <SubTree ID="{node_id}"/>'
+        elif model is not None:
+            message += (
+                f"; the file's TreeNodesModel declares it ({model.element.where}) but nothing "
+                "implements it: register a behaviour for it (--nodes MODULE, the marker's "
+                "nodes=, or load_bt_xml(nodes=...))"
+            )
+        return message
+
+    # -- ports -----------------------------------------------------------------------------
+
+    def ports(self, element: Element, spec: NodeSpec) -> dict[str, str]:
+        """The node's port values: the XML's, then the declared defaults."""
+        raw = {k: v for k, v in element.attrs.items() if is_port_name(k)}
+        if not (spec.free_ports or spec.extra_ports):
+            names = [port.name for port in spec.ports]
+            for given in raw:
+                if given not in names:
+                    listed = ", ".join(names) or "none"
+                    if spec.origin == "simulator":
+                        message = f"{spec.id} has no port {given!r}; its ports are: {listed}"
+                    else:
+                        message = f"unknown port {given!r} ({spec.id} ports: {listed})"
+                    raise fail(element, message)
+        for port in spec.ports:
+            if port.name in raw or not port.reads:
+                continue
+            if port.default is not None:
+                raw[port.name] = port.default
+            elif not port.optional:
+                raise fail(element, self.missing(spec, port.name))
+        return raw
+
+    def missing(self, spec: NodeSpec, port: str) -> str:
+        if spec.id in ACTIONS:
+            return f"{spec.id} needs port {port!r} (ports: {', '.join(ACTIONS[spec.id].ports)})"
+        if spec.id in CONDITIONS:
+            named = CONDITIONS[spec.id].required + CONDITIONS[spec.id].optional
+            return f"{spec.id} needs port {port!r} (ports: {', '.join(named)})"
+        return f'missing port {port!r}; add {port}="..."'
+
+    def declare(
+        self, element: Element, spec: NodeSpec, raw: Mapping[str, str], board: Blackboard
+    ) -> dict[str, PortType]:
+        """Check text converts to each port's type; create the entries ports name (typed, as
+        BT.CPP does when it creates a tree) and note what they read and write."""
+        types: dict[str, PortType] = {}
+        for name, value in raw.items():
+            port = spec.port(name)
+            types[name] = port.type if port else "str"
+            key = blackboard_key(name, value)
+            if key is None:
+                try:
+                    convert(value, types[name])
+                except ValueError as error:
+                    raise fail(element, f"port {name}={echo(value)}: {error}") from None
+                if spec.id == "SetBlackboard" and name == "output_key":
+                    self.writes.append((board, value))
+                continue
+            try:  # text reads any value, so only typed ports type their entries
+                board.create(key, types[name] if types[name] != "str" else "any")
+            except ValueError as error:
+                raise fail(element, f"port {name}={value!r}: {error}") from None
+            if port is None or port.reads:
+                self.reads.append(_Read(element, f"port {name}={value!r}", board, key))
+            if port is not None and port.writes:
+                self.writes.append((board, key))
+        if spec.id in SCRIPT_PORTS:
+            port_name = SCRIPT_PORTS[spec.id]
+            if blackboard_key(port_name, raw[port_name]) is None:
+                self.script(element, port_name, raw[port_name], board)
+        return types
+
+    def check_children(self, element: Element, spec: NodeSpec, count: int) -> None:
+        low, high = spec.children
+        if low <= count and (high is None or count <= high):
+            return
+        if high is None:
+            raise fail(element, f"needs at least {low} child node(s)")
+        wanted = (
+            str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low}-{high}"
+        )
+        raise fail(element, f"takes {wanted} child node(s), it has {count}")
+
+    def check_static(
+        self, element: Element, spec: NodeSpec, raw: Mapping[str, str], literal: Mapping[str, str]
+    ) -> None:
+        """What can be checked now that BT.CPP checks at the first tick."""
+        if spec.id == "Parallel" and "success_count" in literal and "failure_count" in literal:
+            count = len(element.children)
+            for name in ("success_count", "failure_count"):
+                number = int(literal[name])
+                need = max(count + number + 1, 0) if number < 0 else number
+                if count < need:
+                    raise fail(element, f"{name}={number} needs {need} children, it has {count}")
+        if spec.id in ACTIONS:
+            if len(literal) == len(raw):
+                self.call(element, spec.id, literal)
+            for port, value in literal.items():
+                try:
+                    check_reference(value, f"{spec.id} port {port!r}")
+                except PolicyError as error:
+                    raise fail(element, str(error)) from None
+
+    def call(self, element: Element, action: str, ports: Mapping[str, str]) -> None:
+        try:
+            check_call(action, ports)
+        except PolicyError as error:
+            raise fail(element, str(error)) from None
+
+    # -- scripts ---------------------------------------------------------------------------
+
+    def script(self, element: Element, attribute: str, text: str, board: Blackboard) -> Script:
+        try:
+            script = parse_script(text)
+        except ScriptSyntaxError as error:
+            raise fail(element, f"{attribute}={echo(text)}: {error}") from None
+        enums = self.registry.enums
+        for name in script.reads:
+            if name not in enums:
+                self.reads.append(_Read(element, f"{attribute}={echo(text)}", board, name))
+        self.writes.extend((board, name) for name in script.assigned)
+        return script
+
+    def conditions(self, element: Element, board: Blackboard) -> Conditions:
+        pre = tuple(
+            (name, self.script(element, name, element.attrs[name], board))
+            for name in PRE_CONDITIONS
+            if name in element.attrs
+        )
+        post = {
+            name: self.script(element, name, element.attrs[name], board)
+            for name in POST_CONDITIONS
+            if name in element.attrs
+        }
+        return Conditions(pre, post)
+
+    # -- SubTree ---------------------------------------------------------------------------
+
+    def subtree(
+        self, element: Element, board: Blackboard, stack: tuple[str, ...], conditions: Conditions
+    ) -> Behaviour:
+        tree_id = element.attrs.get("ID", "")
+        trees = self.document.trees
+        if tree_id not in trees:
+            raise fail(element, f"no BehaviorTree with ID {tree_id!r} (trees: {', '.join(trees)})")
+        if tree_id in stack:
+            raise fail(element, f"SubTree {tree_id!r} includes itself ({' > '.join(stack)})")
+        if element.children:
+            raise fail(element, "a SubTree has no child nodes")
+        try:
+            autoremap = bool(convert(element.attrs.get("_autoremap", "false"), "bool"))
+        except ValueError as error:
+            raise fail(element, f"_autoremap: {error}") from None
+        remap = {k: v for k, v in element.attrs.items() if is_port_name(k)}
+        self.model_defaults(element, tree_id, remap, autoremap)
+        inner = Blackboard(board, autoremap=autoremap)
+        for port, value in remap.items():
+            key = blackboard_key(port, value)
+            if key is None:
+                entry = inner.storage[port] = Entry("any")
+                entry.value = value  # a literal: set in the subtree's own scope
+            else:
+                inner.remapping[port] = key
+        root = self.node(trees[tree_id].children[0], inner, (*stack, tree_id))
+        node = SubTree(element.attrs.get("name") or tree_id, root)
+        node.configure(
+            self.context,
+            Ports(remap, {}, board, self.origin(element)),
+            conditions,
+            self.origin(element),
+        )
+        return node
+
+    def model_defaults(
+        self, element: Element, tree_id: str, remap: dict[str, str], autoremap: bool
+    ) -> None:
+        model = self.document.models.get(tree_id)
+        if model is None or model.kind != "SubTree" or autoremap:
+            return
+        for port in model.ports:
+            if port.name in remap:
+                continue
+            if port.default is None:
+                raise fail(
+                    element,
+                    f"the TreeNodesModel of SubTree {tree_id!r} (line {model.element.line}) "
+                    f'declares port {port.name!r} mandatory; pass it ({port.name}="...")',
+                )
+            remap[port.name] = port.default
+
+    # -- the blackboard check --------------------------------------------------------------
+
+    def check_reads(self) -> None:
+        written = {(id(board), key) for board, key in map(self.resolve, self.writes)}
+        for read in self.reads:
+            board, key = self.resolve((read.board, read.key))
+            entry = board.storage.get(key)
+            if (id(board), key) in written or (entry is not None and entry.value is not None):
+                continue
+            alias = f" (as {key!r} in the calling tree)" if key != read.key.lstrip("@") else ""
+            raise fail(
+                read.element,
+                f"{read.what} reads blackboard entry {read.key!r}{alias}, which nothing in the "
+                "tree writes: pass it from the calling SubTree, or set it first (an output "
+                "port, a Script, SetBlackboard, or the initial blackboard)",
+            )
+
+    @staticmethod
+    def resolve(item: tuple[Blackboard, str]) -> tuple[Blackboard, str]:
+        board, key = item
+        return board.owner(key)
+
+
+def check_models(document: Document, registry: Registry) -> None:
+    """``<TreeNodesModel>`` declarations of nodes we have must match them: the same kind of
+    node (leaf or not) and ports the node has, in the same direction."""
+    for model in document.models.values():
+        spec = registry.spec(model.id)
+        if spec is None or model.kind == "SubTree":
+            continue
+        where = f"{model.element.where}: TreeNodesModel <{model.kind} ID={model.id!r}>"
+        leaf_model = model.kind in ("Action", "Condition")
+        if leaf_model != (spec.kind in ("Action", "Condition")):
+            raise PolicyError(f"{where}: {model.id} is a {spec.kind} node here; fix the model")
+        if spec.free_ports or spec.extra_ports:
+            continue
+        for port in model.ports:
+            ours = spec.port(port.name)
+            if ours is None:
+                names = ", ".join(p.name for p in spec.ports) or "none"
+                raise PolicyError(
+                    f"{where}: declares port {port.name!r} (line {port.line}), which "
+                    f"{model.id} does not have (its ports: {names})"
+                )
+            if ours.direction != port.direction:
+                raise PolicyError(
+                    f"{where}: port {port.name!r} (line {port.line}) is an {ours.direction} "
+                    f"port of {model.id}, not {port.direction}"
+                )

@@ -1,0 +1,92 @@
+"""BT.CPP v4's built-in leaves (``Sleep`` is in :mod:`pytest_logicenv.sim.bt.timing`).
+
+===================  ========================================================================
+``AlwaysSuccess``    SUCCESS; ``AlwaysFailure``: FAILURE
+``Script``           runs ``code``, SUCCESS
+``ScriptCondition``  SUCCESS when ``code`` evaluates true, else FAILURE
+``SetBlackboard``    writes ``value`` (text, or a copy of the ``{entry}`` it names) to the
+                     entry ``output_key`` names
+``UnsetBlackboard``  removes the entry ``key``
+``WasEntryUpdated``  SUCCESS when ``entry`` was written since this node last looked
+===================  ========================================================================
+"""
+
+from __future__ import annotations
+
+from pytest_logicenv.sim.bt.decorators import ScriptPort
+from pytest_logicenv.sim.bt.node import FAILURE, SUCCESS, BtLeaf, BtStatus
+from pytest_logicenv.sim.bt.ports import Value, blackboard_key, coerce
+
+
+class Constant(BtLeaf):
+    """``AlwaysSuccess`` and ``AlwaysFailure``."""
+
+    def __init__(self, name: str, result: BtStatus) -> None:
+        super().__init__(name)
+        self.constant = result
+
+    def on_tick(self) -> BtStatus:
+        return self.constant
+
+
+class ScriptNode(BtLeaf):
+    """``Script`` (``condition=False``) and ``ScriptCondition``."""
+
+    def __init__(self, name: str, *, condition: bool) -> None:
+        super().__init__(name)
+        self.condition = condition
+        self.script = ScriptPort(self, "code")
+
+    def on_tick(self) -> BtStatus:
+        script = self.script.get()
+        if not self.condition:
+            self.run(script, "code")
+            return SUCCESS
+        return SUCCESS if self.holds(script, "code") else FAILURE
+
+
+class SetBlackboard(BtLeaf):
+    def on_tick(self) -> BtStatus:
+        board = self.ports.blackboard
+        target = self.ports.text("output_key")
+        raw = self.ports.raw["value"]
+        source_key = blackboard_key("value", raw)
+        destination = board.entry(target)
+        value: Value | None = raw
+        if source_key is not None:
+            source = board.entry(source_key)
+            if source is None:
+                raise self.fail(f"value={raw!r}: no blackboard entry {source_key!r} to copy")
+            if destination is None:
+                destination = board.create(target, source.type)
+            value = source.value
+        if value is None:
+            return FAILURE
+        try:
+            if destination is not None and isinstance(value, str):
+                value = coerce(value, destination.type)
+            board.set(target, value)
+        except ValueError as error:
+            raise self.fail(f"output_key={target!r}: {error}") from None
+        return SUCCESS
+
+
+class UnsetBlackboard(BtLeaf):
+    def on_tick(self) -> BtStatus:
+        self.ports.blackboard.unset(self.ports.text("key"))
+        return SUCCESS
+
+
+class WasEntryUpdated(BtLeaf):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.seen = -1
+
+    def on_tick(self) -> BtStatus:
+        key = self.ports.key("entry") or self.ports.raw["entry"]
+        entry = self.ports.blackboard.entry(key)
+        if entry is None:
+            raise self.fail(f"entry={key!r}: no such blackboard entry")
+        updated = entry.seq != self.seen
+        self.seen = entry.seq
+        return SUCCESS if updated else FAILURE

@@ -1,0 +1,228 @@
+"""Running a parsed script against a blackboard, with BT.CPP's value rules.
+
+Numbers compute as doubles (``1 + 1`` is ``2.0``); comparisons and logic give ``1.0`` or
+``0.0``; ``true`` and ``false`` are ``1`` and ``0``. ``+`` joins two strings, ``..`` joins
+strings and numbers. A string compared with a number is read as one (``'true'`` is 1, a
+registered enum is its value). Equality of doubles allows float epsilon. Both sides of
+``&&`` and ``||`` are evaluated, as in BT.CPP. A name is looked up in the enums first, then in
+the blackboard; a missing entry is a :class:`ScriptRuntimeError`.
+
+>>> from pytest_logicenv.sim.bt.blackboard import Blackboard
+>>> from pytest_logicenv.sim.bt.script import parse_script
+>>> board = Blackboard()
+>>> run_script(parse_script("A := 3; B := A * 2; msg := 'n=' .. B"), board, {})
+'n=6'
+>>> truthy(run_script(parse_script("A == 3 && color == RED"), board, {"RED": 1, "color": 1}))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign
+from pytest_logicenv.sim.bt.ports import Value, convert, parse_double, to_text
+from pytest_logicenv.sim.bt.script import (
+    Assign,
+    Binary,
+    Compare,
+    Conditional,
+    Expr,
+    Literal,
+    Name,
+    Script,
+    Unary,
+)
+
+_EPSILON = 1.1920928955078125e-07  # C++ float epsilon, BT.CPP's tolerance for ==
+
+Number = int | float
+
+
+class ScriptRuntimeError(ValueError):
+    """A script failed while it ran (the caller adds the file, line and node)."""
+
+
+def run_script(script: Script, board: Blackboard, enums: Mapping[str, int]) -> Value:
+    """Evaluate every expression of ``script`` in order; the value of the last."""
+    result: Value = 0
+    for expr in script.exprs:
+        result = _Evaluator(board, enums).eval(expr)
+    return result
+
+
+def truthy(value: Value) -> bool:
+    """A script result as a condition: a number is true unless 0; text as BT.CPP's bool
+    conversion reads it."""
+    if isinstance(value, str):
+        try:
+            return bool(convert(value, "bool"))
+        except ValueError:
+            raise ScriptRuntimeError(f"the result {value!r} is not a bool") from None
+    if isinstance(value, tuple):
+        raise ScriptRuntimeError("a queue is not a bool")
+    return float(value) != 0.0
+
+
+def _number(value: Value) -> Number | None:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float):
+        return value
+    return None
+
+
+class _Evaluator:
+    def __init__(self, board: Blackboard, enums: Mapping[str, int]) -> None:
+        self.board = board
+        self.enums = enums
+
+    def eval(self, expr: Expr) -> Value:
+        if isinstance(expr, Literal):
+            return expr.value
+        if isinstance(expr, Name):
+            return self.name(expr.name)
+        if isinstance(expr, Unary):
+            return self.unary(expr.op, self.eval(expr.operand))
+        if isinstance(expr, Binary):
+            return self.binary(expr.op, self.eval(expr.left), self.eval(expr.right))
+        if isinstance(expr, Compare):
+            return self.compare(expr)
+        if isinstance(expr, Conditional):
+            test = self.eval(expr.test)
+            valid = (isinstance(test, str) and test != "") or (
+                not isinstance(test, str) and self.as_double(test) != 0.0
+            )
+            return self.eval(expr.then if valid else expr.orelse)
+        return self.assign(expr)
+
+    def name(self, name: str) -> Value:
+        if name in self.enums:
+            return float(self.enums[name])
+        try:
+            return self.board.get(name)
+        except KeyError:
+            raise ScriptRuntimeError(
+                f"variable not found: {name!r} (no blackboard entry holds a value)"
+            ) from None
+
+    def as_double(self, value: Value) -> float:
+        number = _number(value)
+        if number is not None:
+            return float(number)
+        if isinstance(value, str):
+            if value in ("true", "false"):
+                return 1.0 if value == "true" else 0.0
+            if value in self.enums:
+                return float(self.enums[value])
+            try:
+                return parse_double(value)
+            except ValueError:
+                pass
+        raise ScriptRuntimeError(f"{to_text(value)!r} is not a number")
+
+    def unary(self, op: str, value: Value) -> Value:
+        number = _number(value)
+        if number is None:
+            raise ScriptRuntimeError(f"operator {op!r} does not apply to {to_text(value)!r}")
+        if op == "-":
+            return -float(number)
+        if op == "!":
+            return float(not number)
+        return float(~self.integer(number))
+
+    def integer(self, number: Number) -> int:
+        if number != int(number):
+            raise ScriptRuntimeError("bitwise operators need integer operands")
+        return int(number)
+
+    def binary(self, op: str, left: Value, right: Value) -> Value:
+        lnum, rnum = _number(left), _number(right)
+        if lnum is not None and rnum is not None:
+            if op in _ARITHMETIC:
+                return _ARITHMETIC[op](float(lnum), float(rnum))
+            if op in ("&", "|", "^"):
+                li, ri = self.integer(lnum), self.integer(rnum)
+                return float(li & ri if op == "&" else li | ri if op == "|" else li ^ ri)
+            if op in ("&&", "||"):
+                return float(bool(lnum) and bool(rnum) if op == "&&" else bool(lnum or rnum))
+        if isinstance(left, str) and isinstance(right, str) and op in ("+", ".."):
+            return left + right
+        if op == ".." and (isinstance(left, str) or isinstance(right, str)):
+            return to_text(left) + to_text(right)
+        raise ScriptRuntimeError(
+            f"operation not permitted: {to_text(left)!r} {op} {to_text(right)!r}"
+        )
+
+    def compare(self, expr: Compare) -> Value:
+        left = self.eval(expr.operands[0])
+        for op, operand in zip(expr.ops, expr.operands[1:], strict=True):
+            right = self.eval(operand)
+            if isinstance(left, str) and isinstance(right, str):
+                holds = _COMPARE[op](left, right)
+            else:
+                lv, rv = self.as_double(left), self.as_double(right)
+                holds = (
+                    _COMPARE[op](lv, rv)
+                    if op not in ("==", "!=")
+                    else ((abs(lv - rv) <= _EPSILON) == (op == "=="))
+                )
+            if not holds:
+                return 0.0
+            left = right
+        return 1.0
+
+    def assign(self, expr: Assign) -> Value:
+        entry = self.board.entry(expr.target)
+        if entry is None:
+            if expr.op != ":=":
+                raise ScriptRuntimeError(
+                    f"blackboard entry {expr.target!r} does not exist yet; create it with "
+                    f"{expr.target} := ..."
+                )
+            entry = self.board.create(expr.target)
+        value = self.eval(expr.value)
+        if expr.op in (":=", "="):
+            self.store(entry, value, expr.target)
+            return value
+        if entry.value is None:
+            raise ScriptRuntimeError(f"the left operand of {expr.op!r} is not initialized")
+        current = entry.value
+        if isinstance(current, str) and isinstance(value, str) and expr.op == "+=":
+            result: Value = current + value
+        else:
+            lnum, rnum = _number(current), _number(value)
+            if lnum is None or rnum is None:
+                raise ScriptRuntimeError(f"{expr.op!r} needs numbers, not {to_text(current)!r}")
+            result = _ARITHMETIC[expr.op[0]](float(lnum), float(rnum))
+        self.store(entry, result, expr.target)
+        return result
+
+    def store(self, entry: Entry, value: Value, key: str) -> None:
+        try:
+            assign(entry, value, key)
+        except ValueError as error:
+            raise ScriptRuntimeError(str(error)) from None
+
+
+def _divide(left: float, right: float) -> float:
+    if right == 0.0:
+        return math.nan if left == 0.0 or math.isnan(left) else math.copysign(math.inf, left)
+    return left / right
+
+
+_ARITHMETIC: Mapping[str, Callable[[float, float], float]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _divide,
+}
+_COMPARE: Mapping[str, Callable[[object, object], bool]] = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,  # type: ignore[operator]
+    ">": lambda a, b: a > b,  # type: ignore[operator]
+    "<=": lambda a, b: a <= b,  # type: ignore[operator]
+    ">=": lambda a, b: a >= b,  # type: ignore[operator]
+}

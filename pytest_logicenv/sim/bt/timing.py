@@ -1,0 +1,111 @@
+"""Time-based nodes, counted in simulator ticks.
+
+The simulator has no wall clock: one tick of the policy's root is :data:`TICK_MS`
+milliseconds (100 ms, a 10 Hz tick rate). A duration of ``msec`` milliseconds lasts
+``ceil(msec / TICK_MS)`` ticks, counted from the tick the node started in:
+
+=============  ==========================================================================
+``Sleep``      RUNNING until ``msec`` have passed, then SUCCESS (``msec="250"``: 3 ticks
+               RUNNING, SUCCESS on the 4th); ``msec="0"``: SUCCESS at once
+``Delay``      RUNNING for ``delay_msec`` without ticking the child, then the child
+``Timeout``    the child, halted with FAILURE when it is still RUNNING ``msec`` after it
+               started (``msec="300"``: the child gets 3 ticks); ``0``: no limit
+=============  ==========================================================================
+
+Nav2's ``RateController`` (in :mod:`pytest_logicenv.sim.bt.nav2`) counts ticks the same way.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pytest_logicenv.sim.bt.node import (
+    FAILURE,
+    RUNNING,
+    SUCCESS,
+    Behaviour,
+    BtDecorator,
+    BtLeaf,
+    BtStatus,
+    Status,
+    halt_child,
+)
+
+#: How long one simulator tick lasts, in milliseconds.
+TICK_MS = 100
+
+
+def ticks(msec: float) -> int:
+    """The number of ticks ``msec`` milliseconds last.
+
+    >>> ticks(0), ticks(100), ticks(250)
+    (0, 1, 3)
+    """
+    return max(0, math.ceil(msec / TICK_MS))
+
+
+class Sleep(BtLeaf):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.start = 0
+        self.duration = 0
+
+    def on_tick(self) -> BtStatus:
+        if self.status != Status.RUNNING:
+            self.duration = ticks(self.ports.number("msec"))
+            if self.duration <= 0:
+                return SUCCESS
+            self.start = self.context.now
+            return RUNNING
+        return SUCCESS if self.context.now - self.start >= self.duration else RUNNING
+
+
+class Delay(BtDecorator):
+    def __init__(self, name: str, child: Behaviour) -> None:
+        super().__init__(name, child)
+        self.started = False
+        self.start = 0
+
+    def on_halt(self) -> None:
+        self.started = False
+
+    def on_tick(self) -> BtStatus:
+        duration = ticks(self.ports.number("delay_msec"))
+        if not self.started:
+            self.started = True
+            self.start = self.context.now
+            self.set_running()
+        if self.context.now - self.start < duration:
+            return RUNNING
+        result = self.tick_child()
+        if result.completed:
+            self.started = False
+            halt_child(self.child)
+        return result
+
+
+class Timeout(BtDecorator):
+    def __init__(self, name: str, child: Behaviour) -> None:
+        super().__init__(name, child)
+        self.started = False
+        self.start = 0
+
+    def on_halt(self) -> None:
+        self.started = False
+
+    def on_tick(self) -> BtStatus:
+        duration = ticks(self.ports.number("msec"))
+        if not self.started:
+            self.started = True
+            self.start = self.context.now
+            self.set_running()
+        expired = duration > 0 and self.context.now - self.start >= duration
+        if expired and self.child.status == Status.RUNNING:
+            halt_child(self.child)
+            self.started = False
+            return FAILURE
+        result = self.tick_child()
+        if result.completed:
+            self.started = False
+            halt_child(self.child)
+        return result
