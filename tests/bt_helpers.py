@@ -62,11 +62,14 @@ def build(body: str, *trees: str, **options: Any) -> BtNode:
 
 
 def run(root: BtNode, ticks: int) -> list[str]:
-    """The root's status after each of ``ticks`` ticks (BT.CPP names)."""
+    """The root's status after each of ``ticks`` ticks (BT.CPP names); a root that completed
+    is reset before the next tick, as BT.CPP's ``Tree::tickOnce`` does."""
     results = []
     for _ in range(ticks):
         root.tick_once()
         results.append(root.result.value)
+        if root.result.completed:
+            root.reset()
     return results
 
 

@@ -1,7 +1,8 @@
 """``logicenv run``: run a behavior-tree policy in one or more scenes and print the outcomes.
 
 ``POLICY`` is a BehaviorTree.CPP v4 XML file (``--tree`` picks a tree other than the main
-one) or a py_trees policy written ``module:name`` or ``path/to/file.py:name``, where ``name``
+one; ``--nodes MODULE`` registers the module's own leaves and controls, its ``BT_NODES``) or a
+py_trees policy written ``module:name`` or ``path/to/file.py:name``, where ``name``
 is a function returning a root behaviour (or a root behaviour itself). Exit status: 0 when
 every run passes, 1 when some run shows a fault, 2 for bad input.
 
@@ -20,6 +21,7 @@ import importlib
 import importlib.util
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--tree", metavar="ID", help="the BehaviorTree of an XML file to run")
     parser.add_argument(
+        "--nodes",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="a module (pkg.module or file.py) whose BT_NODES the XML policy may use (repeatable)",
+    )
+    parser.add_argument(
         "--max-ticks", type=positive_int, default=None, metavar="N", help="tick budget of a run"
     )
     parser.add_argument(
@@ -75,7 +84,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     scenes = [load_scene(path) for path in args.scenes]
     goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else ()
-    policy = load_policy(args.policy, tree=args.tree)
+    policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
     known = None
     if len(scenes) > 1 or args.known:
         known = vocabulary(scenes, goal) | set(args.known)
@@ -115,16 +124,16 @@ def _read_json(path: str) -> Any:
         raise FactError(path, f"not valid JSON ({error})") from None
 
 
-def load_policy(spec: str, *, tree: str | None = None) -> Any:
-    """The policy ``spec`` names: an XML file's factory, or a module's (or a Python file's)
-    function or root behaviour."""
+def load_policy(spec: str, *, tree: str | None = None, nodes: Sequence[str] = ()) -> Any:
+    """The policy ``spec`` names: an XML file's factory (with the user's nodes from the
+    ``nodes`` modules), or a module's (or a Python file's) function or root behaviour."""
     from pytest_logicenv.sim.bt import load_bt_xml
     from pytest_logicenv.sim.runner import import_policy_file
 
     if spec.lower().endswith(".xml"):
-        return load_bt_xml(spec, tree=tree)
-    if tree is not None:
-        raise PolicyError("--tree applies to BehaviorTree.CPP XML policies only")
+        return load_bt_xml(spec, tree=tree, modules=nodes)
+    if tree is not None or nodes:
+        raise PolicyError("--tree and --nodes apply to BehaviorTree.CPP XML policies only")
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
         raise PolicyError(f"{spec}: a policy is an XML file, module:name or path/to/file.py:name")
