@@ -4,7 +4,7 @@ nodes), so that policies can be drawn in Groot2 (``logicenv groot-palette > node
 BT.CPP's and Nav2's built-ins are left out, as BT.CPP's ``writeTreeNodesModelXML`` leaves
 them out: Groot2 knows them.
 
->>> print(palette_xml(Registry())[:140])
+>>> print(palette_xml(Registry())[:160])
 <?xml version="1.0" encoding="UTF-8"?>
 <root BTCPP_format="4">
   <TreeNodesModel>
