@@ -32,7 +32,8 @@ def _node(spec: NodeSpec) -> list[str]:
             attrs += f" type={quoteattr(_TYPES[port.type])}"
         if port.default is not None:
             attrs += f" default={quoteattr(port.default)}"
-        text = port.description or ("optional" if port.optional else "")
+        optional = port.optional and port.direction == "input"
+        text = port.description or ("optional" if optional else "")
         lines.append(
             f"      <{_TAGS[port.direction]} {attrs}>{escape(text)}</{_TAGS[port.direction]}>"
         )

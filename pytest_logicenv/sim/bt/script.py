@@ -315,8 +315,13 @@ class _Parser:
         if token.kind in ("int", "hex", "real"):
             return self.number(token)
         self.index -= 1
-        if self.at("+") and self.tokens[self.index + 1].text == "+":
-            raise self.error("'++' is not part of BT.CPP's script language (write x += 1)")
+        previous = self.tokens[self.index - 1] if self.index else None
+        if token.text in "+-" and previous is not None and previous.text == token.text:
+            raise ScriptSyntaxError(
+                previous.column,
+                f"'{token.text * 2}' is not part of BT.CPP's script language "
+                f"(write x {token.text}= 1)",
+            )
         raise self.error("expected a value, a name or '('")
 
     def number(self, token: _Token) -> Literal:
