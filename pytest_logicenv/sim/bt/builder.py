@@ -232,6 +232,12 @@ class Builder:
             port = spec.port(name)
             types[name] = port.type if port else "str"
             key = blackboard_key(name, value)
+            if key is None and port is not None and port.direction == "output":
+                raise fail(
+                    element,
+                    f"output port {name}={echo(value)} must name a blackboard entry, e.g. "
+                    f'{name}="{{{name}}}"',
+                )
             if key is None:
                 try:
                     convert(value, types[name])

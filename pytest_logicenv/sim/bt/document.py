@@ -2,9 +2,9 @@
 
 * ``<BehaviorTree>`` without an ``ID`` is accepted when it is its file's only tree, and named
   ``BehaviorTree_0`` (then ``_1``, ...) as BT.CPP names it.
-* ``<include path="..."/>`` loads another file first, relative to the including file; an
-  include cycle, a missing file and a path outside the project are errors (``ros_pkg`` is not
-  supported: there is no ROS here).
+* ``<include path="..."/>`` loads another file first, relative to the including file (a file
+  included twice is read once); an include cycle, a missing file and a path outside the
+  project are errors (``ros_pkg`` is not supported: there is no ROS here).
 * The main tree is the ``tree`` asked for, else the first file's ``main_tree_to_execute``,
   else the only tree loaded.
 * ``<TreeNodesModel>`` declarations are kept, to be checked against the nodes we have and to
@@ -122,6 +122,7 @@ class Loader:
         self.unnamed = 0
         self.stack: list[Path] = []
         self.files: list[str] = []
+        self.loaded: set[Path] = set()
 
     def load_file(self, path: Path, shown: str) -> Element:
         resolved = path.resolve()
@@ -129,6 +130,7 @@ class Loader:
             chain = " > ".join(p.name for p in [*self.stack, resolved])
             raise PolicyError(f"{shown}: include cycle ({chain}); remove one of the includes")
         self.stack.append(resolved)
+        self.loaded.add(resolved)
         self.files.append(str(resolved))
         try:
             return self.load_text(read_text(path), shown, path.parent)
@@ -176,7 +178,8 @@ class Loader:
             )
         if not resolved.is_file():
             raise PolicyError(f"{element.where}: include path={echo(raw)}: no such file ({target})")
-        self.load_file(target, str(target))
+        if resolved not in self.loaded or resolved in self.stack:
+            self.load_file(target, str(target))  # a file included twice is read once
 
     def add_tree(self, element: Element, alone: bool) -> None:
         tree_id = element.attrs.get("ID")

@@ -9,8 +9,8 @@ node is seen by a later one.
 >>> board = Blackboard()
 >>> ports = Ports({"n": "{count}", "out": "{result}"}, {"n": "int"}, board, "t.xml:3 <Count>")
 >>> board.set("count", "41")
->>> ports.set("out", ports.get("n") + 1); board.get("result")
-42
+>>> ports.set("out", ports.get("n") + 1), board.get("result")
+(True, 42)
 """
 
 from __future__ import annotations
@@ -87,18 +87,22 @@ class Ports:
         value = self.get(port)
         return value if isinstance(value, str) else str(coerce(value, "str"))
 
-    def set(self, port: str, value: Value) -> None:
-        """Write ``value`` to the entry output ``port`` names (``{key}`` or ``{=}``)."""
+    def set(self, port: str, value: Value) -> bool:
+        """Write ``value`` to the entry output ``port`` names (``{key}`` or ``{=}``); ``False``
+        when the XML leaves the port out (BT.CPP's ``setOutput`` then fails quietly)."""
         key = self.key(port)
         if key is None:
+            if port not in self.raw:
+                return False
             raise self.fail(
-                f"output port {port}={self.raw.get(port)!r} must name a blackboard entry, "
+                f"output port {port}={self.raw[port]!r} must name a blackboard entry, "
                 f'e.g. {port}="{{{port}}}"'
             )
         try:
             self.blackboard.set(key, value)
         except ValueError as error:
             raise self.fail(f"port {port}: {error}") from None
+        return True
 
 
 class PortsBehaviour(py_trees.behaviour.Behaviour):
