@@ -94,9 +94,9 @@ def test_a_module_policy_is_imported_from_the_working_directory(
 
 BAD = [
     (["--scene", "missing.json"], "missing.json: no such scene file"),
-    (["--tree", "Nope"], "no BehaviorTree with ID 'Nope'"),
+    (["--tree", "Nope"], "tree='Nope' names no BehaviorTree"),
     (["--goal", "GOAL"], "not valid JSON"),
-    (["--known", "Sofa"], "clean_living_room.xml:68 <Condition>: 'book' names no object"),
+    (["--known", "Sofa"], "clean_living_room.xml:68 <Condition 'Exists'>: 'book' names no object"),
 ]
 
 
