@@ -13,7 +13,7 @@ import inspect
 import json
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,7 +39,8 @@ REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
 #: Who designs the scenes: room templates (no LLM), or the LLM of the run.
 DESIGNERS = ("procedural", "llm")
 MARKER_LINE = (
-    "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None): "
+    "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None, "
+    "tree=None, nodes=None): "
     "run the test once per logically diverse environment generated for the task "
     "(pytest-logicenv)"
 )
@@ -162,6 +163,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
     parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
     parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
+    parser.addini(
+        "logicenv_nodes",
+        "modules whose BT_NODES (users' own leaves and controls) XML policies may use",
+        type="args",
+        default=[],
+    )
     parser.addini("logicenv_llm_base_url", "OpenAI-compatible endpoint for plan generation")
     parser.addini("logicenv_llm_model", "model name for plan generation")
 
@@ -261,6 +268,8 @@ def _marker_signature(
     select: str = "minimal",
     seed: int = 0,
     expect_fault: str | None = None,
+    tree: str | None = None,
+    nodes: str | Sequence[str] | None = None,
 ) -> None:
     """The arguments ``@pytest.mark.logic_env`` accepts."""
 
@@ -269,6 +278,8 @@ def _marker_signature(
 class MarkerArgs:
     request: TaskRequest
     expect_fault: str | None
+    tree: str | None = None  # the BehaviorTree an XML policy runs
+    nodes: tuple[str, ...] = ()  # modules whose BT_NODES XML policies may use
 
 
 def parse_marker(
@@ -277,7 +288,7 @@ def parse_marker(
     """Validate a ``logic_env`` marker; errors name the test and the argument."""
     from pytest_logicenv.pipeline.environments import TaskRequest
 
-    accepted = "task, plan, rooms, select, seed, expect_fault"
+    accepted = "task, plan, rooms, select, seed, expect_fault, tree, nodes"
     needs_task = MarkerError(
         f"{nodeid}: @pytest.mark.logic_env needs the task description as its first "
         'argument, e.g. @pytest.mark.logic_env("Close the window if it is open.")'
@@ -338,7 +349,23 @@ def parse_marker(
     request = TaskRequest(
         task=task, plan_file=plan_path, rooms=tuple(rooms), select=select, seed=seed
     )
-    return MarkerArgs(request, expect_fault)
+    tree, nodes = _xml_options(args, nodeid)
+    return MarkerArgs(request, expect_fault, tree, nodes)
+
+
+def _xml_options(args: dict[str, Any], nodeid: str) -> tuple[str | None, tuple[str, ...]]:
+    """The marker's ``tree`` (a tree ID) and ``nodes`` (module names) for XML policies."""
+    tree = args.get("tree")
+    if tree is not None and (not isinstance(tree, str) or not tree):
+        raise MarkerError(f"{nodeid}: tree={tree!r} must be the ID of a BehaviorTree")
+    nodes = args.get("nodes") or ()
+    if isinstance(nodes, str):
+        nodes = (nodes,)
+    if not isinstance(nodes, list | tuple) or not all(isinstance(n, str) for n in nodes):
+        raise MarkerError(
+            f"{nodeid}: nodes={nodes!r} must name modules, e.g. nodes='my_robot.bt_nodes'"
+        )
+    return tree, tuple(nodes)
 
 
 @dataclass(frozen=True)
@@ -354,6 +381,8 @@ class CaseParam:
     case: Case
     function: str
     expect_fault: str | None
+    tree: str | None = None
+    nodes: tuple[str, ...] = ()
 
 
 def _builders(config: pytest.Config, designer_name: str) -> Builders:
@@ -422,7 +451,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     args, _ = state.prepared[metafunc.definition.nodeid]
     params = [
-        CaseParam(case, metafunc.definition.nodeid, args.expect_fault) for case in prepared.cases
+        CaseParam(case, metafunc.definition.nodeid, args.expect_fault, args.tree, args.nodes)
+        for case in prepared.cases
     ]
     metafunc.parametrize(
         "logic_env", params, ids=[p.case.trajectory_id for p in params], indirect=True
@@ -466,6 +496,8 @@ def logic_env(request: pytest.FixtureRequest) -> Any:
         param.case,
         expect_fault=param.expect_fault,
         max_ticks=state.max_ticks,
+        tree=param.tree,
+        nodes=(*request.config.getini("logicenv_nodes"), *param.nodes),
         base_dir=Path(request.node.path).parent,
         nodeid=param.function,
         on_outcome=on_outcome,

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,6 +54,8 @@ class LogicEnv:
         *,
         expect_fault: str | None = None,
         max_ticks: int | None = None,
+        tree: str | None = None,
+        nodes: Sequence[str] = (),
         base_dir: Path | None = None,
         nodeid: str = "",
         on_outcome: Callable[[Any], None] = lambda outcome: None,
@@ -61,6 +63,8 @@ class LogicEnv:
         self.case = case
         self.expect_fault = expect_fault
         self.max_ticks = max_ticks
+        self.tree = tree  # the BehaviorTree an XML policy runs (the marker's tree=)
+        self.nodes = tuple(nodes)  # modules with the user's own XML nodes (marker, ini)
         self.base_dir = base_dir
         self.nodeid = nodeid  # the test function, for the command that regenerates its entry
         self._on_outcome = on_outcome
@@ -118,10 +122,21 @@ class LogicEnv:
     def house_json(self) -> Path:
         return self.case.house_path
 
-    def run(self, policy: Any, *, max_ticks: int | None = None) -> Any:
+    def run(
+        self,
+        policy: Any,
+        *,
+        max_ticks: int | None = None,
+        tree: str | None = None,
+        nodes: Sequence[str] = (),
+    ) -> Any:
         """Run ``policy`` (a py_trees root, a factory returning one, or a BehaviorTree.CPP
         XML path, relative paths taken from the test file's folder) in this environment and
-        return its outcome; ``outcome.assert_ok()`` fails the test with an explanation."""
+        return its outcome; ``outcome.assert_ok()`` fails the test with an explanation.
+
+        For XML, ``tree`` picks the BehaviorTree (default: the marker's ``tree=``, then the
+        file's main tree) and ``nodes`` adds modules of the user's own nodes to the marker's
+        ``nodes=`` and the ``logicenv_nodes`` ini option."""
         from pytest_logicenv.sim.runner import run_policy
 
         ticks = max_ticks or self.max_ticks
@@ -135,7 +150,8 @@ class LogicEnv:
             problem = f"this environment's cache entry is damaged: {error}"
         else:
             try:
-                outcome = run_policy(self._policy(policy), scene, known=known, **options)
+                xml = self._xml(self._policy(policy), tree, nodes)
+                outcome = run_policy(xml, scene, known=known, **options)
             except LogicEnvError as error:  # a policy that cannot be built: this test only
                 problem = f"the policy cannot run: {error}"
         if problem is not None:
@@ -145,6 +161,25 @@ class LogicEnv:
         self.outcomes.append(outcome)
         self._on_outcome(outcome)
         return outcome
+
+    def _xml(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:
+        """An XML policy loaded with the tree and nodes modules asked for (others as given)."""
+        tree = tree or self.tree
+        modules = (*self.nodes, *nodes)
+        if not (tree or modules):
+            return policy
+        from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
+
+        if isinstance(policy, XmlPolicy):
+            if modules:
+                raise PolicyError(
+                    "nodes= applies to an XML path; pass load_bt_xml(path, modules=...) a "
+                    "loaded policy's nodes"
+                )
+            return policy.tree(tree) if tree else policy
+        if isinstance(policy, str | os.PathLike) and os.fspath(policy).lower().endswith(".xml"):
+            return load_bt_xml(policy, tree=tree, modules=modules)
+        return policy
 
     def _policy(self, policy: Any) -> Any:
         """A relative XML path taken from the test file's folder, else from the current
