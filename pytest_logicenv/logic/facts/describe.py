@@ -1,0 +1,91 @@
+"""Facts in English, for failure messages, reports and LLM prompts.
+
+>>> from pytest_logicenv.logic.facts.json_form import parse_fact
+>>> describe(parse_fact({"not": {"state": "lamp", "on": True}}))
+'not (lamp is switched on)'
+>>> describe(parse_fact({"absent": "Toy", "where": {"room": "Bedroom"}}))
+'no Toy in the Bedroom'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pytest_logicenv.logic.facts.model import (
+    Absent,
+    And,
+    Attr,
+    Exists,
+    Fact,
+    Held,
+    Not,
+    Or,
+    Related,
+    State,
+    Where,
+    not_a_fact,
+)
+
+# How states read in sentences ("the light is not switched on").
+_STATE_WORDS = {"toggled": "switched on", "used_up": "used up"}
+
+
+def where_text(where: Where) -> str:
+    """``on Sofa in the LivingRoom``; a new qualifier is worded here."""
+    parts = []
+    if where.on is not None:
+        parts.append(f"on {where.on}")
+    if where.in_ is not None:
+        parts.append(f"in {where.in_}")
+    if where.room is not None:
+        parts.append(f"in the {where.room}")
+    return " ".join(parts)
+
+
+def _pairs(values: Mapping[str, object]) -> str:
+    return ", ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in values.items()
+    )
+
+
+def _object_text(fact: Exists | Absent) -> str:
+    name = f"a {fact.ref}"
+    if isinstance(fact, Exists) and fact.as_:
+        name += f" ({fact.as_})"
+    bits = [name]
+    if not fact.where.is_empty():
+        bits.append(where_text(fact.where))
+    if fact.attrs:
+        bits.append(f"with {_pairs(fact.attrs)}")
+    if fact.states:
+        bits.append(f"({_pairs(fact.states)})")
+    text = " ".join(bits)
+    return text if isinstance(fact, Exists) else f"no {text[2:]}"
+
+
+def _states_text(ref: str, states: Mapping[str, bool]) -> str:
+    return f"{ref} is " + ", ".join(
+        ("" if flag else "not ") + _STATE_WORDS.get(name, name) for name, flag in states.items()
+    )
+
+
+def describe(fact: Fact) -> str:
+    """A short English rendering of a fact, for failure messages and reports."""
+    match fact:
+        case Exists() | Absent():
+            return _object_text(fact)
+        case Related(relation, subject, target):
+            return f"{subject} {relation} {target}"
+        case Held(ref):
+            return f"agent holds {ref}"
+        case State(ref, states):
+            return _states_text(ref, states)
+        case Attr(ref, attrs):
+            return f"{ref} has {_pairs(attrs)}"
+        case And(items):
+            return " and ".join(f"({describe(item)})" for item in items)
+        case Or(items):
+            return " or ".join(f"({describe(item)})" for item in items)
+        case Not(item):
+            return f"not ({describe(item)})"
+    not_a_fact(fact)

@@ -1,0 +1,227 @@
+"""Evaluating facts on a world: anything that implements the small :class:`World` protocol.
+
+A generated Scene and the simulator's world state both implement it, so "the scene realizes
+the trajectory" and "the goal holds" are the same code.
+
+>>> from dataclasses import dataclass, field
+>>> @dataclass
+... class Thing:
+...     id: str
+...     type: str
+...     role: str | None = None
+...     room: str = "kitchen"
+...     parent: str | None = None
+...     relation: str | None = "on"
+...     states: dict[str, bool] = field(default_factory=dict)
+...     attrs: dict[str, str] = field(default_factory=dict)
+>>> @dataclass
+... class Room:
+...     entities: list[Thing]
+...     def room_type(self, room_id: str) -> str | None:
+...         return "Kitchen"
+...     def near(self, first_id: str, second_id: str) -> bool:
+...         return False
+>>> world = Room([Thing("t", "Table"), Thing("a", "Apple", parent="t")])
+>>> from pytest_logicenv.logic.facts.json_form import parse_fact
+>>> evaluate(parse_fact({"on": ["Apple", "Table"]}), world)
+True
+>>> evaluate(parse_fact({"exists": "Apple", "where": {"on": "Floor"}}), world)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from pytest_logicenv.logic.facts.model import (
+    FLOOR,
+    Absent,
+    And,
+    Attr,
+    Exists,
+    Fact,
+    Held,
+    Not,
+    Or,
+    Related,
+    State,
+    Where,
+    is_type_ref,
+    not_a_fact,
+)
+
+
+class ObjectView(Protocol):
+    """What the evaluator reads of one object: Scene objects and simulator objects both fit."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def role(self) -> str | None: ...
+    @property
+    def room(self) -> str: ...
+    @property
+    def parent(self) -> str | None:
+        """Id of the object this one rests on or in; ``None`` on the floor or a wall."""
+        ...
+
+    @property
+    def relation(self) -> str | None:
+        """``"on"``/``"in"`` its parent (``"on"`` with no parent: the floor), ``"wall"``
+        (mounted), ``"held"`` (by the agent)."""
+        ...
+
+    @property
+    def states(self) -> Mapping[str, bool]: ...
+    @property
+    def attrs(self) -> Mapping[str, str]: ...
+
+
+class World(Protocol):
+    """Anything facts can be evaluated on."""
+
+    @property
+    def entities(self) -> Iterable[ObjectView]:
+        """Every object facts can name, windows and doors included."""
+        ...
+
+    def room_type(self, room_id: str) -> str | None:
+        """The type (``Kitchen``, ...) of a room id, or ``None`` when unknown."""
+        ...
+
+    def near(self, first_id: str, second_id: str) -> bool:
+        """Whether two objects are close enough to count as ``near``."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A world's objects read once, and indexed by id, for evaluating several facts."""
+
+    world: World
+    objects: list[ObjectView]
+    index: dict[str, ObjectView]
+
+    @classmethod
+    def of(cls, world: World) -> _Snapshot:
+        objects = list(world.entities)
+        return cls(world, objects, {obj.id: obj for obj in objects})
+
+
+def matches(obj: ObjectView, ref: str) -> bool:
+    """Whether ``obj`` is what ``ref`` names: its type for a type reference, else its role
+    or id."""
+    if is_type_ref(ref):
+        return obj.type == ref
+    return obj.role == ref or obj.id == ref
+
+
+def evaluate(fact: Fact, world: World) -> bool:
+    """Whether ``fact`` holds in ``world``.
+
+    References with several matching objects are read existentially: ``{"in": ["Toy",
+    "Box"]}`` holds when some toy is in some box. Use roles to be precise.
+    """
+    return _holds(fact, _Snapshot.of(world))
+
+
+def evaluate_all(facts: Iterable[Fact], world: World) -> bool:
+    """Whether every fact holds (an empty list holds)."""
+    snapshot = _Snapshot.of(world)
+    return all(_holds(fact, snapshot) for fact in facts)
+
+
+def false_facts(facts: Iterable[Fact], world: World) -> list[Fact]:
+    """The facts of ``facts`` that do not hold in ``world``, in order."""
+    snapshot = _Snapshot.of(world)
+    return [fact for fact in facts if not _holds(fact, snapshot)]
+
+
+def _holds(fact: Fact, snap: _Snapshot) -> bool:
+    match fact:
+        case Exists(ref, _, where, attrs, states):
+            return _some_fits(snap, ref, where, attrs, states)
+        case Absent(ref, where, attrs, states):
+            return not _some_fits(snap, ref, where, attrs, states)
+        case Related("near", subject, target):
+            return _some_near(snap, subject, target)
+        case Related(relation, subject, target):
+            return any(
+                matches(obj, subject) and _rests(obj, relation, target, snap.index)
+                for obj in snap.objects
+            )
+        case Held(ref):
+            return any(matches(obj, ref) and obj.relation == "held" for obj in snap.objects)
+        case State(ref, states):
+            return any(matches(obj, ref) and _has_states(obj, states) for obj in snap.objects)
+        case Attr(ref, attrs):
+            return any(matches(obj, ref) and _has_attrs(obj, attrs) for obj in snap.objects)
+        case And(items):
+            return all(_holds(item, snap) for item in items)
+        case Or(items):
+            return any(_holds(item, snap) for item in items)
+        case Not(item):
+            return not _holds(item, snap)
+    not_a_fact(fact)
+
+
+def _some_fits(
+    snap: _Snapshot,
+    ref: str,
+    where: Where,
+    attrs: Mapping[str, str],
+    states: Mapping[str, bool],
+) -> bool:
+    """Whether some object that ``ref`` names is ``where`` with ``attrs`` and ``states``."""
+    return any(
+        matches(obj, ref)
+        and _is_where(snap, obj, where)
+        and _has_attrs(obj, attrs)
+        and _has_states(obj, states)
+        for obj in snap.objects
+    )
+
+
+def _some_near(snap: _Snapshot, subject: str, target: str) -> bool:
+    return any(
+        snap.world.near(a.id, b.id)
+        for a in snap.objects
+        if matches(a, subject)
+        for b in snap.objects
+        if b.id != a.id and matches(b, target)
+    )
+
+
+def _is_where(snap: _Snapshot, obj: ObjectView, where: Where) -> bool:
+    """Whether ``obj`` meets every qualifier of ``where``; a new qualifier is tested here."""
+    if where.on is not None and not _rests(obj, "on", where.on, snap.index):
+        return False
+    if where.in_ is not None and not _rests(obj, "in", where.in_, snap.index):
+        return False
+    return where.room is None or _in_room(snap.world, obj, where.room)
+
+
+def _rests(obj: ObjectView, relation: str, target: str, index: dict[str, ObjectView]) -> bool:
+    """Whether ``obj`` rests ``relation`` (on/in) something that ``target`` names."""
+    if target in (FLOOR, "floor"):
+        return relation == "on" and obj.parent is None and obj.relation == "on"
+    if obj.relation != relation or obj.parent is None:
+        return False
+    parent = index.get(obj.parent)
+    return parent is not None and matches(parent, target)
+
+
+def _in_room(world: World, obj: ObjectView, room: str) -> bool:
+    return obj.room == room or world.room_type(obj.room) == room
+
+
+def _has_attrs(obj: ObjectView, attrs: Mapping[str, str]) -> bool:
+    return all(obj.attrs.get(name) == value for name, value in attrs.items())
+
+
+def _has_states(obj: ObjectView, states: Mapping[str, bool]) -> bool:
+    return all(obj.states.get(name, False) == flag for name, flag in states.items())
