@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.logic.trajectories import STRATEGIES
 
 
 def register(subparsers: Any) -> None:
@@ -25,9 +26,7 @@ def register(subparsers: Any) -> None:
     command.add_argument(
         "--plans", type=Path, metavar="PLANS_DIR", help="default TASKS_DIR/../plans"
     )
-    command.add_argument(
-        "--strategy", default="minimal", choices=("minimal", "greedy", "pairwise", "exhaustive")
-    )
+    command.add_argument("--strategy", default="minimal", choices=STRATEGIES)
     command.add_argument(
         "--compare", action="store_true", help="also run every strategy and compare them"
     )
@@ -53,7 +52,7 @@ def run_eval(args: argparse.Namespace) -> int:
         print("strategies side by side: scenes per task (total), FauDR %, ST s")
         print(f"{'strategy':<11} {'scenes':>7} {'FauDR':>7} {'ST':>9}  per task")
         document["strategies"] = {}
-        for strategy in ("minimal", "greedy", "pairwise", "exhaustive"):
+        for strategy in STRATEGIES:
             result = evaluate(args.tasks_dir, args.policies_dir, strategy=strategy, **options)
             overall = result.overall
             counts = " ".join(f"{t.task_id}={t.scenes}" for t in result.tasks)
