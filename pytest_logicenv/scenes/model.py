@@ -376,164 +376,23 @@ class Scene:
             seen.add(obj.id)
         return obj
 
-    # -- JSON -------------------------------------------------------------------------------
-
     def with_objects(self, objects: Sequence[SceneObject]) -> Scene:
         return replace(self, objects=tuple(objects))
 
+    # -- JSON (scenes/model_json.py, which imports this module, hence the local imports) ---
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": SCENE_FORMAT,
-            "id": self.id,
-            "rooms": [
-                {
-                    "id": r.id,
-                    "type": r.type,
-                    "polygon": [list(p) for p in r.polygon],
-                    "floor_material": r.floor_material,
-                    "wall_material": r.wall_material,
-                }
-                for r in self.rooms
-            ],
-            "walls": [
-                {
-                    "id": w.id,
-                    "rooms": list(w.rooms),
-                    "start": list(w.start),
-                    "end": list(w.end),
-                    "height": w.height,
-                    "material": w.material,
-                }
-                for w in self.walls
-            ],
-            "doors": [
-                {
-                    "id": d.id,
-                    "wall": d.wall,
-                    "rooms": list(d.rooms),
-                    "offset": d.offset,
-                    "width": d.width,
-                    "height": d.height,
-                    "open": d.open,
-                    "asset_id": d.asset_id,
-                }
-                for d in self.doors
-            ],
-            "windows": [
-                {
-                    "id": w.id,
-                    "wall": w.wall,
-                    "room": w.room,
-                    "offset": w.offset,
-                    "width": w.width,
-                    "height": w.height,
-                    "sill": w.sill,
-                    "open": w.open,
-                    "asset_id": w.asset_id,
-                    "role": w.role,
-                }
-                for w in self.windows
-            ],
-            "objects": [_object_json(o) for o in self.objects],
-            "agent": None
-            if self.agent is None
-            else {"room": self.agent.room, "position": list(self.agent.position)},
-            "relations": [_relation_json(r) for r in self.relations],
-            "provenance": {
-                "trajectory": self.provenance.trajectory,
-                "conditions": [list(c) for c in self.provenance.conditions],
-                "designer": self.provenance.designer,
-                "seed": self.provenance.seed,
-                "kept": [_relation_json(r) for r in self.provenance.kept],
-                "dropped": [_relation_json(r) for r in self.provenance.dropped],
-                "notes": list(self.provenance.notes),
-            },
-        }
+        """This scene as JSON (written by :mod:`pytest_logicenv.scenes.model_json`)."""
+        from pytest_logicenv.scenes.model_json import scene_to_json
+
+        return scene_to_json(self)
 
     @classmethod
     def from_json(cls, data: Any, source: str = "scene") -> Scene:
         """Read a scene; a :class:`SceneError` names ``source`` and the bad key."""
-        if not isinstance(data, Mapping):
-            raise SceneError(f"{source}: a scene must be a JSON object")
-        version = data.get("format")
-        if version != SCENE_FORMAT:
-            raise SceneError(
-                f"{source}: scene format {version!r} is not {SCENE_FORMAT!r}; "
-                "regenerate it (pytest --logicenv-regenerate)"
-            )
-        try:
-            prov = data.get("provenance") or {}
-            agent = data.get("agent")
-            return cls(
-                id=str(data["id"]),
-                rooms=tuple(
-                    Room(
-                        r["id"],
-                        r["type"],
-                        tuple((float(p[0]), float(p[1])) for p in r["polygon"]),
-                        r.get("floor_material", ""),
-                        r.get("wall_material", ""),
-                    )
-                    for r in data.get("rooms", ())
-                ),
-                walls=tuple(
-                    Wall(
-                        w["id"],
-                        tuple(w["rooms"]),
-                        _point(w["start"]),
-                        _point(w["end"]),
-                        float(w.get("height", 2.5)),
-                        w.get("material", ""),
-                    )
-                    for w in data.get("walls", ())
-                ),
-                doors=tuple(
-                    Door(
-                        d["id"],
-                        d["wall"],
-                        tuple(d["rooms"]),
-                        float(d["offset"]),
-                        float(d.get("width", 0.9)),
-                        float(d.get("height", 2.1)),
-                        bool(d.get("open", True)),
-                        d.get("asset_id", ""),
-                    )
-                    for d in data.get("doors", ())
-                ),
-                windows=tuple(
-                    Window(
-                        w["id"],
-                        w["wall"],
-                        w["room"],
-                        float(w["offset"]),
-                        float(w.get("width", 1.2)),
-                        float(w.get("height", 1.2)),
-                        float(w.get("sill", 0.9)),
-                        bool(w.get("open", False)),
-                        w.get("asset_id", ""),
-                        w.get("role"),
-                    )
-                    for w in data.get("windows", ())
-                ),
-                objects=tuple(_object_from_json(o) for o in data.get("objects", ())),
-                agent=None
-                if agent is None
-                else AgentStart(agent["room"], _point(agent.get("position", (0, 0)))),
-                relations=tuple(_relation_from_json(r) for r in data.get("relations", ())),
-                provenance=Provenance(
-                    trajectory=prov.get("trajectory"),
-                    conditions=tuple((str(f), str(v)) for f, v in prov.get("conditions", ())),
-                    designer=prov.get("designer", ""),
-                    seed=int(prov.get("seed", 0)),
-                    kept=tuple(_relation_from_json(r) for r in prov.get("kept", ())),
-                    dropped=tuple(_relation_from_json(r) for r in prov.get("dropped", ())),
-                    notes=tuple(prov.get("notes", ())),
-                ),
-            )
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise SceneError(
-                f"{source}: malformed scene ({type(error).__name__}: {error})"
-            ) from None
+        from pytest_logicenv.scenes.model_json import scene_from_json
+
+        return scene_from_json(data, source)
 
 
 # --------------------------------------------------------------------------- the design
@@ -603,79 +462,6 @@ def footprint_gap(
     dx = max(second[0] - first[2], first[0] - second[2], 0.0)
     dz = max(second[1] - first[3], first[1] - second[3], 0.0)
     return float((dx * dx + dz * dz) ** 0.5)
-
-
-def _point(value: Any) -> Point:
-    return float(value[0]), float(value[1])
-
-
-def _vector(value: Any) -> Vector:
-    return float(value[0]), float(value[1]), float(value[2])
-
-
-def _object_json(obj: SceneObject) -> dict[str, Any]:
-    return {
-        "id": obj.id,
-        "type": obj.type,
-        "asset_id": obj.asset_id,
-        "role": obj.role,
-        "room": obj.room,
-        "size": list(obj.size),
-        "position": list(obj.position),
-        "rotation": obj.rotation,
-        "parent": obj.parent,
-        "relation": obj.relation,
-        "states": dict(obj.states),
-        "attrs": dict(obj.attrs),
-        "properties": list(obj.properties),
-        "task": obj.task,
-        "custom_type": obj.custom_type,
-        "accepts": list(obj.accepts),
-    }
-
-
-def _object_from_json(data: Mapping[str, Any]) -> SceneObject:
-    rotation = int(data.get("rotation", 0))
-    if rotation not in (0, 90, 180, 270):
-        raise ValueError(f"object {data.get('id')!r}: rotation must be 0, 90, 180 or 270")
-    return SceneObject(
-        id=str(data["id"]),
-        type=str(data["type"]),
-        asset_id=data.get("asset_id", ""),
-        role=data.get("role"),
-        room=data.get("room", ""),
-        size=_vector(data.get("size", (0.3, 0.3, 0.3))),
-        position=_vector(data.get("position", (0, 0, 0))),
-        rotation=rotation,
-        parent=data.get("parent"),
-        relation=data.get("relation", "on"),
-        states={str(k): bool(v) for k, v in dict(data.get("states", {})).items()},
-        attrs={str(k): str(v) for k, v in dict(data.get("attrs", {})).items()},
-        properties=tuple(data.get("properties", ())),
-        task=bool(data.get("task", False)),
-        custom_type=bool(data.get("custom_type", False)),
-        accepts=tuple(data.get("accepts", ())),
-    )
-
-
-def _relation_json(relation: SpatialRelation) -> dict[str, Any]:
-    return {
-        "kind": relation.kind,
-        "subject": relation.subject,
-        "target": relation.target,
-        "priority": relation.priority,
-        "reason": relation.reason,
-    }
-
-
-def _relation_from_json(data: Mapping[str, Any]) -> SpatialRelation:
-    return SpatialRelation(
-        kind=str(data["kind"]),
-        subject=str(data["subject"]),
-        target=data.get("target"),
-        priority=int(data.get("priority", 1)),
-        reason=data.get("reason", ""),
-    )
 
 
 def load_scene(path: str | Path) -> Scene:
