@@ -42,8 +42,8 @@ SCENE_FORMAT = "logicenv-scene/1"
 #: Two objects whose footprints are at most this far apart (metres) are ``near``.
 NEAR_DISTANCE = 1.0
 # Thresholds of the spatial relations (metres). The relations are defined precisely in
-# ``layout.py``'s module docstring; the solver encodes them and ``checker.py`` tests them, each
-# with its own geometry code, so these numbers are the only thing the two share.
+# the docstring of the ``scenes.layout`` package; the solver encodes them and the physics
+# checker tests them, each with its own geometry code, so these numbers are all the two share.
 #: ``far``: the footprints are at least this far apart (or the objects are in different rooms).
 FAR_DISTANCE = 1.5
 #: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it.
