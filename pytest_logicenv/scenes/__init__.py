@@ -1,0 +1,16 @@
+"""The scene stage: from a trajectory's facts to a solved, checked household environment.
+
+* :mod:`~pytest_logicenv.scenes.model`: the data at this stage's arrows, ``SceneSpec`` (a
+  design: rooms, doors, windows, objects with roles, relations with priorities) and ``Scene``
+  (the same, placed), as JSON that round-trips (:mod:`~pytest_logicenv.scenes.model_json`).
+* :mod:`~pytest_logicenv.scenes.catalog`: the object types (AI2-THOR's, plus the household
+  types it lacks) with their properties and assets: the single source of truth for types.
+* :mod:`~pytest_logicenv.scenes.design`: the procedural designer, trajectory -> SceneSpec.
+* :mod:`~pytest_logicenv.scenes.layout`: the Z3 layout, SceneSpec -> Scene.
+* :mod:`~pytest_logicenv.scenes.physics`: the independent checker of the paper's Table 1
+  (PhyPR); it shares no code with the layout.
+* :mod:`~pytest_logicenv.scenes.realization`: design, lay out and check one scene, and make
+  sure it realizes its trajectory's facts.
+* :mod:`~pytest_logicenv.scenes.export` and :mod:`~pytest_logicenv.scenes.render`: a Scene as
+  an AI2-THOR (ProcTHOR) house, and as a top-down SVG picture.
+"""

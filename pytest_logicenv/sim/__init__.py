@@ -1,0 +1,15 @@
+"""The simulator stage: a behavior-tree policy acting in a symbolic world built from a Scene.
+
+* :mod:`~pytest_logicenv.sim.world`: the mutable state of one run (objects, parents, states,
+  the agent).
+* :mod:`~pytest_logicenv.sim.actions`: what the agent can do, with preconditions and effects
+  after AI2-THOR; a broken precondition is a structured violation.
+* :mod:`~pytest_logicenv.sim.agent`: the API a policy acts and looks through.
+* :mod:`~pytest_logicenv.sim.leaves` and :mod:`~pytest_logicenv.sim.controls`: py_trees
+  leaves (one per action, conditions over facts) and control helpers: what policies are built
+  of (public).
+* :mod:`~pytest_logicenv.sim.bt`: BehaviorTree.CPP v4 XML, run as BT.CPP runs it.
+* :mod:`~pytest_logicenv.sim.runner`: run a policy in a scene, bounded and isolated.
+* :mod:`~pytest_logicenv.sim.outcome`: what a run ended in (pass, counterfactual,
+  unreachable, lackbranch, error), with its trace and an explanation.
+"""
