@@ -19,6 +19,7 @@ traceback. The family, by stage::
     ├── PolicyFault                 a policy run did not pass (also an AssertionError)
     ├── CacheError                  a cache entry is missing, stale or corrupt
     ├── MarkerError                 a ``logic_env`` marker is used wrongly
+    │   └── ExpectFaultError        ``expect_fault`` names no fault class (marker or run)
     ├── LLMError                    the LLM endpoint failed or answered unusably
     │   ├── LLMRequestError         the endpoint kept failing
     │   ├── AnswerError             an answer is not the JSON object asked for
@@ -53,6 +54,7 @@ __all__ = [
     "AnswerError",
     "CacheError",
     "EnrichmentError",
+    "ExpectFaultError",
     "FactError",
     "LLMError",
     "LLMRequestError",
@@ -197,6 +199,10 @@ class CacheError(LogicEnvError):
 
 class MarkerError(LogicEnvError):
     """A ``logic_env`` marker is used wrongly."""
+
+
+class ExpectFaultError(MarkerError, ValueError):
+    """``expect_fault`` (of the marker or of ``logic_env.run``) names no fault class."""
 
 
 class LogicEnvWarning(LogicEnvError, UserWarning):

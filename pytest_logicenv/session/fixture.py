@@ -8,18 +8,34 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pytest_logicenv.cache import Entry, regenerate_hint
 from pytest_logicenv.errors import CacheError, LogicEnvError, PolicyError
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan, located_facts
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
-from pytest_logicenv.pipeline.environments import Case, load_plan_of
+from pytest_logicenv.pipeline.cached import load_plan_of
+from pytest_logicenv.pipeline.request import Case
 from pytest_logicenv.scenes.model import Scene, load_scene
+from pytest_logicenv.session.records import PROPERTY, PolicyRun, RunRecord, policy_label
+
+if TYPE_CHECKING:
+    import pytest
+
+    from pytest_logicenv.sim.outcome import Outcome
+
+
+class _MarkerDefault:
+    def __repr__(self) -> str:
+        return "<the marker's expect_fault>"
+
+
+#: ``logic_env.run(policy)`` without ``expect_fault=``: the marker's applies.
+MARKER_DEFAULT = _MarkerDefault()
 
 
 @lru_cache(maxsize=64)
@@ -57,18 +73,22 @@ class LogicEnv:
         tree: str | None = None,
         nodes: Sequence[str] = (),
         base_dir: Path | None = None,
-        nodeid: str = "",
-        on_outcome: Callable[[Any], None] = lambda outcome: None,
+        function: str = "",
+        item: str = "",
+        on_outcome: Callable[[Outcome], None] = lambda outcome: None,
     ) -> None:
         self.case = case
-        self.expect_fault = expect_fault
+        self.expect_fault = expect_fault  # the marker's: the default of each run
         self.max_ticks = max_ticks
         self.tree = tree  # the BehaviorTree an XML policy runs (the marker's tree=)
         self.nodes = tuple(nodes)  # modules with the user's own XML nodes (marker, ini)
         self.base_dir = base_dir
-        self.nodeid = nodeid  # the test function, for the command that regenerates its entry
+        self.function = function  # the test function, for the command that regenerates its entry
         self._on_outcome = on_outcome
-        self.outcomes: list[Any] = []
+        self.outcomes: list[Outcome] = []
+        self._record = RunRecord(
+            function, item, str(case.entry_root), case.trajectory_id, expect_fault
+        )
 
     def __repr__(self) -> str:
         return f"<LogicEnv {self.trajectory_id} in {self.case.entry_root.name}>"
@@ -107,7 +127,9 @@ class LogicEnv:
 
     @property
     def _fix(self) -> str:
-        regenerate = regenerate_hint(self.nodeid) if self.nodeid else "pytest --logicenv-regenerate"
+        regenerate = (
+            regenerate_hint(self.function) if self.function else "pytest --logicenv-regenerate"
+        )
         return f"delete {self.case.entry_root} and run {regenerate}"
 
     @property
@@ -122,28 +144,63 @@ class LogicEnv:
     def house_json(self) -> Path:
         return self.case.house_path
 
+    @property
+    def record(self) -> RunRecord:
+        """What this item ran so far, for the report."""
+        return self._record
+
     def run(
         self,
         policy: Any,
         *,
+        expect_fault: str | _MarkerDefault | None = MARKER_DEFAULT,
         max_ticks: int | None = None,
         tree: str | None = None,
         nodes: Sequence[str] = (),
-    ) -> Any:
+    ) -> Outcome:
         """Run ``policy`` (a py_trees root, a factory returning one, or a BehaviorTree.CPP
         XML path, relative paths taken from the test file's folder) in this environment and
         return its outcome; ``outcome.assert_ok()`` fails the test with an explanation.
 
+        ``expect_fault`` declares that this policy has that fault class, so that a scene
+        showing it passes; the session fails if none of the policy's scenes shows it. It
+        defaults to the marker's ``expect_fault``; ``None`` declares no fault.
+
         For XML, ``tree`` picks the BehaviorTree (default: the marker's ``tree=``, then the
         file's main tree) and ``nodes`` adds modules of the user's own nodes to the marker's
         ``nodes=`` and the ``logicenv_nodes`` ini option."""
+        __tracebackhide__ = True  # a bad expect_fault points at the test's line
+        fault = self._declared(expect_fault)
+        label = policy_label(policy, tree or self.tree)
+        try:
+            outcome = self._run(policy, max_ticks, tree, nodes)
+        except BaseException:  # the policy never ran to an outcome: its scene still counts
+            self._record = self._record.adding(PolicyRun(label, fault, None))
+            raise
+        if fault is not None:
+            outcome = outcome.expecting(fault)
+        self._record = self._record.adding(PolicyRun(label, fault, outcome.kind))
+        self.outcomes.append(outcome)
+        self._on_outcome(outcome)
+        return outcome
+
+    def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
+        if isinstance(expect_fault, _MarkerDefault):
+            return self.expect_fault
+        from pytest_logicenv.session.marker import check_fault
+
+        where = f"{self.function or 'logic_env'}: logic_env.run()"
+        return check_fault(expect_fault, where)
+
+    def _run(
+        self, policy: Any, max_ticks: int | None, tree: str | None, nodes: Sequence[str]
+    ) -> Outcome:
         from pytest_logicenv.sim.runner import run_policy
 
         ticks = max_ticks or self.max_ticks
         options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
         if ticks:
             options["max_ticks"] = ticks
-        problem = None
         try:
             scene, known = self.scene, known_names(self.case.entry_root)
         except LogicEnvError as error:
@@ -151,16 +208,10 @@ class LogicEnv:
         else:
             try:
                 xml = self._xml(self._policy(policy), tree, nodes)
-                outcome = run_policy(xml, scene, known=known, **options)
+                return run_policy(xml, scene, known=known, **options)
             except LogicEnvError as error:  # a policy that cannot be built: this test only
                 problem = f"the policy cannot run: {error}"
-        if problem is not None:
-            _fail(problem)  # outside the except: the message alone, not an exception chain
-        if self.expect_fault is not None:
-            outcome = outcome.expecting(self.expect_fault)
-        self.outcomes.append(outcome)
-        self._on_outcome(outcome)
-        return outcome
+        _fail(problem)  # outside the except: the message alone, not an exception chain
 
     def _xml(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:
         """An XML policy loaded with the tree and nodes modules asked for (others as given)."""
@@ -198,6 +249,40 @@ class LogicEnv:
             f"no policy file {os.fspath(policy)!r}: looked for {beside_test} (relative paths "
             "start at the test file's folder)"
         )
+
+
+def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
+    """The ``logic_env`` fixture: the item's environment. At teardown the item's record joins
+    its user properties, which carry it to the session's report (from xdist workers too)."""
+    from pytest_logicenv.session.collection import ErrorCase
+    from pytest_logicenv.session.options import STATE
+
+    param = getattr(request, "param", None)
+    if param is None:
+        _fail(
+            f"{request.node.nodeid} uses the logic_env fixture but has no "
+            '@pytest.mark.logic_env("task description") marker; add one'
+        )
+    if isinstance(param, ErrorCase):
+        _fail(param.message)
+    item, state = request.node, request.config.stash[STATE]
+
+    def on_outcome(outcome: Outcome) -> None:
+        item.config.hook.pytest_logicenv_outcome(item=item, outcome=outcome)
+
+    env = LogicEnv(
+        param.case,
+        expect_fault=param.expect_fault,
+        max_ticks=state.max_ticks,
+        tree=param.tree,
+        nodes=(*state.nodes, *param.nodes),
+        base_dir=Path(item.path).parent,
+        function=param.function,
+        item=item.nodeid,
+        on_outcome=on_outcome,
+    )
+    yield env
+    item.user_properties.append((PROPERTY, env.record.to_json()))
 
 
 def _fail(message: str) -> NoReturn:

@@ -1,0 +1,131 @@
+"""The LogCov report as files: ``json:PATH`` and ``markdown:PATH`` (e.g. for
+``$GITHUB_STEP_SUMMARY``), and the dispatch of every ``--logicenv-report`` file type (the HTML
+report is :mod:`pytest_logicenv.report.html`)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pytest_logicenv.cache import write_atomic
+from pytest_logicenv.report.model import Report
+
+REPORT_FORMAT = "logicenv-report/1"
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    """The report as a JSON document (format :data:`REPORT_FORMAT`)."""
+    tasks = {}
+    for task in report.tasks:
+        cov = task.coverage
+        tasks[task.label] = {
+            "tests": list(task.functions),
+            "entry": task.entry,
+            "conditions": cov.total_conditions,
+            "covered_conditions": cov.covered_conditions,
+            "paths": cov.total_paths,
+            "covered_paths": cov.covered_paths,
+            "condition_coverage": round(cov.condition_cov, 2),
+            "LogCov": round(cov.log_cov, 2),
+            "missing_conditions": [list(c) for c in cov.missing_conditions],
+            "missing_paths": list(cov.missing_paths),
+            "unverifiable_conditions": [list(c) for c in cov.unverifiable],
+            "scenes": {
+                trajectory: {
+                    function: list(kinds) for function, kinds in task.outcomes(trajectory).items()
+                }
+                for trajectory in task.trajectories
+            },
+        }
+    t = report.total
+    return {
+        "format": REPORT_FORMAT,
+        "tasks": tasks,
+        "faults": {
+            check.label: {
+                "test": check.function,
+                "policy": check.policy,
+                "expect_fault": check.expect_fault,
+                "revealed": check.revealed,
+                "scenes_revealing": check.hits,
+                "scenes": len(check.scenes),
+            }
+            for check in report.faults
+        },
+        "total": {
+            "conditions": t.total_conditions,
+            "covered_conditions": t.covered_conditions,
+            "paths": t.total_paths,
+            "covered_paths": t.covered_paths,
+            "condition_coverage": round(t.condition_cov, 2),
+            "LogCov": round(t.log_cov, 2),
+        },
+        "problems": list(report.problems),
+    }
+
+
+def to_markdown(report: Report) -> str:
+    """A Markdown table, e.g. for ``$GITHUB_STEP_SUMMARY``."""
+
+    def cell(text: str) -> str:
+        return html.escape(text).replace("|", "\\|")
+
+    lines = [
+        "## Logic coverage",
+        "",
+        "| Task | Conditions | Covered | Paths | Covered | LogCov |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for task in report.tasks:
+        cov = task.coverage
+        lines.append(
+            f"| `{cell(task.label)}` | {cov.total_conditions} | {cov.covered_conditions} | "
+            f"{cov.total_paths} | {cov.covered_paths} | {cov.log_cov:.0f}% |"
+        )
+    t = report.total
+    lines.append(
+        f"| **TOTAL** | {t.total_conditions} | {t.covered_conditions} | {t.total_paths} | "
+        f"{t.covered_paths} | **{t.log_cov:.0f}%** |"
+    )
+    if report.faults:
+        revealed = sum(check.revealed for check in report.faults)
+        lines += ["", f"Faults revealed: {revealed}/{len(report.faults)}", ""]
+        for check in report.faults:
+            status = "revealed" if check.revealed else "**missed**"
+            lines.append(f"- `{cell(check.label)}`: {cell(check.expect_fault)} {status}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_report_spec(spec: str) -> tuple[str, Path | None]:
+    """``"json:out.json"`` -> ``("json", Path("out.json"))``; ``"term"`` -> ``("term", None)``."""
+    kind, _, target = spec.partition(":")
+    if kind in ("term", "term-missing") and not target:
+        return kind, None
+    if kind in ("json", "markdown", "html") and target:
+        return kind, Path(target)
+    raise ValueError(
+        f"--logicenv-report={spec!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
+    )
+
+
+def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[str]:
+    """Write the file reports; returns one line per file written, for the terminal."""
+    written = []
+    for spec in specs:
+        kind, target = parse_report_spec(spec)
+        if target is None:
+            continue
+        path = target if target.is_absolute() else rootdir / target
+        if kind == "json":
+            write_atomic(path, json.dumps(to_json(report), indent=2) + "\n")
+        elif kind == "markdown":
+            write_atomic(path, to_markdown(report))
+        else:
+            from pytest_logicenv.report.html import write_html
+
+            path = write_html(report, path)
+        written.append(f"{kind} report written to {path}")
+    return written

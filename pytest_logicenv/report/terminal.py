@@ -1,0 +1,68 @@
+"""The LogCov report in the terminal (``term`` and ``term-missing``), as pytest-cov prints its
+table: one line per task, a TOTAL line, then the declared faults."""
+
+from __future__ import annotations
+
+from pytest_logicenv.report.model import FaultCheck, Report
+
+
+def _short(function: str, width: int) -> str:
+    """The test function's id, cut at the left (the test name matters most) when too long."""
+    return function if len(function) <= width else "…" + function[-(width - 1) :]
+
+
+def format_term(report: Report, *, missing: bool = False) -> list[str]:
+    """The terminal table, one line per task, then a TOTAL line and the declared faults."""
+    width = min(max([len("Task"), *(len(t.label) for t in report.tasks)]), 72)
+    header = f"{'Task':<{width}}  Conditions  Covered  Paths  Covered  LogCov"
+    if missing:
+        header += "  Missing"
+    lines = [header, "-" * len(header)] if report.tasks else []
+    for task in report.tasks:
+        cov = task.coverage
+        line = (
+            f"{_short(task.label, width):<{width}}  {cov.total_conditions:>10}  "
+            f"{cov.covered_conditions:>7}  {cov.total_paths:>5}  {cov.covered_paths:>7}  "
+            f"{cov.log_cov:>5.0f}%"
+        )
+        if missing and cov.missing_conditions:
+            line += "  " + ", ".join(f"{f}={v}" for f, v in cov.missing_conditions)
+        lines.append(line)
+    if len(report.tasks) > 1:
+        t = report.total
+        lines.append("-" * len(header))
+        lines.append(
+            f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
+            f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
+        )
+    if report.faults:
+        revealed = sum(check.revealed for check in report.faults)
+        lines.append(f"faults revealed: {revealed}/{len(report.faults)} declared faulty policies")
+        for check in report.faults:
+            mark = "revealed" if check.revealed else "MISSED"
+            lines.append(
+                f"  {check.label}: {check.expect_fault} {mark} "
+                f"({check.hits}/{len(check.scenes)} scenes)"
+            )
+    for problem in report.problems:
+        lines.append(f"warning: {problem}")
+    return lines
+
+
+def missed_fault(check: FaultCheck) -> str:
+    """Why a declared fault counts as missed, from what its runs did (a line that fails the
+    session)."""
+    seen = sorted({kind for kinds in check.scenes for kind in kinds})
+    if not seen:
+        why = "its policy never ran to an outcome (see the failures above)"
+    elif seen == ["pass"]:
+        why = (
+            "the policy passed in every one, so either it does not have this fault or no "
+            "environment has the situation that shows it"
+        )
+    else:
+        why = f"its runs ended in {', '.join(seen)}"
+    return (
+        f"{check.label}: expect_fault={check.expect_fault!r} was not revealed in its "
+        f"{len(check.scenes)} scenes: {why}"
+    )

@@ -1,0 +1,116 @@
+"""Collection: a marked test function becomes one item per environment of its task.
+
+``pytest_generate_tests`` hands each marked function that takes the ``logic_env`` fixture to
+:func:`parametrize`: the marker is checked, the environments are prepared (read from the cache,
+or generated), and the fixture is parametrized indirectly with one :class:`CaseParam` per
+environment, its test id the trajectory's (``window=yes-light=no``). A function whose
+preparation fails gets a single :class:`ErrorCase` item, so that it alone errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.session.marker import parse_marker
+from pytest_logicenv.session.options import LogicEnvState
+
+if TYPE_CHECKING:
+    from pytest_logicenv.pipeline.environments import Builders, Case, Environments
+
+
+@dataclass(frozen=True)
+class ErrorCase:
+    """Stands for the environments of a test whose preparation failed: the test errors with
+    ``message`` while the other tests run."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class CaseParam:
+    """The ``logic_env`` fixture's parameter: one environment of a test function, and what
+    its marker sets for the function's policy runs (declared fault, XML tree and nodes)."""
+
+    case: Case
+    function: str
+    expect_fault: str | None
+    tree: str | None = None
+    nodes: tuple[str, ...] = ()
+
+
+def builders(config: pytest.Config, designer_name: str) -> Builders:
+    """The pipeline's pluggable parts, with the plugin hooks' answers wired in."""
+    from pytest_logicenv.pipeline.environments import Builders
+    from pytest_logicenv.pipeline.generators import (
+        default_scene_builder,
+        planner_for,
+        scene_designer_for,
+    )
+
+    designer = config.hook.pytest_logicenv_designer(config=config)
+    catalog = config.hook.pytest_logicenv_catalog(config=config)
+    scene_builder = designer or default_scene_builder(catalog)
+    asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
+
+    def known_types() -> frozenset[str] | None:
+        from pytest_logicenv.scenes.catalog import default_catalog
+
+        return frozenset((catalog or default_catalog()).types)
+
+    def on_scene(scene: Any, trajectory: Any) -> None:
+        config.hook.pytest_logicenv_scene_generated(
+            config=config, scene=scene, trajectory=trajectory
+        )
+
+    return Builders(
+        scene=scene_builder,
+        planner=lambda: planner_for(config),
+        known_types=known_types,
+        on_scene=on_scene,
+        llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
+    )
+
+
+def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | ErrorCase:
+    """The environments of a marked test function, or why there are none."""
+    from pytest_logicenv.pipeline.environments import prepare
+
+    nodeid = metafunc.definition.nodeid
+    state.collected.add(nodeid)
+    try:
+        marker = metafunc.definition.get_closest_marker("logic_env")
+        assert marker is not None
+        args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
+        environments = prepare(
+            replace(args.request, designer=state.designer),
+            state.cache,
+            state.mode,
+            builders(state.config, state.designer),
+            nodeid=nodeid,
+            rootdir=state.config.rootpath,
+        )
+    except LogicEnvError as error:
+        return ErrorCase(str(error))
+    state.prepared[nodeid] = (args, environments)  # only what succeeded: see unused.py
+    return environments
+
+
+def parametrize(state: LogicEnvState, metafunc: pytest.Metafunc) -> None:
+    """One item per environment (or one erroring item) for a marked test function."""
+    prepared = prepare(state, metafunc)
+    if isinstance(prepared, ErrorCase):
+        metafunc.parametrize("logic_env", [prepared], ids=["logicenv-error"], indirect=True)
+        return
+    function = metafunc.definition.nodeid
+    args, _ = state.prepared[function]
+    params = [
+        CaseParam(case, function, args.expect_fault, args.tree, args.nodes)
+        for case in prepared.cases
+    ]
+    metafunc.parametrize(
+        "logic_env", params, ids=[p.case.trajectory_id for p in params], indirect=True
+    )

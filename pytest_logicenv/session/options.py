@@ -1,0 +1,245 @@
+"""The plugin's options: ``--logicenv-*`` and their ini twins, validated, and the run's state.
+
+pytest loads this module at start-up in every run, so it imports nothing heavy: the cache and
+the pipeline's run mode are imported when first asked for. A bad value, on the command line or
+in the ini file, is a usage error naming the option, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_logicenv.cache import Cache
+    from pytest_logicenv.pipeline.environments import Environments, Mode
+    from pytest_logicenv.report.model import Report
+    from pytest_logicenv.session.marker import MarkerArgs
+    from pytest_logicenv.session.records import RunRecord
+
+T = TypeVar("T")
+
+REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
+#: Who designs the scenes: room templates (no LLM), or the LLM of the run.
+DESIGNERS = ("procedural", "llm")
+
+
+# --------------------------------------------------------------------------- value types
+
+
+def report_spec(value: str) -> str:
+    """A ``--logicenv-report`` value; the empty one turns the report off.
+
+    >>> report_spec("json:out.json")
+    'json:out.json'
+    """
+    if value == "":
+        return value
+    kind, _, target = value.partition(":")
+    if (
+        kind not in REPORT_KINDS
+        or (kind.startswith("term") and target)
+        or (not kind.startswith("term") and not target)
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
+        )
+    return value
+
+
+def designer(value: str) -> str:
+    if value not in DESIGNERS:
+        raise argparse.ArgumentTypeError(f"{value!r}: use {' or '.join(DESIGNERS)}")
+    return value
+
+
+def percent(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0 <= number <= 100:
+        raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 100")
+    return number
+
+
+def positive_int(value: str) -> int:
+    from pytest_logicenv.cli.args import (
+        positive_int,  # only when the option is given: start-up stays light
+    )
+
+    return positive_int(value)
+
+
+# --------------------------------------------------------------------------- declaring
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """The ``--logicenv-*`` options and the ini options (``pytest_addoption``)."""
+    group = parser.getgroup("logicenv", "logically diverse environments (pytest-logicenv)")
+    group.addoption(
+        "--logicenv-cache-dir",
+        metavar="DIR",
+        help="where generated plans and scenes are cached (default: cache/ at the rootdir; "
+        "ini: logicenv_cache_dir)",
+    )
+    group.addoption(
+        "--logicenv-regenerate",
+        action="store_true",
+        help="generate the plans and scenes of the selected tests anew",
+    )
+    group.addoption(
+        "--logicenv-offline",
+        action="store_true",
+        default=None,
+        help="never call an LLM (the default when the CI variable is set; ini: logicenv_offline)",
+    )
+    group.addoption(
+        "--logicenv-designer",
+        type=designer,
+        metavar="NAME",
+        help="who designs the scenes: procedural (room templates, the default) or llm (the "
+        "LLM that derives plans; ini: logicenv_designer)",
+    )
+    group.addoption(
+        "--logicenv-report",
+        action="append",
+        type=report_spec,
+        metavar="TYPE",
+        help="LogCov report: term (default), term-missing, json:PATH, markdown:PATH, html:DIR; "
+        "repeatable; an empty value turns the report off",
+    )
+    group.addoption(
+        "--logicenv-fail-under",
+        type=percent,
+        metavar="PCT",
+        help="fail the run if total LogCov is below PCT (ini: logicenv_fail_under)",
+    )
+    group.addoption(
+        "--logicenv-max-ticks",
+        type=positive_int,
+        metavar="N",
+        help="tick budget of one policy run (ini: logicenv_max_ticks)",
+    )
+    group.addoption(
+        "--logicenv-clean",
+        action="store_true",
+        help="remove cache entries no selected test uses (see also: logicenv clean)",
+    )
+    group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
+    parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
+    parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
+    parser.addini(
+        "logicenv_designer", "who designs the scenes: procedural or llm", default=DESIGNERS[0]
+    )
+    parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
+    parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
+    parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
+    parser.addini(
+        "logicenv_nodes",
+        "modules whose BT_NODES (users' own leaves and controls) XML policies may use",
+        type="args",
+        default=[],
+    )
+    parser.addini("logicenv_llm_base_url", "OpenAI-compatible endpoint for plan generation")
+    parser.addini("logicenv_llm_model", "model name for plan generation")
+
+
+# --------------------------------------------------------------------------- the run's state
+
+
+@dataclass
+class LogicEnvState:
+    """Per-run state, kept in ``config.stash`` under :data:`STATE`: the settings (fixed at
+    configure time), then what collection prepared and what the items reported."""
+
+    config: pytest.Config
+    cache_root: Path
+    offline: bool
+    regenerate: bool
+    run_id: str
+    designer: str
+    reports: list[str]
+    fail_under: float | None
+    max_ticks: int | None
+    nodes: tuple[str, ...]  # modules of the users' own XML nodes (ini logicenv_nodes)
+    #: marked test function -> (marker args, environments), for those that are ready
+    prepared: dict[str, tuple[MarkerArgs, Environments]] = field(default_factory=dict)
+    collected: set[str] = field(default_factory=set)  # every marked function, even failed
+    records: list[RunRecord] = field(default_factory=list)
+    report: Report | None = None
+    failures: list[str] = field(default_factory=list)
+    unused: list[str] = field(default_factory=list)
+
+    @property
+    def cache(self) -> Cache:
+        from pytest_logicenv.cache import Cache
+
+        return Cache(self.cache_root)
+
+    @property
+    def mode(self) -> Mode:
+        from pytest_logicenv.pipeline.environments import Mode
+
+        return Mode(regenerate=self.regenerate, offline=self.offline, run_id=self.run_id)
+
+
+STATE = pytest.StashKey[LogicEnvState]()
+
+
+def _truthy(value: str | None) -> bool:
+    return value is not None and value.strip().lower() not in ("0", "false", "no", "")
+
+
+def _checked_ini(config: pytest.Config, name: str, convert: Callable[[str], T], value: str) -> T:
+    """An ini value checked like its command-line twin: a bad one is a usage error naming
+    the option and the file, not a traceback."""
+    try:
+        return convert(value)
+    except argparse.ArgumentTypeError as error:
+        raise pytest.UsageError(f"{name} in {config.inipath or 'the ini file'}: {error}") from None
+
+
+def _option(config: pytest.Config, name: str, convert: Callable[[str], T]) -> T | None:
+    """The command-line value of an option, else its ini value (checked), else ``None``."""
+    value: Any = config.getoption(name)
+    if value is None and config.getini(name):
+        value = _checked_ini(config, name, convert, str(config.getini(name)))
+    return value  # type: ignore[no-any-return]
+
+
+def read_state(config: pytest.Config) -> LogicEnvState:
+    """The run's settings from the command line, the ini file and ``CI``."""
+    cache_dir = config.getoption("logicenv_cache_dir") or config.getini("logicenv_cache_dir")
+    offline = config.getoption("logicenv_offline")
+    if offline is None:
+        offline = bool(config.getini("logicenv_offline")) or _truthy(os.environ.get("CI"))
+    reports = config.getoption("logicenv_report")
+    if reports is None:
+        reports = [
+            _checked_ini(config, "logicenv_report", report_spec, str(value))
+            for value in config.getini("logicenv_report")
+        ] or ["term"]
+    worker = getattr(config, "workerinput", None)
+    return LogicEnvState(
+        config=config,
+        cache_root=(config.rootpath / cache_dir).resolve(),
+        offline=offline,
+        regenerate=bool(config.getoption("logicenv_regenerate")),
+        run_id=str(worker["testrunuid"]) if worker else uuid.uuid4().hex,
+        designer=config.getoption("logicenv_designer")
+        or _checked_ini(
+            config, "logicenv_designer", designer, str(config.getini("logicenv_designer") or "")
+        ),
+        reports=[r for r in reports if r],
+        fail_under=_option(config, "logicenv_fail_under", percent),
+        max_ticks=_option(config, "logicenv_max_ticks", positive_int),
+        nodes=tuple(str(module) for module in config.getini("logicenv_nodes")),
+    )

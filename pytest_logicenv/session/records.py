@@ -1,0 +1,111 @@
+"""What one test item ran, as it travels from the ``logic_env`` fixture to the report.
+
+The fixture adds one :class:`RunRecord` per item to ``item.user_properties`` (under
+:data:`PROPERTY`), in its JSON form because pytest-xdist ships reports from its workers as
+plain data; the session's reporter reads it back with :meth:`RunRecord.from_json`. Each
+``logic_env.run(policy)`` is one :class:`PolicyRun` of the record, named by
+:func:`policy_label` so that the runs of one policy in the scenes of one test function can be
+judged together, apart from the other policies the function runs.
+
+>>> record = RunRecord("t.py::test_x", "t.py::test_x[a=1]", "/cache/e", "a=1",
+...                    runs=(PolicyRun("correct", None, "pass"),))
+>>> RunRecord.from_json(record.to_json()) == record
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+from typing import Any
+
+#: The ``user_properties`` name the record travels under.
+PROPERTY = "logicenv"
+
+
+def policy_label(policy: object, tree: str | None = None) -> str:
+    """A policy's name in reports, the same in every scene and every xdist worker: a path as
+    given, a BehaviorTree.CPP document by file and tree ID (``tree`` when a run picks one), a
+    function or class by its qualified name, a behaviour by its ``name``.
+
+    >>> def correct_policy(): ...
+    >>> policy_label(correct_policy), policy_label("policies/reset.xml", "Reset")
+    ('correct_policy', 'policies/reset.xml:Reset')
+    """
+    if isinstance(policy, str | os.PathLike):
+        return f"{os.fspath(policy)}:{tree}" if tree else os.fspath(policy)
+    source, main = getattr(policy, "source", None), getattr(policy, "main", None)
+    if isinstance(source, str) and isinstance(main, str):  # an XmlPolicy
+        return f"{PurePath(source).name}:{tree or main}"
+    name = getattr(policy, "__qualname__", None) or getattr(policy, "name", None)
+    return name if isinstance(name, str) else type(policy).__name__
+
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """One ``logic_env.run(policy)``: which policy, the fault the run declares it has, and
+    the outcome kind (``None`` when the policy could not run)."""
+
+    policy: str
+    expect_fault: str | None
+    outcome: str | None
+
+    @property
+    def unexpected(self) -> bool:
+        """Whether the run showed a fault other than the one it declares."""
+        return self.outcome not in (None, "pass", self.expect_fault)
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What one test item ran: the test function, which environment (cache entry and
+    trajectory), the fault its marker declares for the runs, and its policy runs."""
+
+    function: str
+    nodeid: str
+    entry: str
+    trajectory: str
+    expect_fault: str | None = None
+    runs: tuple[PolicyRun, ...] = ()
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The outcome kinds of the runs that reached an outcome, in run order."""
+        return tuple(run.outcome for run in self.runs if run.outcome is not None)
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The policies this item ran, in first-run order."""
+        return tuple(dict.fromkeys(run.policy for run in self.runs))
+
+    def adding(self, run: PolicyRun) -> RunRecord:
+        return replace(self, runs=(*self.runs, run))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function,
+            "nodeid": self.nodeid,
+            "entry": self.entry,
+            "trajectory": self.trajectory,
+            "expect_fault": self.expect_fault,
+            "runs": [
+                {"policy": r.policy, "expect_fault": r.expect_fault, "outcome": r.outcome}
+                for r in self.runs
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RunRecord:
+        return cls(
+            function=str(data["function"]),
+            nodeid=str(data["nodeid"]),
+            entry=str(data["entry"]),
+            trajectory=str(data["trajectory"]),
+            expect_fault=data.get("expect_fault"),
+            runs=tuple(
+                PolicyRun(str(r["policy"]), r.get("expect_fault"), r.get("outcome"))
+                for r in data.get("runs", ())
+            ),
+        )

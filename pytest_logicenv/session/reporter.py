@@ -1,0 +1,161 @@
+"""The session's run-time reporting: how a policy fault reads, the warning for an outcome never
+asserted, the records gathered from every item (and xdist worker), the unused cache entries,
+and at the end the LogCov report, the declared faults' verdicts and the exit status.
+
+The plugin's hooks call these functions; each does its job for one hook. Nothing here runs for
+a test that does not use the ``logic_env`` fixture beyond a look at its report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_logicenv.errors import LogicEnvWarning, PolicyFault
+from pytest_logicenv.session.options import LogicEnvState
+from pytest_logicenv.session.records import PROPERTY, RunRecord
+
+# --------------------------------------------------------------------------- per item
+
+
+@dataclass(frozen=True)
+class _Crash:
+    message: str
+
+
+class FaultRepr:
+    """A policy fault as pytest shows it: the explanation in the failure section, its first
+    line in the short test summary (pytest reads ``reprcrash.message`` there)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reprcrash = _Crash(text.splitlines()[0])
+
+    def toterminal(self, tw: Any) -> None:
+        for line in self.text.splitlines():
+            tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def explain_fault(
+    item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+) -> None:
+    """A failed ``assert_ok()`` reads as the outcome's explanation and the command that
+    reruns the scene; a traceback into ``assert_ok()`` would be noise."""
+    if call.excinfo is not None and call.when == "call":
+        error = call.excinfo.value
+        if isinstance(error, PolicyFault):
+            explanation = error.outcome.explain()
+            text = f'{explanation}\nreproduce: pytest "{item.nodeid}"'
+            report.longrepr = FaultRepr(text)  # type: ignore[assignment]  # duck-typed by pytest
+
+
+def warn_unasserted_faults(item: pytest.Item) -> None:
+    """A test that passed although a policy run in it showed a fault (other than the one the
+    run declares) most likely forgot ``.assert_ok()``: say so, per policy, rather than pass
+    in silence."""
+    __tracebackhide__ = True
+    record = getattr(getattr(item, "funcargs", {}).get("logic_env"), "record", None)
+    if not isinstance(record, RunRecord):
+        return
+    faults: dict[str, list[str]] = {}
+    for run in record.runs:
+        if run.unexpected:
+            faults.setdefault(run.policy, []).append(str(run.outcome))
+    for policy, kinds in faults.items():
+        whose = "the policy's run" if len(record.policies) == 1 else f"the run of {policy}"
+        item.warn(
+            LogicEnvWarning(
+                f"{whose} ended in {', '.join(dict.fromkeys(kinds))} but the test passed: call "
+                ".assert_ok() on what logic_env.run() returns (declare a known fault with "
+                "expect_fault=)"
+            )
+        )
+
+
+def gather(state: LogicEnvState, report: pytest.TestReport) -> None:
+    """Keep the record a ``logic_env`` item carries; teardown reports carry it complete,
+    with and without xdist."""
+    if report.when != "teardown":
+        return
+    for name, value in report.user_properties:
+        if name == PROPERTY and isinstance(value, dict):
+            state.records.append(RunRecord.from_json(value))
+
+
+# --------------------------------------------------------------------------- per session
+
+
+def find_unused_entries(state: LogicEnvState, session: pytest.Session) -> None:
+    """The cache entries no test uses any more (removed with ``--logicenv-clean``; written
+    for ``logicenv clean``, which runs this collection)."""
+    if hasattr(session.config, "workerinput") or not state.cache_root.is_dir():
+        return
+    from pytest_logicenv.session.unused import find_unused
+
+    state.unused = find_unused(state.cache, state.prepared, state.collected, session)
+    clean = session.config.getoption("logicenv_clean")
+    if clean:
+        from pytest_logicenv.cache import Entry
+
+        for root in state.unused:
+            state.cache.remove(Entry(Path(root)))
+        state.cache.forget_orphans()
+    result_file = session.config.getoption("logicenv_unused_json")
+    if result_file:
+        from pytest_logicenv.cache import write_atomic
+
+        write_atomic(Path(result_file), json.dumps({"unused": state.unused, "removed": clean}))
+
+
+def finish(state: LogicEnvState, session: pytest.Session) -> None:
+    """Build the report, judge the declared faults and ``--logicenv-fail-under``, and fail
+    the session when one is not met."""
+    if hasattr(session.config, "workerinput") or not state.records:
+        return
+    from pytest_logicenv.report.model import build_report
+    from pytest_logicenv.report.terminal import missed_fault
+
+    report = build_report(state.records)
+    state.report = report
+    state.failures.extend(missed_fault(check) for check in report.missed_faults)
+    if state.fail_under is not None and report.total.log_cov < state.fail_under:
+        state.failures.append(
+            f"FAIL Required LogCov of {state.fail_under:g}% not reached. "
+            f"Total LogCov: {report.total.log_cov:.2f}%"
+        )
+    if state.failures and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
+    """The unused cache entries, the coverage table, the files written and the failures."""
+    if state.unused:
+        verb = "removed" if config.getoption("logicenv_clean") else "unused"
+        noun = "entry" if len(state.unused) == 1 else "entries"
+        terminal.write_sep("-", f"logicenv: {len(state.unused)} {verb} cache {noun}")
+        for root in state.unused:
+            terminal.write_line(f"  {root}")
+        if verb == "unused":
+            terminal.write_line("  remove them with: logicenv clean")
+    report = state.report
+    if report is None:
+        return
+    from pytest_logicenv.report.files import write_reports
+    from pytest_logicenv.report.terminal import format_term
+
+    kinds = [spec.partition(":")[0] for spec in state.reports]
+    if "term" in kinds or "term-missing" in kinds:
+        terminal.write_sep("-", "logic coverage")
+        for line in format_term(report, missing="term-missing" in kinds):
+            terminal.write_line(line)
+    for line in write_reports(report, state.reports, config.rootpath):
+        terminal.write_line(line)
+    for failure in state.failures:
+        terminal.write_line(failure, red=True, bold=True)
