@@ -16,22 +16,12 @@ import statistics
 import time
 from pathlib import Path
 
-from pytest_logicenv.logic.plan import Factor as PlanFactor
-from pytest_logicenv.logic.plan import Leaf, Plan, Query, Subtask, load_plan
+from synthetic_plans import synthetic_plan
+
+from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import MAX_PRODUCT, STRATEGIES, Selection, select
 
 DEFAULT_TASKS = Path(__file__).resolve().parents[1] / "example_agents" / "tasks"
-
-
-def synthetic_plan(subtasks: int, paths: int) -> Plan:
-    """``subtasks`` independent subtasks, each one query with ``paths`` answers."""
-    built = []
-    for k in range(subtasks):
-        values = tuple(f"v{j}" for j in range(paths))
-        factor = PlanFactor(f"f{k}", f"Which value does factor {k} take?", values)
-        tree = Query(factor.id, tuple((v, Leaf(f"Handle {v}.")) for v in values))
-        built.append(Subtask(f"s{k}", (factor,), tree))
-    return Plan(task=f"synthetic {subtasks}x{paths}", subtasks=tuple(built))
 
 
 def timed(plan: Plan, strategy: str, repeat: int) -> tuple[Selection, float]:

@@ -10,7 +10,7 @@ goal. The baseline, measured in the same process, replays each run's path throug
 with leaves that answer from a recording and simulate nothing: py_trees' own cost. The last
 line is the median time of a run of the correct policy.
 
-The scene builder here is also what the tests use for hand-built living rooms.
+The scenes are the tests' hand-built living rooms (``tests/living_room.py``).
 """
 
 from __future__ import annotations
@@ -26,130 +26,18 @@ from typing import Any
 
 import py_trees
 
-from pytest_logicenv.logic.plan import Plan, load_plan
-from pytest_logicenv.logic.trajectories import Trajectory, select
-from pytest_logicenv.scenes.model import AgentStart, Provenance, Room, Scene, SceneObject
+from living_room import cases, situation
+
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAN = ROOT / "example_agents" / "plans" / "clean_living_room.json"
 POLICIES = ROOT / "example_agents" / "clean_living_room.py"
-ROOM = "living_room"
 TARGET_MS = 2.0
-
-
-# --------------------------------------------------------------------------- scenes
-
-
-def _obj(
-    id: str,
-    type: str,
-    size: tuple[float, float, float],
-    at: tuple[float, float],
-    properties: tuple[str, ...],
-    **fields: Any,
-) -> SceneObject:
-    x, z = at
-    position = (x, size[1] / 2, z)
-    return SceneObject(
-        id, type, room=ROOM, size=size, position=position, properties=properties, **fields
-    )
-
-
-# Things a living room holds besides the task's objects: (type, size, properties, parent).
-CLUTTER: tuple[tuple[str, tuple[float, float, float], tuple[str, ...], str | None], ...] = (
-    ("FloorLamp", (0.4, 1.6, 0.4), ("toggleable",), None),
-    ("Pillow", (0.4, 0.15, 0.4), ("pickupable",), "sofa_1"),
-    ("HousePlant", (0.4, 0.8, 0.4), (), None),
-    ("RemoteControl", (0.05, 0.03, 0.15), ("pickupable",), "table_1"),
-    ("ArmChair", (0.9, 0.9, 0.9), ("receptacle",), None),
-    ("Vase", (0.15, 0.3, 0.15), ("pickupable", "breakable"), None),
-    ("Television", (1.2, 0.7, 0.2), ("toggleable",), None),
-    ("GarbageCan", (0.3, 0.4, 0.3), ("receptacle",), None),
-    ("Newspaper", (0.3, 0.02, 0.4), ("pickupable",), "table_1"),
-    ("SideTable", (0.5, 0.6, 0.5), ("receptacle",), None),
-    ("Statue", (0.15, 0.3, 0.15), ("pickupable",), None),
-    ("Laptop", (0.35, 0.03, 0.25), ("pickupable", "openable", "toggleable"), None),
-)
-
-
-def living_room(
-    toy: str | None, book: bool, wipes: bool, *, objects: int = 0, scene_id: str = "living_room"
-) -> Scene:
-    """A Clean Living Room scene: ``toy`` is ``"doll"``, ``"other"`` or ``None`` (no toy on
-    the floor); unrelated objects are added until the scene has ``objects`` objects."""
-    task = [
-        _obj("sofa_1", "Sofa", (2.0, 0.9, 0.9), (1.5, 4.4), ("receptacle",), role="sofa"),
-        _obj("table_1", "CoffeeTable", (1.2, 0.45, 0.6), (1.5, 3.0), ("receptacle",),
-             role="table"),
-        _obj("mop_1", "Mop", (0.3, 1.2, 0.3), (2.4, 3.0), ("pickupable", "cleaning_tool"),
-             role="mop", custom_type=True),
-        _obj("red_box_1", "ToyBox", (0.6, 0.4, 0.4), (4.5, 0.5), ("receptacle",),
-             role="red_box", attrs={"colour": "red"}, custom_type=True),
-        _obj("white_box_1", "ToyBox", (0.6, 0.4, 0.4), (5.3, 0.5), ("receptacle",),
-             role="white_box", attrs={"colour": "white"}, custom_type=True),
-        _obj("stain_1", "Stain", (0.5, 0.01, 0.5), (3.0, 2.0), ("dirtyable",), role="stain",
-             states={"dirty": True}, custom_type=True),
-    ]  # fmt: skip
-    if toy is not None:
-        task.append(
-            _obj("toy_1", "Toy", (0.25, 0.3, 0.15), (2.0, 1.0), ("pickupable",), role="toy",
-                 attrs={"kind": toy}, custom_type=True)
-        )  # fmt: skip
-    if book:
-        task.append(
-            _obj("book_1", "Book", (0.2, 0.05, 0.3), (4.0, 2.5), ("pickupable", "openable"),
-                 role="book")
-        )  # fmt: skip
-    if wipes:
-        task.append(
-            _obj("wet_wipes_1", "WetWipes", (0.2, 0.05, 0.1), (1.2, 3.0),
-                 ("pickupable", "cleaning_tool"), role="wet_wipes", parent="table_1",
-                 relation="on", custom_type=True)
-        )  # fmt: skip
-    for index in range(max(0, objects - len(task))):
-        kind, size, properties, parent = CLUTTER[index % len(CLUTTER)]
-        at = (0.3 + 0.5 * (index % 11), 0.3 + 0.4 * (index // 11))
-        task.append(_obj(f"{kind.lower()}_{index}", kind, size, at, properties, parent=parent))
-    return Scene(
-        scene_id,
-        rooms=(Room(ROOM, "LivingRoom", ((0, 0), (6, 0), (6, 5), (0, 5))),),
-        objects=tuple(task),
-        agent=AgentStart(ROOM, (0.5, 0.5)),
-        provenance=Provenance(designer="hand-built (benchmarks/bench_simulate.py)"),
-    )
-
-
-def scene_for(trajectory: Trajectory, *, objects: int = 0) -> Scene:
-    """The hand-built scene of one trajectory of the Clean Living Room plan."""
-    answers = dict(trajectory.conditions)
-    toy = None
-    if answers["toy"] == "yes":
-        toy = "doll" if answers["toy_type"] == "doll" else "other"
-    return living_room(
-        toy,
-        answers["book"] == "yes",
-        answers["wipe"] == "yes",
-        objects=objects,
-        scene_id=trajectory.id,
-    )
-
-
-def situation(plan: Plan, trajectory: Trajectory) -> tuple[tuple[str, str], ...]:
-    """The trajectory's conditions in words: (question, answer) pairs."""
-    return tuple(
-        (plan.factor(factor).question, plan.factor(factor).answer(value))
-        for factor, value in trajectory.conditions
-    )
-
-
-def cases(*, objects: int = 0) -> Iterator[tuple[Plan, Trajectory, Scene]]:
-    """Every situation of the plan (exhaustive selection) with its scene."""
-    plan = load_plan(PLAN)
-    for trajectory in select(plan, "exhaustive").trajectories:
-        yield plan, trajectory, scene_for(trajectory, objects=objects)
 
 
 def load_policies() -> ModuleType:

@@ -1,14 +1,17 @@
 """The example agents of ``bathroom_reset.py`` under the plugin (the py_trees policies and their
-BehaviorTree.CPP twins): the correct policy passes in every generated environment; each faulty
-one declares its fault, which some environment must reveal."""
+BehaviorTree.CPP twins), one test over them all: the correct policy passes in every generated
+environment; each faulty one declares its fault per run (the table in ``faults.py``), and some
+environment must reveal it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from bathroom_reset import POLICIES, xml_policy  # example_agents is on the pythonpath
+from bathroom_reset import POLICIES, xml_policy
+from faults import policy_params  # example_agents is on the pythonpath
 
 from pytest_logicenv.session.fixture import LogicEnv
 
@@ -18,40 +21,8 @@ PLAN = "plans/bathroom_reset.json"  # relative to this file
 
 
 @pytest.mark.logic_env(TASK, plan=PLAN)
-def test_correct(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["correct"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="counterfactual")
-def test_counterfactual(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["counterfactual"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="unreachable")
-def test_unreachable(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["unreachable"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="lackbranch")
-def test_lackbranch(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["lackbranch"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN)
-def test_correct_xml(logic_env: LogicEnv) -> None:
-    logic_env.run(xml_policy("correct")).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="counterfactual")
-def test_counterfactual_xml(logic_env: LogicEnv) -> None:
-    logic_env.run(xml_policy("counterfactual")).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="unreachable")
-def test_unreachable_xml(logic_env: LogicEnv) -> None:
-    logic_env.run(xml_policy("unreachable")).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="lackbranch")
-def test_lackbranch_xml(logic_env: LogicEnv) -> None:
-    logic_env.run(xml_policy("lackbranch")).assert_ok()
+@pytest.mark.parametrize(
+    ("policy", "expect_fault"), policy_params("bathroom_reset", POLICIES, xml_policy)
+)
+def test_policies(logic_env: LogicEnv, policy: Any, expect_fault: str | None) -> None:
+    logic_env.run(policy, expect_fault=expect_fault).assert_ok()

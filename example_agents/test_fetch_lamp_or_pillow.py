@@ -1,14 +1,17 @@
-"""The example agents of ``fetch_lamp_or_pillow.py`` under the plugin (the py_trees policies): the
-correct policy passes in every generated environment; each faulty one declares its fault, which
-some environment must reveal."""
+"""The example agents of ``fetch_lamp_or_pillow.py`` under the plugin (the py_trees policies),
+one test over them all: the correct policy passes in every generated environment; each faulty
+one declares its fault per run (the table in ``faults.py``), and some environment must reveal
+it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from fetch_lamp_or_pillow import POLICIES  # example_agents is on the pythonpath
+from faults import policy_params  # example_agents is on the pythonpath
+from fetch_lamp_or_pillow import POLICIES
 
 from pytest_logicenv.session.fixture import LogicEnv
 
@@ -18,20 +21,8 @@ PLAN = "plans/fetch_lamp_or_pillow.json"  # relative to this file
 
 
 @pytest.mark.logic_env(TASK, plan=PLAN)
-def test_correct(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["correct"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="counterfactual")
-def test_counterfactual(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["counterfactual"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="unreachable")
-def test_unreachable(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["unreachable"]).assert_ok()
-
-
-@pytest.mark.logic_env(TASK, plan=PLAN, expect_fault="lackbranch")
-def test_lackbranch(logic_env: LogicEnv) -> None:
-    logic_env.run(POLICIES["lackbranch"]).assert_ok()
+@pytest.mark.parametrize(
+    ("policy", "expect_fault"), policy_params("fetch_lamp_or_pillow", POLICIES)
+)
+def test_policies(logic_env: LogicEnv, policy: Any, expect_fault: str | None) -> None:
+    logic_env.run(policy, expect_fault=expect_fault).assert_ok()

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, load_benchmark
+from helpers import ROOT
+from living_room import cases
 
 from pytest_logicenv.cli import main
 
-bench = load_benchmark("simulate")
 XML = str(ROOT / "example_agents" / "clean_living_room.xml")
 PY = str(ROOT / "example_agents" / "clean_living_room.py")
 
@@ -21,7 +21,7 @@ PY = str(ROOT / "example_agents" / "clean_living_room.py")
 def scenes(tmp_path: Path) -> dict[str, Path]:
     """The 12 Clean Living Room scenes as files, by trajectory id, and the goal of each."""
     paths = {}
-    for _, trajectory, scene in bench.cases():
+    for _, trajectory, scene in cases():
         path = tmp_path / f"{trajectory.id}.json"
         path.write_text(json.dumps(scene.to_json()))
         paths[trajectory.id] = path

@@ -2,20 +2,21 @@
 
 Scenes come from the procedural designer (``exhaustive`` selection, seed 0, as the plugin
 builds them, positions unsolved: the simulator does not read them). The correct policy
-passes in every situation; a faulty one shows exactly its declared fault where
-:data:`REVEALED_BY` says and passes elsewhere; a BehaviorTree.CPP twin gives the py_trees
-policy's trace and outcome; and the ``minimal`` selection the plugin uses by default reveals
-every fault.
+passes in every situation; a faulty one shows exactly its declared fault where the table in
+``example_agents/faults.py`` says and passes elsewhere; a BehaviorTree.CPP twin gives the
+py_trees policy's trace and outcome; and the ``minimal`` selection the plugin uses by default
+reveals every fault.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from types import ModuleType
 
 import pytest
+from faults import EXAMPLE_FAULTS, expected_outcome
 from helpers import ROOT
 
 from pytest_logicenv.logic.plan import Plan, load_plan
@@ -25,43 +26,7 @@ from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.sim.outcome import FAULTS, Outcome
 from pytest_logicenv.sim.runner import Policy, run_policy, vocabulary
 
-Answers = Mapping[str, str]
-
-# Where each faulty policy shows its fault, by the trajectory's conditions (factor -> value);
-# each module's docstring says the same in words.
-REVEALED_BY: Mapping[str, Mapping[str, Callable[[Answers], bool]]] = {
-    "bathroom_reset": {
-        "counterfactual": lambda a: a.get("towel_dirty") == "yes",
-        "unreachable": lambda a: a.get("towel_dirty") == "yes",
-        "lackbranch": lambda a: a["towel"] == "no",
-    },
-    "breakfast": {
-        "counterfactual": lambda a: a.get("bread_apple") == "fridge",
-        "unreachable": lambda a: a["milk"] == "no",
-        "lackbranch": lambda a: a["milk"] == "no",
-    },
-    "clean_living_room": {
-        "counterfactual": lambda a: a.get("toy_type") == "other_types",
-        "unreachable": lambda a: a.get("toy_type") == "doll",
-        "lackbranch": lambda a: a["wipe"] == "no",
-    },
-    "fetch_lamp_or_pillow": {
-        "counterfactual": lambda a: a["pan"] == "yes",
-        "unreachable": lambda a: a["pan"] == "yes",
-        "lackbranch": lambda a: a["pan"] == "no",
-    },
-    "living_room_pillow_toy": {
-        "counterfactual": lambda a: a["wipes"] == "yes",
-        "unreachable": lambda a: a["toy"] == "yes",
-        "lackbranch": lambda a: a["sofa_pillow"] == "no",
-    },
-    "tidy_bed": {
-        "counterfactual": lambda a: a["clock"] == "yes",
-        "unreachable": lambda a: a.get("book_kind") == "essay",
-        "lackbranch": lambda a: a.get("book_kind") == "other",
-    },
-}
-TASKS = tuple(REVEALED_BY)
+TASKS = tuple(EXAMPLE_FAULTS)
 KINDS = ("correct", *FAULTS)
 #: Tasks whose module has BehaviorTree.CPP twins of all four policies.
 WITH_XML = ("bathroom_reset", "breakfast", "clean_living_room", "tidy_bed")
@@ -93,9 +58,7 @@ def known(task: str) -> frozenset[str]:
 
 
 def expected(task: str, kind: str, trajectory: Trajectory) -> str:
-    if kind == "correct":
-        return "pass"
-    return kind if REVEALED_BY[task][kind](dict(trajectory.conditions)) else "pass"
+    return expected_outcome(task, kind, dict(trajectory.conditions))
 
 
 def run(task: str, policy: Policy, trajectory: Trajectory) -> Outcome:
@@ -139,6 +102,7 @@ def test_the_modules_expose_the_four_policies(task: str) -> None:
     assert agents.__doc__ is not None
     for fault in FAULTS:  # the docstring says which situations reveal each fault
         assert f"``{fault}``" in agents.__doc__
+        assert EXAMPLE_FAULTS[task][fault].declared == fault  # each is named by its class
     if task in WITH_XML:
         assert tuple(agents.XML_TREES) == KINDS
     else:

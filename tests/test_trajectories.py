@@ -7,9 +7,10 @@ import math
 from collections.abc import Sequence
 
 import pytest
-from helpers import TASKS, load_benchmark
+from helpers import TASKS
 from hypothesis import given
 from strategies import plans
+from synthetic_plans import synthetic_plan
 
 from pytest_logicenv.errors import SelectionError
 from pytest_logicenv.logic.plan import Plan, load_plan
@@ -77,7 +78,6 @@ def test_unknown_strategy_names_the_choices() -> None:
 
 
 def test_greedy_refuses_huge_products_and_names_the_alternative() -> None:
-    synthetic_plan = load_benchmark("select").synthetic_plan
     with pytest.raises(SelectionError, match="use --strategy minimal or pairwise"):
         select(synthetic_plan(20, 10), "greedy")
 

@@ -1,0 +1,103 @@
+"""Where each example policy's fault shows: the one table the example tests and the test suite
+read.
+
+Each example module (``clean_living_room.py``, ...) has a correct policy and three faulty
+ones, named by the fault class they have. For each faulty policy the table gives the class its
+test declares (``expect_fault``) and the situation that reveals it: the answer to one of the
+plan's factors (``toy_type=other_types``). In every other situation the policy passes; the
+correct policy passes everywhere.
+
+>>> EXAMPLE_FAULTS["clean_living_room"]["lackbranch"]
+Fault(declared='lackbranch', factor='wipe', answer='no')
+>>> expected_outcome("clean_living_room", "lackbranch", {"toy": "no", "book": "no", "wipe": "no"})
+'lackbranch'
+>>> expected_outcome("clean_living_room", "correct", {"wipe": "no"})
+'pass'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A faulty policy's declared fault class, and the factor answer that reveals it."""
+
+    declared: str
+    factor: str
+    answer: str
+
+    def revealed_by(self, conditions: Mapping[str, str]) -> bool:
+        """Whether a situation (factor -> answer; nested factors may be absent) shows it."""
+        return conditions.get(self.factor) == self.answer
+
+
+#: task (the example module's name) -> faulty policy -> its fault; ``correct`` has none.
+EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
+    "bathroom_reset": {
+        "counterfactual": Fault("counterfactual", "towel_dirty", "yes"),
+        "unreachable": Fault("unreachable", "towel_dirty", "yes"),
+        "lackbranch": Fault("lackbranch", "towel", "no"),
+    },
+    "breakfast": {
+        "counterfactual": Fault("counterfactual", "bread_apple", "fridge"),
+        "unreachable": Fault("unreachable", "milk", "no"),
+        "lackbranch": Fault("lackbranch", "milk", "no"),
+    },
+    "clean_living_room": {  # the paper's Figures 7-9
+        "counterfactual": Fault("counterfactual", "toy_type", "other_types"),
+        "unreachable": Fault("unreachable", "toy_type", "doll"),
+        "lackbranch": Fault("lackbranch", "wipe", "no"),
+    },
+    "fetch_lamp_or_pillow": {
+        "counterfactual": Fault("counterfactual", "pan", "yes"),
+        "unreachable": Fault("unreachable", "pan", "yes"),
+        "lackbranch": Fault("lackbranch", "pan", "no"),
+    },
+    "living_room_pillow_toy": {
+        "counterfactual": Fault("counterfactual", "wipes", "yes"),
+        "unreachable": Fault("unreachable", "toy", "yes"),
+        "lackbranch": Fault("lackbranch", "sofa_pillow", "no"),
+    },
+    "tidy_bed": {
+        "counterfactual": Fault("counterfactual", "clock", "yes"),
+        "unreachable": Fault("unreachable", "book_kind", "essay"),
+        "lackbranch": Fault("lackbranch", "book_kind", "other"),
+    },
+}
+
+
+def declared_fault(task: str, policy: str) -> str | None:
+    """The fault class the test of ``policy`` declares (``None`` for the correct one)."""
+    fault = EXAMPLE_FAULTS[task].get(policy)
+    return fault.declared if fault else None
+
+
+def expected_outcome(task: str, policy: str, conditions: Mapping[str, str]) -> str:
+    """The outcome kind ``policy`` must have in a situation: its fault where that shows,
+    else ``pass``."""
+    fault = EXAMPLE_FAULTS[task].get(policy)
+    return fault.declared if fault and fault.revealed_by(conditions) else "pass"
+
+
+def policy_params(
+    task: str, factories: Mapping[str, Any], xml_twin: Callable[[str], Any] | None = None
+) -> list[Any]:
+    """``(policy, expect_fault)`` parameters for one test over a task's policies: each py_trees
+    factory (test id its name) and, when the module has them, its BehaviorTree.CPP twin
+    (``counterfactual_xml``)."""
+    params = [
+        pytest.param(factory, declared_fault(task, name), id=name)
+        for name, factory in factories.items()
+    ]
+    if xml_twin is not None:
+        params += [
+            pytest.param(xml_twin(name), declared_fault(task, name), id=f"{name}_xml")
+            for name in factories
+        ]
+    return params
