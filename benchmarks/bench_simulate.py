@@ -19,13 +19,12 @@ import argparse
 import importlib.util
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import py_trees
-
 from living_room import cases, situation
 
 from pytest_logicenv.logic.plan import Plan

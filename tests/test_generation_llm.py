@@ -76,3 +76,16 @@ def test_the_scene_designer_asks_the_planners_llm(pytester: pytest.Pytester) -> 
     designer = scene_designer_for(pytester.parseconfigure(pytester.path))
     assert designer is not None
     assert designer.name == "llm:house-model"
+
+
+def test_the_root_conftests_local_llm_is_inert_until_a_model_is_named(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The repository's own conftest.py, the example users copy, is loaded in this run.
+    config = request.config
+    monkeypatch.delenv("LOGICENV_LOCAL_LLM", raising=False)
+    assert config.hook.pytest_logicenv_make_llm(config=config) is None
+    monkeypatch.setenv("LOGICENV_LOCAL_LLM", "qwen2.5:14b")
+    llm = config.hook.pytest_logicenv_make_llm(config=config)
+    assert repr(llm) == "OpenAILLM(model='qwen2.5:14b', endpoint='http://localhost:11434/v1')"
+    assert llm.config.timeout_s == 900.0
