@@ -1,7 +1,7 @@
 """Synthetic plans of a given size, to test and benchmark trajectory selection.
 
 >>> plan = synthetic_plan(3, 4)
->>> len(plan.subtasks), [len(s.factors[0].values) for s in plan.subtasks]
+>>> len(plan.subtasks), [len(s.factors[0].domain) for s in plan.subtasks]
 (3, [4, 4, 4])
 """
 
