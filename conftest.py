@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_logicenv.llm.client import LLM
+    from pytest_logicenv.llm.protocol import LLM
 
 #: Ollama's OpenAI-compatible endpoint; vLLM serves at http://localhost:8000/v1.
 LOCAL_ENDPOINT = "http://localhost:11434/v1"
@@ -33,7 +33,8 @@ def pytest_logicenv_make_llm(config: pytest.Config) -> LLM | None:
     model = os.environ.get("LOGICENV_LOCAL_LLM", "").strip()
     if not model:
         return None  # the endpoint of LOGICENV_LLM_* / OPENAI_* or the ini options, if any
-    from pytest_logicenv.llm.client import LLMConfig, OpenAILLM
+    from pytest_logicenv.llm.client import OpenAILLM
+    from pytest_logicenv.llm.config import LLMConfig
 
     endpoint = os.environ.get("LOGICENV_LOCAL_LLM_URL") or LOCAL_ENDPOINT
     # A model on this machine may take minutes per answer; a plan's answer is a few KB.

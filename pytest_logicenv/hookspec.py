@@ -24,7 +24,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_logicenv.llm.protocol import LLM
     from pytest_logicenv.logic.trajectories import Trajectory
-    from pytest_logicenv.pipeline.environments import SceneBuilder
+    from pytest_logicenv.pipeline.request import SceneBuilder
     from pytest_logicenv.scenes.catalog import Catalog
     from pytest_logicenv.scenes.model import Scene
     from pytest_logicenv.sim.outcome import Outcome

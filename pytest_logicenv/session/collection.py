@@ -19,7 +19,7 @@ from pytest_logicenv.session.marker import parse_marker
 from pytest_logicenv.session.options import LogicEnvState
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.environments import Builders, Case, Environments
+    from pytest_logicenv.pipeline.request import Builders, Case, Environments
 
 
 @dataclass(frozen=True)
@@ -44,12 +44,12 @@ class CaseParam:
 
 def builders(config: pytest.Config, designer_name: str) -> Builders:
     """The pipeline's pluggable parts, with the plugin hooks' answers wired in."""
-    from pytest_logicenv.pipeline.environments import Builders
     from pytest_logicenv.pipeline.generators import (
         default_scene_builder,
         planner_for,
         scene_designer_for,
     )
+    from pytest_logicenv.pipeline.request import Builders
 
     designer = config.hook.pytest_logicenv_designer(config=config)
     catalog = config.hook.pytest_logicenv_catalog(config=config)

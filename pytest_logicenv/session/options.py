@@ -19,7 +19,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
-    from pytest_logicenv.pipeline.environments import Environments, Mode
+    from pytest_logicenv.pipeline.request import Environments, Mode
     from pytest_logicenv.report.model import Report
     from pytest_logicenv.session.marker import MarkerArgs
     from pytest_logicenv.session.records import RunRecord
@@ -186,7 +186,7 @@ class LogicEnvState:
 
     @property
     def mode(self) -> Mode:
-        from pytest_logicenv.pipeline.environments import Mode
+        from pytest_logicenv.pipeline.request import Mode
 
         return Mode(regenerate=self.regenerate, offline=self.offline, run_id=self.run_id)
 
