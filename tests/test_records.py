@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pytest_logicenv.report.model import fault_checks
 from pytest_logicenv.report.terminal import missed_fault
 from pytest_logicenv.session.records import PolicyRun, RunRecord, policy_label
-from pytest_logicenv.sim.btxml import parse_bt_xml
+from pytest_logicenv.sim.bt import parse_bt_xml
 from pytest_logicenv.sim.outcome import FAULTS, KINDS
 
 faults = st.none() | st.sampled_from(FAULTS)
