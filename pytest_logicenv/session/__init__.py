@@ -1,0 +1,18 @@
+"""The pytest side: what ``plugin.py``'s hooks hand their jobs to, one job per module.
+
+* :mod:`~pytest_logicenv.session.options`: the ``--logicenv-*`` and ini options, validated,
+  and the run's state in ``config.stash`` (loaded at start-up, so it imports nothing heavy).
+* :mod:`~pytest_logicenv.session.marker`: the ``logic_env`` marker's arguments, checked, and
+  ``expect_fault`` values wherever they are given (also loaded at start-up).
+* :mod:`~pytest_logicenv.session.collection`: a marked test function becomes one item per
+  environment (the cache read, or the environments generated).
+* :mod:`~pytest_logicenv.session.fixture`: the ``logic_env`` fixture's value,
+  :class:`~pytest_logicenv.session.fixture.LogicEnv`, which runs policies and keeps its item's
+  record.
+* :mod:`~pytest_logicenv.session.records`: that record, the typed contract between the fixture
+  and the report (JSON on the wire, for xdist).
+* :mod:`~pytest_logicenv.session.reporter`: how faults read, the unasserted-fault warning,
+  the LogCov report (:mod:`pytest_logicenv.report`), the declared faults' verdicts and the
+  exit status.
+* :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more.
+"""
