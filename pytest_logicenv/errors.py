@@ -17,6 +17,7 @@ traceback. The family, by stage::
     ├── PolicyError                 a policy cannot be loaded or built
     │   └── PolicyRuntimeError      ... or a BT.CPP tree failed while it ran (a script error)
     ├── PolicyFault                 a policy run did not pass (also an AssertionError)
+    ├── RunFileError                a recorded policy run (JSON) cannot be read back
     ├── CacheError                  a cache entry is missing, stale or corrupt
     ├── MarkerError                 a ``logic_env`` marker is used wrongly
     │   └── ExpectFaultError        ``expect_fault`` names no fault class (marker or run)
@@ -70,6 +71,7 @@ __all__ = [
     "PolicyRuntimeError",
     "PolicyStopped",
     "Rejected",
+    "RunFileError",
     "SceneDesignError",
     "SceneError",
     "SelectionError",
@@ -177,6 +179,10 @@ class PolicyFault(LogicEnvError, AssertionError):
     def __init__(self, outcome: Outcome) -> None:
         super().__init__(outcome.explain())
         self.outcome = outcome
+
+
+class RunFileError(LogicEnvError):
+    """A policy run's JSON (``Outcome.to_json``, as the JSON report carries it) is malformed."""
 
 
 class PolicyStopped(BaseException):

@@ -11,7 +11,7 @@ import py_trees
 import pytest
 from sim_scenes import kitchen
 
-from pytest_logicenv.errors import FactError, PolicyError, PolicyFault
+from pytest_logicenv.errors import FactError, PolicyError, PolicyFault, RunFileError
 from pytest_logicenv.logic.facts import parse_fact
 from pytest_logicenv.scenes.model import Provenance
 from pytest_logicenv.sim.bt import parse_bt_xml
@@ -247,8 +247,19 @@ def test_to_json_is_plain_json() -> None:
         "args": ["mug", "toaster"],
         "ok": False,
         "detail": "the agent holds nothing",
+        "objects": ["mug", "toaster"],
+        "room": "kitchen",
+        "spot": "counter",
     }
     assert data["explanation"] == outcome.explain()
+    assert Outcome.from_json(data) == outcome
+
+
+def test_a_run_file_that_is_not_an_outcome_names_what_is_wrong() -> None:
+    with pytest.raises(RunFileError, match=r"not a policy run as Outcome\.to_json writes it"):
+        Outcome.from_json({"kind": "pass", "trace": [{"tick": 1}]})
+    with pytest.raises(RunFileError, match="unknown outcome kind 'won'"):
+        Outcome.from_json({"kind": "won"})
 
 
 def test_assert_ok_raises_a_policy_fault_with_the_explanation() -> None:

@@ -99,6 +99,20 @@ class PreconditionViolation:
             "kind": self.kind,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PreconditionViolation:
+        """The violation :meth:`to_json` wrote (``kind`` follows from ``absent``)."""
+        absent = data.get("absent")
+        return cls(
+            action=str(data["action"]),
+            arguments=tuple((str(k), str(v)) for k, v in dict(data["arguments"]).items()),
+            precondition=str(data["precondition"]),
+            requirement=str(data["requirement"]),
+            facts=tuple(str(fact) for fact in data["facts"]),
+            objects=tuple((str(k), str(v)) for k, v in dict(data.get("objects", {})).items()),
+            absent=None if absent is None else str(absent),
+        )
+
 
 @dataclass(frozen=True)
 class Broken:
@@ -535,11 +549,26 @@ def _missing(spec: ActionSpec, arguments: Mapping[str, str], ref: str) -> Precon
     )
 
 
+@dataclass(frozen=True)
+class Performed:
+    """What one action call did: the precondition it broke (``None`` when it took effect)
+    and the ids of the objects its ports were bound to, in port order (empty when a
+    reference named nothing or a room)."""
+
+    violation: PreconditionViolation | None
+    objects: tuple[str, ...] = ()
+
+
 def execute(
     world: WorldState, action: str, arguments: Mapping[str, str]
 ) -> PreconditionViolation | None:
     """Run one action call: apply its effect and return ``None``, or change nothing and
-    return the precondition it broke.
+    return the precondition it broke (see :func:`perform`)."""
+    return perform(world, action, arguments).violation
+
+
+def perform(world: WorldState, action: str, arguments: Mapping[str, str]) -> Performed:
+    """Run one action call and say what it was bound to.
 
     A reference naming several objects (a type) binds to the first combination, in scene
     order, that meets every precondition; if none does, the violation reported is the one of
@@ -554,19 +583,8 @@ def execute(
         if not found:
             room = world.room_named(ref) if port in spec.room_ports else None
             if room is None:
-                return _missing(spec, arguments, ref)
-            # Only GoTo has a room port: walk into the room, if the way is open.
-            blocked = _way_to(world, (room,))
-            if blocked is not None:
-                return PreconditionViolation(
-                    spec.name,
-                    tuple((p, arguments[p]) for p in spec.ports),
-                    "way",
-                    blocked.requirement,
-                    blocked.facts,
-                )
-            world.move_agent(room, None)
-            return None
+                return Performed(_missing(spec, arguments, ref))
+            return Performed(_enter(world, spec, arguments, room))
         options.append(found)
     best: tuple[int, PreconditionViolation] | None = None
     for combination in itertools.product(*options):
@@ -579,9 +597,26 @@ def execute(
                 break
         else:
             spec.effect(world, bound)
-            return None
+            return Performed(None, tuple(obj.id for obj in combination))
     assert best is not None  # every port had a candidate, so some combination was checked
-    return best[1]
+    return Performed(best[1], tuple(obj_id for _, obj_id in best[1].objects))
+
+
+def _enter(
+    world: WorldState, spec: ActionSpec, arguments: Mapping[str, str], room: str
+) -> PreconditionViolation | None:
+    """Walk into ``room`` (only GoTo has a room port), if the way is open."""
+    blocked = _way_to(world, (room,))
+    if blocked is None:
+        world.move_agent(room, None)
+        return None
+    return PreconditionViolation(
+        spec.name,
+        tuple((p, arguments[p]) for p in spec.ports),
+        "way",
+        blocked.requirement,
+        blocked.facts,
+    )
 
 
 def _violation(

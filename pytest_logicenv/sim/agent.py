@@ -26,7 +26,7 @@ from typing import Any
 
 from pytest_logicenv.errors import PolicyStopped
 from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
-from pytest_logicenv.sim.actions import ACTIONS, execute
+from pytest_logicenv.sim.actions import ACTIONS, perform
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.world import WorldState
 
@@ -48,13 +48,24 @@ class Agent:
     def act(self, action: str, **arguments: str) -> None:
         """Do ``action`` with its ports; raise :class:`PolicyStopped` if a precondition is
         broken (and :class:`~pytest_logicenv.errors.PolicyError` for a malformed call)."""
-        violation = execute(self.world, action, arguments)
+        done = perform(self.world, action, arguments)
         args = tuple(arguments[port] for port in ACTIONS[action].ports)
-        if violation is None:
-            self._trace.append(Step(self.tick, "action", action, args, True))
-            return
-        self._trace.append(Step(self.tick, "action", action, args, False, violation.reason))
-        raise PolicyStopped(violation)
+        violation = done.violation
+        self._trace.append(
+            Step(
+                self.tick,
+                "action",
+                action,
+                args,
+                violation is None,
+                "" if violation is None else violation.reason,
+                objects=done.objects,
+                room=self.world.agent.room,
+                spot=self.world.agent.spot,
+            )
+        )
+        if violation is not None:
+            raise PolicyStopped(violation)
 
     def go_to(self, target: str) -> None:
         self.act("GoTo", target=target)
@@ -112,7 +123,9 @@ class Agent:
         parsed = parse_fact(fact) if isinstance(fact, Mapping) else fact
         result = evaluate(parsed, self.world.visible())
         label = tuple(args) if args is not None else (describe(parsed),)
-        self._trace.append(Step(self.tick, "condition", name, label, result))
+        where = self.world.agent
+        step = Step(self.tick, "condition", name, label, result, room=where.room, spot=where.spot)
+        self._trace.append(step)
         return result
 
     def sees(self, ref: str) -> bool:

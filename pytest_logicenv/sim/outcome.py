@@ -26,11 +26,12 @@ trace: IsOn(wet_wipes, table)? no
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pytest_logicenv.errors import PolicyFault
-from pytest_logicenv.logic.facts import Fact, describe, to_json
+from pytest_logicenv.errors import LogicEnvError, PolicyFault, RunFileError
+from pytest_logicenv.logic.facts import Fact, describe, parse_facts, to_json
 from pytest_logicenv.sim.actions import PreconditionViolation
 
 #: The outcome classes, in the order reports list them.
@@ -44,7 +45,13 @@ TRACE_TAIL = 8
 @dataclass(frozen=True)
 class Step:
     """One thing the policy did: an action (``ok`` when it took effect; ``detail`` says why
-    not) or a condition it checked (``ok`` is the answer)."""
+    not) or a condition it checked (``ok`` is the answer).
+
+    ``objects`` are the ids an action's references were bound to, in port order (empty when
+    one named nothing in the scene); ``room`` and ``spot`` say where the agent stood after the
+    step (the floor-standing object it is next to, ``None`` at none), so that a picture can
+    draw its path from the trace alone.
+    """
 
     tick: int
     kind: str
@@ -52,6 +59,9 @@ class Step:
     args: tuple[str, ...]
     ok: bool
     detail: str = ""
+    objects: tuple[str, ...] = ()
+    room: str = ""
+    spot: str | None = None
 
     def __str__(self) -> str:
         call = f"{self.name}({', '.join(self.args)})"
@@ -67,7 +77,26 @@ class Step:
             "args": list(self.args),
             "ok": self.ok,
             "detail": self.detail,
+            "objects": list(self.objects),
+            "room": self.room,
+            "spot": self.spot,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Step:
+        """The step :meth:`to_json` wrote (``objects``, ``room`` and ``spot`` may be absent)."""
+        spot = data.get("spot")
+        return cls(
+            tick=int(data["tick"]),
+            kind=str(data["kind"]),
+            name=str(data["name"]),
+            args=tuple(str(arg) for arg in data["args"]),
+            ok=bool(data["ok"]),
+            detail=str(data.get("detail", "")),
+            objects=tuple(str(obj) for obj in data.get("objects", ())),
+            room=str(data.get("room", "")),
+            spot=None if spot is None else str(spot),
+        )
 
 
 @dataclass(frozen=True)
@@ -186,9 +215,38 @@ class Outcome:
             "false_goals": [to_json(fact) for fact in self.false_goals],
             "goal": [to_json(fact) for fact in self.goal],
             "error": self.error,
+            "max_ticks": self.max_ticks,
             "trace": [step.to_json() for step in self.trace],
             "explanation": self.explain(),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The outcome :meth:`to_json` wrote (``ok`` and ``explanation`` are derived, so they
+        are not read back). Malformed data raises :class:`RunFileError` naming the field."""
+        try:
+            violation = data.get("violation")
+            expected = data.get("expected")
+            error = data.get("error")
+            return cls(
+                kind=str(data["kind"]),
+                status=str(data.get("status", "")),
+                ticks=int(data.get("ticks", 0)),
+                trace=tuple(Step.from_json(step) for step in data.get("trace", ())),
+                violation=None if violation is None else PreconditionViolation.from_json(violation),
+                false_goals=parse_facts(data.get("false_goals", []), "false_goals"),
+                error=None if error is None else str(error),
+                situation=tuple((str(q), str(a)) for q, a in data.get("situation", ())),
+                scene=str(data.get("scene", "")),
+                max_ticks=int(data.get("max_ticks", 0)),
+                goal=parse_facts(data.get("goal", []), "goal"),
+                expected=None if expected is None else str(expected),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as problem:
+            raise RunFileError(
+                f"not a policy run as Outcome.to_json writes it ({type(problem).__name__}: "
+                f"{problem}); give the JSON of one run: an object with kind, trace, ..."
+            ) from None
 
     def assert_ok(self) -> None:
         """Raise :class:`PolicyFault` (an ``AssertionError``) unless the run passed."""

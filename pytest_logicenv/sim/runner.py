@@ -265,10 +265,12 @@ def _bind(root: py_trees.behaviour.Behaviour, agent: Agent | None) -> None:
 def _user_traceback(error: BaseException) -> str:
     """The traceback of an exception in user code, without py_trees' and the runner's
     frames."""
+    here = os.path.realpath(__file__)
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
-        if not frame.filename.startswith(_PY_TREES_DIR) and frame.filename != __file__
+        # Resolved: a virtualenv reached through a symlink names py_trees' files by that path.
+        if not (real := os.path.realpath(frame.filename)).startswith(_PY_TREES_DIR) and real != here
     ]
     lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames)]
     lines += traceback.format_exception_only(type(error), error)
