@@ -1,19 +1,65 @@
-"""Top-down SVG pictures and ``logicenv render``."""
+"""Top-down SVG pictures, a run's route drawn on them, and ``logicenv render``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
+import py_trees
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sample_scenes import two_rooms
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.scenes.render import TASK_STROKE, WINDOW_COLOUR, render_svg
+from pytest_logicenv.scenes.model import Scene, load_scene
+from pytest_logicenv.scenes.render import (
+    FAILED_STROKE,
+    TASK_STROKE,
+    WINDOW_COLOUR,
+    render_svg,
+)
+from pytest_logicenv.scenes.render.labels import LabelRequest, place_labels
+from pytest_logicenv.scenes.render.measure import Box, intersects
+from pytest_logicenv.scenes.render.route import route_of
+from pytest_logicenv.sim.leaves import Close, GoTo, Open, PickUp, PutIn
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.runner import run_policy
 
 SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def label_boxes(svg: str) -> dict[str, Box]:
+    """Every placed label's box, by what it names, as the SVG draws it."""
+    boxes = {}
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        if group.get("class") == "label-group":
+            rect = group.find(f"{SVG}rect")
+            assert rect is not None
+            x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+            w, h = float(rect.get("width", 0)), float(rect.get("height", 0))
+            boxes[group.get("data-for", "")] = (x, y, x + w, y + h)
+    return boxes
+
+
+def fetch_milk() -> py_trees.behaviour.Behaviour:
+    """From the living room into the kitchen: open the fridge, take the milk, put it in the
+    fridge again (the fridge is closed by then: a counterfactual)."""
+    return py_trees.composites.Sequence(
+        "fetch",
+        memory=True,
+        children=[
+            GoTo("fridge"),
+            Open("fridge"),
+            PickUp("milk"),
+            Close("fridge"),
+            PutIn("milk", "fridge"),
+        ],
+    )
 
 
 def test_picture_shows_rooms_walls_openings_and_every_object() -> None:
@@ -32,7 +78,8 @@ def test_picture_shows_rooms_walls_openings_and_every_object() -> None:
     assert lines.count("#343a40") == len(scene.walls)
     assert WINDOW_COLOUR in lines
     highlighted = [r for r in root.iter(f"{SVG}rect") if r.get("stroke") == TASK_STROKE]
-    assert len(highlighted) == sum(o.task for o in scene.objects) + 1  # + the legend swatch
+    assert len(highlighted) == sum(o.task for o in scene.objects) + 1  # + the key's swatch
+    assert root.find(f".//{SVG}polyline") is None  # no run, no route
 
 
 def test_text_from_plans_is_escaped() -> None:
@@ -47,6 +94,151 @@ def test_text_from_plans_is_escaped() -> None:
     assert any(t and t.startswith("a & b") for t in texts)
 
 
+def committed_scenes() -> list[Path]:
+    return sorted(p for p in (ROOT / "cache").glob("*/scenes/*.json") if ".house" not in p.name)
+
+
+@pytest.mark.parametrize("path", committed_scenes(), ids=lambda p: f"{p.parent.parent.name[:12]}")
+def test_no_two_labels_overlap_in_the_committed_scenes(path: Path) -> None:
+    boxes = label_boxes(render_svg(load_scene(path)))
+    assert len(boxes) >= len(load_scene(path).objects)
+    for (a, first), (b, second) in itertools.combinations(boxes.items(), 2):
+        assert not intersects(first, second), f"{a} overlaps {b}"
+
+
+boxes = st.builds(
+    lambda x, y, w, h: (x, y, x + w, y + h),
+    st.floats(0, 400),
+    st.floats(0, 400),
+    st.floats(1, 150),
+    st.floats(1, 150),
+)
+requests = st.builds(
+    LabelRequest,
+    key=st.text("abc", min_size=1, max_size=3),
+    text=st.text("abcdefghijklmnopqrstuvwxyz_0123456789 ", min_size=1, max_size=20),
+    size=st.sampled_from([9.0, 11.0, 13.0]),
+    anchor=boxes,
+    bold=st.booleans(),
+    inside=st.booleans(),
+    top=st.booleans(),
+)
+
+
+@given(
+    st.lists(requests, max_size=30),
+    st.lists(boxes, max_size=5),
+    st.lists(boxes, max_size=20),
+)
+def test_placed_labels_never_overlap_each_other_or_obstacles(
+    wanted: list[LabelRequest], obstacles: list[Box], shapes: list[Box]
+) -> None:
+    placed = place_labels(wanted, obstacles=obstacles, shapes=shapes)
+    assert [p.request for p in placed] == wanted
+    for first, second in itertools.combinations(placed, 2):
+        assert not intersects(first.box, second.box)
+    for label in placed:
+        assert not any(intersects(label.box, obstacle) for obstacle in obstacles)
+        width, height = label.box[2] - label.box[0], label.box[3] - label.box[1]
+        assert (width, height) == pytest.approx((label.request.width, label.request.height))
+
+
+def test_a_label_that_fits_stays_inside_its_object_without_a_leader() -> None:
+    [label] = place_labels([LabelRequest("sofa", "sofa", 10, (0, 0, 200, 80))])
+    assert label.leader is None
+    assert label.box[0] >= 0
+    assert label.box[2] <= 200
+
+
+def test_a_crowded_label_moves_away_with_a_leader_line() -> None:
+    crowd = [
+        LabelRequest(f"k{i}", "a_long_label_name", 10, (100, 100, 104, 104)) for i in range(12)
+    ]
+    placed = place_labels(crowd)
+    assert any(label.leader is not None for label in placed)
+    for label in placed:
+        if label.leader is not None:
+            assert label.leader[1] == pytest.approx((102, 102), abs=2.5)
+
+
+def test_a_run_is_drawn_as_a_route_through_the_door_with_numbered_steps() -> None:
+    scene = two_rooms()
+    outcome = run_policy(fetch_milk, scene)
+    assert outcome.kind == "counterfactual"
+    route = route_of(scene, outcome.trace)
+    door_1 = (4.0, 1.5 + 1.019 / 2)
+    assert route.points[0] == scene.agent.position  # type: ignore[union-attr]
+    assert door_1 in route.points  # living room -> kitchen through the open door
+    assert [stop.text for stop in route.stops] == ["1-5"]
+    assert route.stops[-1].failed
+    assert route.touched == {"fridge", "milk"}
+    assert route.failed == {"milk", "fridge"}
+    svg = render_svg(scene, outcome)
+    root = ET.fromstring(svg)
+    path = root.find(f".//{SVG}polyline[@id='agent-path']")
+    assert path is not None
+    assert len(path.get("points", "").split()) == len(route.points)
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert outcome.headline() in texts
+    assert "5. PutIn(milk, fridge) -> fridge is closed  FAILED" in texts
+    assert "broken precondition [open]: fridge is open; but fridge is closed" in texts
+    failed = [g for g in root.iter(f"{SVG}g") if g.get("class") == "object failed"]
+    assert {g.get("data-id") for g in failed} == {"milk", "fridge"}
+    markers = [g.get("data-for") for g in root.iter(f"{SVG}g") if g.get("class") == "label-group"]
+    assert "step:0:failed" in markers
+    assert "start" in markers
+
+
+def test_objects_acted_on_are_outlined_and_the_failing_one_is_red() -> None:
+    scene = two_rooms()
+
+    def tidy() -> py_trees.behaviour.Behaviour:
+        return py_trees.composites.Sequence(
+            "tidy", memory=True, children=[GoTo("toy"), PickUp("toy"), PutIn("toy", "sofa")]
+        )
+
+    outcome = run_policy(tidy, scene)
+    root = ET.fromstring(render_svg(scene, outcome))
+    strokes = {
+        g.get("data-id"): g.find(f"{SVG}rect").get("stroke")  # type: ignore[union-attr]
+        for g in root.iter(f"{SVG}g")
+        if (g.get("class") or "").startswith("object")
+    }
+    assert strokes["toy"] == FAILED_STROKE  # named by the failing PutIn
+    assert strokes["sofa"] == FAILED_STROKE
+    assert strokes["table"] == TASK_STROKE  # untouched
+
+
+def test_a_run_that_did_nothing_says_so() -> None:
+    scene = two_rooms()
+    outcome = Outcome("lackbranch", status="FAILURE", scene=scene.id)
+    root = ET.fromstring(render_svg(scene, outcome))
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "The policy did nothing." in texts
+    assert root.find(f".//{SVG}polyline") is None  # only the start point
+    assert root.find(f".//{SVG}circle[@class='start']") is not None
+
+
+def test_a_long_trace_is_folded_and_shortened() -> None:
+    scene = two_rooms()
+    checks = py_trees.composites.Sequence(
+        "look", memory=False, children=[GoTo("sofa"), py_trees.behaviours.Running("wait")]
+    )
+    outcome = run_policy(checks, scene, max_ticks=500)
+    svg = render_svg(scene, outcome)
+    texts = [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")]
+    assert "1-500. GoTo(sofa) ok" in texts  # 500 identical steps, one line
+
+
+def scene_and_run(tmp_path: Path) -> tuple[Scene, Path, Path]:
+    scene = two_rooms()
+    scene_file = tmp_path / "scene.json"
+    scene_file.write_text(json.dumps(scene.to_json()))
+    run_file = tmp_path / "run.json"
+    run_file.write_text(json.dumps(run_policy(fetch_milk, scene).to_json()))
+    return scene, scene_file, run_file
+
+
 def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "scene.json"
     source.write_text(json.dumps(two_rooms().to_json()))
@@ -57,3 +249,49 @@ def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert (tmp_path / "pic.svg").read_text() == (tmp_path / "scene.svg").read_text()
     assert main(["render", str(tmp_path / "nope.json")]) == 2
     assert "no such scene file" in capsys.readouterr().err
+
+
+def test_cli_render_draws_a_run_from_its_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene, scene_file, run_file = scene_and_run(tmp_path)
+    assert main(["render", str(scene_file), "--trace", str(run_file)]) == 0
+    out = tmp_path / "scene.svg"
+    assert capsys.readouterr().out.strip() == f"wrote {out}, 5 actions drawn (counterfactual)"
+    outcome = Outcome.from_json(json.loads(run_file.read_text()))
+    assert out.read_text() == render_svg(scene, outcome)
+
+
+def test_cli_render_reads_the_runs_logicenv_run_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, scene_file, run_file = scene_and_run(tmp_path)
+    one = json.loads(run_file.read_text())
+    several = tmp_path / "runs.json"
+    passed = {**one, "kind": "pass", "trace": [], "violation": None}
+    several.write_text(json.dumps({"outcomes": [one, passed]}))
+    assert main(["render", str(scene_file), "--trace", str(several)]) == 2
+    err = capsys.readouterr().err
+    assert "2 runs in scene 'toy=doll-wipe=yes'; choose one with --run N (1: Counterfactual" in err
+    assert main(["render", str(scene_file), "--trace", str(several), "--run", "2"]) == 0
+    assert "0 actions drawn (pass)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"outcomes": []}', "no run in scene 'toy=doll-wipe=yes' (runs found in: none)"),
+        ('{"kind": "pass", "scene": "elsewhere", "trace": []}', "(runs found in: elsewhere)"),
+        ("{", "not valid JSON"),
+        ('{"kind": "pass", "trace": [{"tick": 1}]}', "not a policy run as Outcome.to_json"),
+    ],
+)
+def test_cli_render_explains_an_unusable_run_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    _, scene_file, run_file = scene_and_run(tmp_path)
+    run_file.write_text(content)
+    assert main(["render", str(scene_file), "--trace", str(run_file)]) == 2
+    err = capsys.readouterr().err
+    assert f"logicenv render: error: {run_file}: " in err
+    assert message in err

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pytest_logicenv.cli.args import positive_int
+from pytest_logicenv.errors import LogicEnvError, RunFileError
 from pytest_logicenv.scenes.export import write_house
 from pytest_logicenv.scenes.model import load_scene
 from pytest_logicenv.scenes.render import write_svg
@@ -31,11 +33,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export.set_defaults(handler=run_export)
     render = subparsers.add_parser(
         "render",
-        help="draw a scene from above as SVG",
+        help="draw a scene from above as SVG, with a policy run's path",
         description="Draw SCENE.json from above: rooms, walls, doors, windows and labelled "
-        "object footprints, task objects highlighted.",
+        "object footprints, task objects highlighted. With --trace, also the path of a policy "
+        "run in that scene: its numbered steps, the objects it acted on and the action that "
+        "failed. RUN.json is one run (Outcome.to_json), the output of logicenv run --json, or "
+        "the JSON report (--logicenv-report=json:PATH); the run in SCENE is drawn.",
     )
     render.add_argument("scene", metavar="SCENE.json", help="a scene file (logicenv-scene/1)")
+    render.add_argument("--trace", metavar="RUN.json", help="a policy run to draw on the scene")
+    render.add_argument(
+        "--run",
+        type=positive_int,
+        metavar="N",
+        help="the N-th run in SCENE when RUN.json holds several",
+    )
     render.add_argument(
         "-o", "--output", metavar="OUT.svg", help="where to write (default: SCENE.svg)"
     )
@@ -72,6 +84,18 @@ def _count(objects: list[dict[str, object]]) -> int:
 
 def run_render(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene)
-    path = write_svg(scene, _output(args, ".svg"))
-    print(f"wrote {path}")
+    outcome = None
+    if args.trace is not None:
+        from pytest_logicenv.sim.run_file import load_runs, pick_run
+
+        runs = load_runs(args.trace)
+        try:
+            outcome = pick_run(runs, scene.id, args.run)
+        except RunFileError as error:
+            raise RunFileError(f"{args.trace}: {error}") from None
+    elif args.run is not None:
+        raise LogicEnvError("--run picks one of the runs of --trace RUN.json; give --trace too")
+    path = write_svg(scene, _output(args, ".svg"), outcome)
+    actions = f", {len(outcome.actions)} actions drawn ({outcome.kind})" if outcome else ""
+    print(f"wrote {path}{actions}")
     return 0

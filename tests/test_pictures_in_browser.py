@@ -1,0 +1,71 @@
+"""Pictures as a browser shows them: failing runs drawn on committed scenes, screenshotted and
+measured in headless Chromium (labels apart, the route drawn, the failure readable)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from browser import measure, needs_chromium, overlapping, screenshot, svg_page
+from clean_living_room import POLICIES as LIVING_ROOM
+from fetch_lamp_or_pillow import POLICIES as FETCH
+
+from pytest_logicenv.logic.facts import parse_facts
+from pytest_logicenv.scenes.model import load_scene
+from pytest_logicenv.scenes.render import render_svg
+from pytest_logicenv.sim.runner import run_policy
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = [needs_chromium, pytest.mark.slow]
+
+CASES = {
+    # A counterfactual in one room: the run puts the toy in a box while holding nothing.
+    "living-room-counterfactual": (
+        "you_are_in_the_living_room-b808b58d",
+        "toy=other_types-book=no-wipe=no",
+        LIVING_ROOM["counterfactual"],
+    ),
+    # A pass across four rooms, through their doors.
+    "four-rooms-correct": (
+        "you_are_in_the_living_room-c315e001",
+        "pan=yes",
+        FETCH["correct"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_run_drawn_on_its_scene_reads_well_in_a_browser(case: str, tmp_path: Path) -> None:
+    entry, trajectory, policy = CASES[case]
+    scene = load_scene(ROOT / "cache" / entry / "scenes" / f"{trajectory}.json")
+    records = json.loads((ROOT / "cache" / entry / "trajectories.json").read_text())
+    [record] = [r for r in records["trajectories"] if r["id"] == trajectory]
+    outcome = run_policy(policy, scene, goal=parse_facts(record["goal"], "goal"))
+    svg = render_svg(scene, outcome)
+    page = svg_page(svg, tmp_path / f"{case}.html")
+    width, height = (
+        int(float(svg.split(f'{name}="', 1)[1].split('"')[0])) for name in ("width", "height")
+    )
+    png = screenshot(page, tmp_path / f"picture-{case}.png", width=width, height=height)
+    assert png.stat().st_size > 10_000  # a drawing, not a blank page
+
+    laid_out = measure(page, width=width, height=height)
+    labels = laid_out["labels"]
+    assert len(labels) >= len(scene.objects) + len(scene.rooms)
+    assert overlapping(labels) == []
+    for label in labels:  # drawn, and inside the picture
+        assert label["w"] > 0
+        assert label["h"] > 0
+        svg_box = label["svg"]
+        assert svg_box["x"] <= label["x"]
+        assert label["x"] + label["w"] <= svg_box["x"] + svg_box["w"] + 0.5
+        assert label["y"] + label["h"] <= svg_box["y"] + svg_box["h"] + 0.5
+    [path] = laid_out["paths"]
+    assert path["points"] >= 3
+    assert path["length"] > 100
+    verdict = laid_out["verdicts"][0]
+    assert verdict["text"] == outcome.headline()
+    assert verdict["y"] + verdict["h"] <= height  # on screen, at the top
+    for number, step in enumerate(outcome.actions, start=1):
+        assert f"{number}. {step}" in laid_out["text"]  # the numbered list under the plan
