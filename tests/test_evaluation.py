@@ -144,3 +144,71 @@ def test_what_cannot_be_measured_is_an_error_and_the_exit_status_says_so(
     out = capsys.readouterr().out
     assert "window_light: error: the correct policy cannot run: " in out
     assert "'windw' names no object, type or room" in out
+
+
+MISJUDGED = """
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import Close, IsOpen
+from window_light import correct
+
+
+def no_walk():
+    return when("Window", IsOpen("window"), Close("window"))
+
+
+# The lackbranch policy really breaks causal order: it is detected, as a counterfactual.
+POLICIES = {"correct": correct, "counterfactual": no_walk, "lackbranch": no_walk}
+"""
+
+
+def test_each_fault_says_which_class_revealed_it_and_the_scenes_their_outcomes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _window_project(tmp_path, MISJUDGED)
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "tasks", "policies", "--json", "metrics.json"]) == 0
+    out = capsys.readouterr().out
+    head = next(line for line in out.splitlines() if line.startswith("task "))
+    row = next(line for line in out.splitlines() if line.startswith("window_light "))
+    assert dict(zip(head.split(), row.split(), strict=True))["Class"] == "50.00"
+    assert (
+        "window_light  counterfactual -> counterfactual (1/2); "
+        "lackbranch -> counterfactual MISMATCH (1/2)"
+    ) in out
+    task = json.loads((tmp_path / "metrics.json").read_text())["tasks"]["window_light"]
+    assert task["ClassAcc"] == 50.0
+    assert task["faults"]["lackbranch"] == {
+        "revealed": True,
+        "revealed_as": "counterfactual",
+        "class_matches": False,
+        "scenes_revealing": ["window=yes-light=yes"],
+    }
+    assert task["outcomes"]["window=no-light=no"] == {
+        "valid": True,
+        "correct": "pass",
+        "counterfactual": "pass",
+        "lackbranch": "pass",
+    }
+
+
+@pytest.mark.parametrize(
+    ("faulty", "revealed_as"),
+    [
+        (("pass", "pass", "pass"), None),
+        (("pass", "unreachable", "pass"), "unreachable"),
+        (("lackbranch", "counterfactual", "counterfactual"), "counterfactual"),
+        (("lackbranch", "counterfactual", "unreachable"), "unreachable"),  # declared wins
+        (("counterfactual", "lackbranch", "error"), "counterfactual"),  # a tie: the first
+    ],
+)
+def test_a_fault_is_revealed_as_its_class_or_the_most_common_one(
+    faulty: tuple[str, ...], revealed_as: str | None
+) -> None:
+    from pytest_logicenv.evaluation.faults import judge
+
+    valid, [finding] = judge(
+        {"correct": ("pass", "pass", "pass", "lackbranch"), "unreachable": (*faulty, "lackbranch")}
+    )
+    assert valid == (0, 1, 2)  # the last scene is invalid: the correct policy fails there
+    assert finding.revealed_as == revealed_as
+    assert finding.matches == (revealed_as == "unreachable")

@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_logicenv.evaluation.faults import FaultFinding
 from pytest_logicenv.sim.outcome import FAULTS
 
-#: The paper's Table 2 columns, in its order (FauDR per fault class, then on average).
+#: The paper's Table 2 columns, in its order (FauDR per fault class, then on average), and
+#: ClassAcc: of the faults revealed, the share revealed as their declared class.
 METRIC_KEYS = (
     "PhyPR",
     "PhyPR_floor_plan",
@@ -19,6 +21,7 @@ METRIC_KEYS = (
     "SceVR",
     "FauDR",
     *(f"FauDR_{fault}" for fault in FAULTS),
+    "ClassAcc",
     "ST",
     "JI",
 )
@@ -26,14 +29,43 @@ METRIC_KEYS = (
 
 @dataclass(frozen=True)
 class TaskResult:
-    """The metrics of one task (``None`` where they could not be computed) and why."""
+    """The metrics of one task (``None`` where they could not be computed) and why; the
+    scenes (trajectory ids, in order), each policy's outcome kind per scene (by policy kind:
+    ``correct``, ``counterfactual``, ...) and what the scenes revealed of each fault."""
 
     task_id: str
     scenes: int = 0
     metrics: Mapping[str, float | None] = field(default_factory=dict)
-    detected: Mapping[str, str] = field(default_factory=dict)  # fault -> outcome seen
     notes: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()  # what kept a metric from being measured
+    scene_ids: tuple[str, ...] = ()
+    runs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    findings: tuple[FaultFinding, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        valid = {i for i, kind in enumerate(self.runs.get("correct", ())) if kind == "pass"}
+        return {
+            **_rounded(self.metrics),
+            "scenes": self.scenes,
+            "outcomes": {
+                scene: {
+                    "valid": index in valid if "correct" in self.runs else None,
+                    **{kind: kinds[index] for kind, kinds in self.runs.items()},
+                }
+                for index, scene in enumerate(self.scene_ids)
+            },
+            "faults": {
+                finding.fault: {
+                    "revealed": finding.revealed,
+                    "revealed_as": finding.revealed_as,
+                    "class_matches": finding.matches if finding.revealed else None,
+                    "scenes_revealing": [self.scene_ids[i] for i in finding.scenes],
+                }
+                for finding in self.findings
+            },
+            "notes": list(self.notes),
+            "errors": list(self.errors),
+        }
 
 
 @dataclass(frozen=True)
@@ -62,15 +94,7 @@ class Evaluation:
         return {
             "strategy": self.strategy,
             "overall": _rounded(self.overall),
-            "tasks": {
-                t.task_id: {
-                    **_rounded(t.metrics),
-                    "scenes": t.scenes,
-                    "notes": list(t.notes),
-                    "errors": list(t.errors),
-                }
-                for t in self.tasks
-            },
+            "tasks": {t.task_id: t.to_json() for t in self.tasks},
             "notes": list(self.notes),
         }
 

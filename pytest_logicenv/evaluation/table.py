@@ -1,4 +1,5 @@
-"""The evaluation as text: the paper's Table 2 columns, then every task's errors and notes."""
+"""The evaluation as text: the paper's Table 2 columns (and the class accuracy), what each
+fault was revealed as, then every task's errors and notes."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ COLUMNS = (
     ("Unreach", "FauDR_unreachable"),
     ("LBranch", "FauDR_lackbranch"),
     ("FauDR", "FauDR"),
+    ("Class", "ClassAcc"),
     ("ST(s)", "ST"),
     ("JI", "JI"),
 )
@@ -33,6 +35,7 @@ def format_table(evaluation: Evaluation) -> list[str]:
     lines.append("-" * len(head))
     total = sum(t.scenes for t in evaluation.tasks)
     lines.append(_row("overall", width, str(total), evaluation.overall))
+    lines += _findings(evaluation)
     for task in evaluation.tasks:
         lines += [f"{task.task_id}: error: {error}" for error in task.errors]
         lines += [f"{task.task_id}: {note}" for note in task.notes]
@@ -46,3 +49,21 @@ def _row(name: str, width: int, scenes: str, metrics: Mapping[str, float | None]
 
 def _cell(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _findings(evaluation: Evaluation) -> list[str]:
+    """Per task, each declared fault and the class that revealed it, in how many scenes."""
+    tasks = [task for task in evaluation.tasks if task.findings]
+    if not tasks:
+        return []
+    width = max(len(task.task_id) for task in tasks)
+    lines = ["", "faults: declared -> revealed as (valid scenes revealing it)"]
+    for task in tasks:
+        valid = sum(kind == "pass" for kind in task.runs.get("correct", ()))
+        cells = []
+        for finding in task.findings:
+            shown = finding.revealed_as or "not revealed"
+            mark = "" if finding.matches or not finding.revealed else " MISMATCH"
+            cells.append(f"{finding.fault} -> {shown}{mark} ({len(finding.scenes)}/{valid})")
+        lines.append(f"{task.task_id:<{width}}  " + "; ".join(cells))
+    return lines

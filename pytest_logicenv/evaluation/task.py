@@ -13,6 +13,7 @@ from typing import Any
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.faults import fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
 from pytest_logicenv.evaluation.results import TaskResult
 from pytest_logicenv.logic.plan import Plan
@@ -26,7 +27,6 @@ from pytest_logicenv.pipeline.environments import (
     prepare,
 )
 from pytest_logicenv.scenes.model import Scene
-from pytest_logicenv.sim.outcome import FAULTS
 
 Metrics = dict[str, float | None]
 
@@ -66,11 +66,23 @@ def evaluate_task(
     policies, policy_notes, errors = load_policies(policies_dir, task_id)
     notes += policy_notes
     runs, seconds = _run_policies(policies, prepared, errors)
-    detected = _fault_metrics(runs, len(prepared.scenes), metrics, notes)
+    found, findings, fault_notes = fault_metrics(runs, len(prepared.scenes))
+    metrics.update(found)
+    notes += fault_notes
     if "correct" not in runs and policies:
         notes.append("no SceVR/FauDR without a correct policy")
     metrics["ST"] = statistics.fmean(seconds.values()) if seconds else None
-    return TaskResult(task_id, len(prepared.scenes), metrics, detected, tuple(notes), tuple(errors))
+    scene_ids = tuple(case.trajectory_id for case in prepared.environments.cases)
+    return TaskResult(
+        task_id,
+        len(prepared.scenes),
+        metrics,
+        notes=tuple(notes),
+        errors=tuple(errors),
+        scene_ids=scene_ids,
+        runs={kind: tuple(kinds) for kind, kinds in runs.items()},
+        findings=findings,
+    )
 
 
 def _prepare(
@@ -186,28 +198,3 @@ def _run_all(
         outcome = run_policy(policy, scene, goal=case.goal, situation=case.situation, known=known)
         kinds.append(outcome.kind)
     return kinds, time.perf_counter() - started
-
-
-def _fault_metrics(
-    runs: Mapping[str, list[str]], scenes: int, metrics: Metrics, notes: list[str]
-) -> dict[str, str]:
-    """SceVR and FauDR (the paper counts a fault only in valid scenes, where the correct
-    policy passes); returns each detected fault's first revealing outcome."""
-    metrics.update({"SceVR": None, "FauDR": None, **{f"FauDR_{f}": None for f in FAULTS}})
-    if "correct" not in runs:
-        return {}
-    valid = [i for i, outcome in enumerate(runs["correct"]) if outcome == "pass"]
-    metrics["SceVR"] = 100.0 * len(valid) / scenes if scenes else None
-    detected: dict[str, str] = {}
-    for fault in (f for f in FAULTS if f in runs):
-        revealed = [runs[fault][i] for i in valid if runs[fault][i] != "pass"]
-        metrics[f"FauDR_{fault}"] = 100.0 if revealed else 0.0
-        if not revealed:
-            notes.append(f"{fault} policy passes in every valid scene: not revealed")
-            continue
-        detected[fault] = revealed[0]
-        if fault not in revealed:
-            notes.append(f"{fault} policy detected, but shown as {revealed[0]}")
-    present = [v for f in FAULTS if (v := metrics[f"FauDR_{f}"]) is not None]
-    metrics["FauDR"] = statistics.fmean(present) if present else None
-    return detected
