@@ -122,19 +122,23 @@ class Entry:
             raise CacheError(f"{self.manifest_path}: not a manifest object; {fix}")
         return data
 
-    def origin(self) -> str | None:
-        """The node id of the test that generated the entry, or ``None`` when the manifest
+    def identity(self) -> tuple[str, dict[str, Any]] | None:
+        """The task text and settings the entry was made for, or ``None`` when the manifest
         cannot tell (a corrupt manifest is reported by the test that uses the entry).
 
-        >>> Entry(Path("/nonexistent")).origin() is None
+        >>> Entry(Path("/nonexistent")).identity() is None
         True
         """
         try:
             data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
             return None
-        origin = data.get("origin") if isinstance(data, dict) else None
-        return origin if isinstance(origin, str) else None
+        if not isinstance(data, dict):
+            return None
+        task, settings = data.get("task"), data.get("settings")
+        if not isinstance(task, str) or not isinstance(settings, dict):
+            return None
+        return task, settings
 
 
 def safe_file_name(name: str) -> str:

@@ -101,6 +101,10 @@ class RunHooks:
 
             gather(self.state, report)
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if not report.passed:  # its tests' entries are unknown: unused cannot be judged
+            self.state.collection_complete = False
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if self.state.cache_root.is_dir():
             from pytest_logicenv.session.reporter import find_unused_entries

@@ -105,19 +105,19 @@ def test_entries_get_the_umask_permissions_not_private_ones(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
-    ("manifest", "origin"),
+    ("manifest", "identity"),
     [
-        ('{"origin": "tests/test_a.py::test_a"}', "tests/test_a.py::test_a"),
+        ('{"task": "Tidy.", "settings": {"seed": 0}}', ("Tidy.", {"seed": 0})),
         ("[]", None),
-        ('{"origin": 3}', None),
-        ('{"origin": ', None),
+        ('{"task": 3, "settings": {}}', None),
+        ('{"task": ', None),
     ],
 )
-def test_origin_tolerates_hand_broken_manifests(
-    tmp_path: Path, manifest: str, origin: str | None
+def test_identity_tolerates_hand_broken_manifests(
+    tmp_path: Path, manifest: str, identity: tuple[str, dict[str, int]] | None
 ) -> None:
-    tmp_path.joinpath("manifest.json").write_text(manifest)
-    assert Entry(tmp_path).origin() == origin
+    (tmp_path / "manifest.json").write_text(manifest)
+    assert Entry(tmp_path).identity() == identity
 
 
 def test_removing_an_entry_removes_its_lock_file_and_run_marker(tmp_path: Path) -> None:

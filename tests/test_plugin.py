@@ -41,7 +41,7 @@ def test_one_item_per_environment_with_readable_ids_and_a_coverage_table(
     manifest = json.loads((entry / "manifest.json").read_text())
     assert manifest["plan"]["made_by"] == "hand-written"
     assert manifest["scenes"]["made_by"] == "procedural designer"
-    assert manifest["origin"] == "test_bath.py::test_reset"
+    assert "origin" not in manifest  # nothing per test or per run: regenerating is quiet
     scenes = sorted(p.name for p in (entry / "scenes").iterdir())
     assert scenes == [
         "window=no-light=no.house.json",
@@ -319,6 +319,44 @@ def test_entries_of_a_deleted_test_file_are_unused_when_its_folder_is_collected(
     result.stdout.fnmatch_lines(
         ["*logicenv: 1 unused cache entry*", f"  {old}", "  remove them with: logicenv clean"]
     )
+
+
+def test_regenerating_from_another_test_leaves_the_committed_files_byte_identical(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makepyfile(
+        test_twin="import pytest\nfrom policies import *\nfrom test_bath import TASK\n\n"
+        + CORRECT_TEST.replace("test_reset", "test_twin")
+    )
+    pytester.runpytest("test_bath.py", "--logicenv-regenerate").assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    before = {p.relative_to(entry): p.read_bytes() for p in entry.rglob("*") if p.is_file()}
+    pytester.runpytest("test_twin.py", "--logicenv-regenerate").assert_outcomes(passed=2)
+    after = {p.relative_to(entry): p.read_bytes() for p in entry.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_unused_entries_are_not_judged_when_a_test_file_was_not_collected(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [kept] = entries(pytester)
+    # The only test using the entry is skipped whole (an optional dependency is missing):
+    # the run cannot know which entries it uses, so nothing is unused, nothing removed.
+    test_file = pytester.path / "test_bath.py"
+    source = test_file.read_text()
+    test_file.write_text(
+        'import pytest\npytest.skip("no robot", allow_module_level=True)\n' + source
+    )
+    result = pytester.runpytest("--logicenv-clean")
+    assert "unused cache entr" not in result.stdout.str()
+    assert kept.exists()
+    test_file.write_text("import not_installed\n" + source)  # fails to import
+    result = pytester.runpytest("--logicenv-clean")
+    assert "removed cache entr" not in result.stdout.str()
+    assert kept.exists()
 
 
 def test_a_manifest_broken_by_hand_errors_its_test_not_the_run(

@@ -45,9 +45,13 @@ class Made:
 
 
 def entry_files(
-    made: Made, request: TaskRequest, settings: Mapping[str, Any], origin: str
+    made: Made, request: TaskRequest, settings: Mapping[str, Any]
 ) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
-    """Every file of the entry by its path in the entry, and the trajectory records."""
+    """Every file of the entry by its path in the entry, and the trajectory records.
+
+    Nothing in them depends on the run or on the test that asked (no node id, time or run
+    id): regenerating an unchanged task rewrites the committed files byte for byte.
+    """
     plan_bytes = dumps(plan_to_json(made.plan))
     plan_record = {**made.plan_record, "sha256": file_hash(plan_bytes)}
     records = [trajectory_record(made.plan, t) for t in made.trajectories]
@@ -62,7 +66,7 @@ def entry_files(
             "trajectories": records,
         }
     )
-    files[MANIFEST] = dumps(_manifest(made, request, settings, origin, plan_record))
+    files[MANIFEST] = dumps(_manifest(made, request, settings, plan_record))
     return files, records
 
 
@@ -111,7 +115,6 @@ def _manifest(
     made: Made,
     request: TaskRequest,
     settings: Mapping[str, Any],
-    origin: str,
     plan_record: Mapping[str, Any],
 ) -> dict[str, Any]:
     return {
@@ -119,7 +122,6 @@ def _manifest(
         "generator": f"pytest-logicenv {__version__}",
         "task": request.task,
         "task_sha256": text_hash(request.task),
-        "origin": origin,
         "settings": dict(settings),
         "plan": dict(plan_record),
         "scenes": {

@@ -110,7 +110,7 @@ def _generate(request: TaskRequest, builders: Builders, where: Where) -> Environ
         notes,
     )
     settings = request.settings(where.rootdir)
-    files, records = entry_files(made, request, settings, origin=where.nodeid)
+    files, records = entry_files(made, request, settings)
     written = where.cache.write_entry(where.entry.key, files)
     cases = tuple(case_from_record(where.entry.root, record) for record in records)
     return Environments(written, cases, generated=True, notes=tuple(notes))

@@ -3,15 +3,18 @@ entry's own (possibly hand-edited) ``plan.json``, or an LLM planner, in that ord
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
-from pytest_logicenv.cache import file_hash, regenerate_hint
+from pytest_logicenv.cache import Entry, file_hash, regenerate_hint
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.pipeline.cached import load_plan_of, plan_record, read_bytes
 from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
+#: How alike (difflib's ratio) an entry's task text must be to pass for an earlier wording.
+ALIKE = 0.6
 
 #: A chosen plan, the manifest's record of who made it, and the LLM exchanges behind it.
 ChosenPlan = tuple[Plan, dict[str, Any], list[dict[str, Any]]]
@@ -72,19 +75,39 @@ def _previous_plan(request: TaskRequest, where: Where) -> tuple[Plan, dict[str, 
 def _derived(request: TaskRequest, builders: Builders, where: Where) -> ChosenPlan:
     planner = None if where.mode.offline else builders.planner()
     if planner is None:
-        stale = [
-            e
-            for e in where.cache.entries()
-            if e.root != where.entry.root and e.origin() == where.nodeid
-        ]
+        earlier = earlier_entry(request, where)
         why = (
-            f"the task text or settings changed since {where.shown(stale[0].root)} was generated"
-            if stale
+            f"the task text or settings changed since {where.shown(earlier.root)} was generated"
+            if earlier is not None
             else "there is no cached plan for this task"
         )
         raise no_llm(why, 'or give the marker a hand-written plan: plan="path/to/plan.json"', where)
     plan, exchanges = planner.derive(request.task, request.rooms)
     return plan, {"made_by": planner.name}, exchanges
+
+
+def earlier_entry(request: TaskRequest, where: Where) -> Entry | None:
+    """The entry this test most likely used before its task text or settings changed: one
+    made for the same task with other settings, else the one made with the same settings for
+    the most alike task text (at least ``ALIKE`` similar). Judged from the entries' own task
+    and settings, so a fresh clone of a committed cache tells the same."""
+    settings = request.settings(where.rootdir)
+    wanted = " ".join(request.task.split())
+    best: tuple[float, Entry] | None = None
+    for entry in where.cache.entries():
+        identity = entry.identity() if entry.root != where.entry.root else None
+        if identity is None:
+            continue
+        task = " ".join(identity[0].split())
+        if task == wanted:
+            score = 2.0  # the same task: only its settings changed
+        elif identity[1] == settings:
+            score = difflib.SequenceMatcher(None, task, wanted).ratio()
+        else:
+            continue
+        if score >= ALIKE and (best is None or score > best[0]):
+            best = (score, entry)
+    return None if best is None else best[1]
 
 
 def no_llm(why: str, otherwise: str, where: Where) -> CacheError:

@@ -177,6 +177,8 @@ class LogicEnvState:
     report: Report | None = None
     failures: list[str] = field(default_factory=list)
     unused: list[str] = field(default_factory=list)
+    #: Whether every test file was collected (none failed to import or was skipped whole).
+    collection_complete: bool = True
 
     @property
     def cache(self) -> Cache:

@@ -99,7 +99,13 @@ def find_unused_entries(state: LogicEnvState, session: pytest.Session) -> None:
         return
     from pytest_logicenv.session.unused import find_unused
 
-    state.unused = find_unused(state.cache, state.prepared, state.collected, session)
+    state.unused = find_unused(
+        state.cache,
+        state.prepared,
+        state.collected,
+        session,
+        complete=state.collection_complete,
+    )
     clean = session.config.getoption("logicenv_clean")
     if clean:
         from pytest_logicenv.cache import Entry

@@ -1,24 +1,23 @@
-"""Which cache entries no test uses any more, judged only on what this run selected.
+"""Which cache entries no test uses any more, judged on a collection of the whole project.
 
-Like syrupy's unused snapshots: an entry is reported when the test that generated it (its
-manifest's ``origin``) was selected in this run and now uses another entry (its task text or
-settings changed), when its test module was collected in full and the test is gone, or when
-its test module was deleted from a folder this run collected. Runs narrowed with ``-k``,
-``-m``, ``--deselect`` or ``file::test`` report only the first kind.
+Like syrupy's unused snapshots, but without recording in the entry which test made it (that
+would make the committed files change with whichever test regenerated them): an entry is
+unused when a run that collected every test of the project (its ``testpaths``, else the
+rootdir, with no ``-k``, ``-m``, ``--deselect``, ``--ignore``, ``--lf`` or ``file::test``
+narrowing) prepared every marked test and none of them uses it. A run that saw less cannot
+tell, and reports nothing: neither when a test file failed to import or was skipped whole,
+nor when a marked test failed before its entry was known.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_logicenv.cache import Cache
-
-
-def _function_id(nodeid: str) -> str:
-    return nodeid.split("[", 1)[0]
 
 
 def _narrowed(config: pytest.Config) -> bool:
@@ -27,19 +26,34 @@ def _narrowed(config: pytest.Config) -> bool:
         getattr(option, "keyword", "")
         or getattr(option, "markexpr", "")
         or getattr(option, "deselect", None)
+        or getattr(option, "ignore", None)
+        or getattr(option, "ignore_glob", None)
         or getattr(option, "lf", False)
+        or getattr(option, "stepwise", False)
         or any("::" in str(arg) for arg in config.args)
     )
 
 
-def _deleted_in_collected_folder(module: str, config: pytest.Config) -> bool:
-    """Whether the test file ``module`` (a path relative to the rootdir) no longer exists and
-    lies under one of the paths this run collected."""
-    path = config.rootpath / module
-    if path.exists():
+def _project_roots(config: pytest.Config) -> list[Path]:
+    """Where the project's tests live: its ``testpaths`` (globs expanded), else the rootdir."""
+    roots: list[Path] = []
+    for pattern in config.getini("testpaths"):
+        if any(c in str(pattern) for c in "*?["):
+            roots += sorted(config.rootpath.glob(str(pattern)))
+        else:
+            roots.append(config.rootpath / str(pattern))
+    return [root.resolve() for root in roots] or [config.rootpath.resolve()]
+
+
+def whole_project(config: pytest.Config) -> bool:
+    """Whether this run collected every test of the project."""
+    if _narrowed(config):
         return False
     base = config.invocation_params.dir
-    return any(path.resolve().is_relative_to((base / arg).resolve()) for arg in config.args)
+    collected = [(base / str(arg)).resolve() for arg in config.args]
+    return all(
+        any(root.is_relative_to(path) for path in collected) for root in _project_roots(config)
+    )
 
 
 def find_unused(
@@ -47,27 +61,17 @@ def find_unused(
     prepared: Mapping[str, Any],
     collected: set[str],
     session: pytest.Session,
+    *,
+    complete: bool = True,
 ) -> list[str]:
-    """Roots of the unused entries, sorted. ``prepared`` maps each marked test function whose
-    environments are ready to ``(marker args, environments)``; ``collected`` holds every
-    marked test function collected, including those whose preparation failed."""
+    """Roots of the unused entries, sorted (none when this run cannot tell). ``prepared``
+    maps each marked test function whose environments are ready to ``(marker args,
+    environments)``; ``collected`` holds every marked test function collected, including
+    those whose preparation failed; ``complete`` says every test file was collected (none
+    failed to import or was skipped whole)."""
+    if not complete or session.testsfailed or not whole_project(session.config):
+        return []
+    if set(collected) - set(prepared):
+        return []  # a test whose entry is unknown might use any of them
     used = {str(environments.entry.root) for _, environments in prepared.values()}
-    selected = {_function_id(item.nodeid) for item in session.items}
-    modules = {nodeid.split("::", 1)[0] for nodeid in collected}
-    narrowed = _narrowed(session.config)
-    unused = []
-    for entry in cache.entries():
-        if str(entry.root) in used:
-            continue
-        origin = entry.origin()
-        if origin is None:
-            continue  # a corrupt entry is reported by the test that uses it
-        module = origin.split("::", 1)[0]
-        replaced = origin in selected and origin in prepared
-        gone = not narrowed and (
-            (module in modules and origin not in collected)
-            or _deleted_in_collected_folder(module, session.config)
-        )
-        if replaced or gone:
-            unused.append(str(entry.root))
-    return sorted(unused)
+    return sorted(str(entry.root) for entry in cache.entries() if str(entry.root) not in used)
