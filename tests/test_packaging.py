@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a build reads from the project (a copy is built, so the checkout is never touched).
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "pytest_logicenv")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "pytest_logicenv", "docs")
 #: What the sdist must leave out, though it sits in the project.
 LEFT_OUT = ("tests", "example_agents", "benchmarks")
 
@@ -60,6 +60,7 @@ def test_sdist_and_wheel_build_cleanly_with_the_license_and_without_the_tests(
     with tarfile.open(sdist) as archive:
         names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
     assert "LICENSE" in names
+    assert "docs/actions.md" in names
     assert not [n for n in names if n.split("/")[0] in LEFT_OUT]
     [wheel] = (project / "dist").glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:

@@ -17,6 +17,7 @@ from pytest_logicenv.errors import LogicEnvError
 # Modules that add subcommands; each defines ``register(subparsers) -> None`` and sets
 # ``handler`` (a function ``(argparse.Namespace) -> int``) on its parsers.
 COMMAND_MODULES: tuple[str, ...] = (
+    "pytest_logicenv.cli.actions",
     "pytest_logicenv.cli.cache",
     "pytest_logicenv.cli.eval",
     "pytest_logicenv.cli.logic",

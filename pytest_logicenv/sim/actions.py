@@ -124,14 +124,19 @@ class Broken:
 
 @dataclass(frozen=True)
 class Precondition:
+    """A precondition: its short ``code``, its ``check``, and ``text``, what it requires in
+    words naming the ports (``the agent holds `object```), for the generated docs."""
+
     code: str
     check: Callable[[WorldState, Bound], Broken | None]
+    text: str = ""
 
 
 @dataclass(frozen=True)
 class ActionSpec:
     """An action: its ports in order, its preconditions in the order they are checked, and its
-    effect (called only when every precondition holds)."""
+    effect (called only when every precondition holds), with ``does``, the effect in words
+    for the generated docs (``docs/actions.md``, ``logicenv actions``)."""
 
     name: str
     ports: tuple[str, ...]
@@ -139,6 +144,7 @@ class ActionSpec:
     effect: Callable[[WorldState, Bound], None]
     #: Ports that may also name a room (``GoTo(Kitchen)``).
     room_ports: tuple[str, ...] = ()
+    does: str = ""
 
 
 # --------------------------------------------------------------------------- preconditions
@@ -182,7 +188,7 @@ def visible(port: str) -> Precondition:
             (f"{obj.label} is inside {container.label}", f"{container.label} is closed"),
         )
 
-    return Precondition("visible", check)
+    return Precondition("visible", check, f"`{port}` is not inside a closed receptacle")
 
 
 def open_way(port: str) -> Precondition:
@@ -191,7 +197,9 @@ def open_way(port: str) -> Precondition:
     def check(world: WorldState, bound: Bound) -> Broken | None:
         return _way_to(world, world.rooms_of(bound[port]))
 
-    return Precondition("way", check)
+    return Precondition(
+        "way", check, f"no closed door bars every way from the agent's room to `{port}`'s"
+    )
 
 
 def _way_to(world: WorldState, rooms: Sequence[str]) -> Broken | None:
@@ -214,7 +222,7 @@ def next_to(port: str) -> Precondition:
             facts.append(f"{obj.label} is in {obj.room}")
         return Broken(f"the agent is next to {obj.label} (GoTo it first)", tuple(facts))
 
-    return Precondition("next_to", check)
+    return Precondition("next_to", check, f"the agent is next to `{port}` (GoTo it first)")
 
 
 def has_property(port: str, prop: str) -> Precondition:
@@ -226,7 +234,7 @@ def has_property(port: str, prop: str) -> Precondition:
             return None
         return Broken(f"{obj.label} is {word}", (f"{obj.label} ({obj.type}) is not {word}",))
 
-    return Precondition(prop, check)
+    return Precondition(prop, check, f"`{port}` is {word}")
 
 
 def hand_free() -> Precondition:
@@ -236,7 +244,7 @@ def hand_free() -> Precondition:
             return None
         return Broken("the agent's hand is free", (f"the agent holds {held.label}",))
 
-    return Precondition("hand_free", check)
+    return Precondition("hand_free", check, "the agent's hand is free")
 
 
 def holding(port: str) -> Precondition:
@@ -248,7 +256,7 @@ def holding(port: str) -> Precondition:
         fact = "the agent holds nothing" if held is None else f"the agent holds {held.label}"
         return Broken(f"the agent holds {obj.label}", (fact,))
 
-    return Precondition("holding", check)
+    return Precondition("holding", check, f"the agent holds `{port}`")
 
 
 def in_state(port: str, state: str, value: bool) -> Precondition:
@@ -261,7 +269,8 @@ def in_state(port: str, state: str, value: bool) -> Precondition:
             (f"{obj.label} is {_state_word(state, not value)}",),
         )
 
-    return Precondition(state if value else f"not_{state}", check)
+    code = state if value else f"not_{state}"
+    return Precondition(code, check, f"`{port}` is {_state_word(state, value)}")
 
 
 def open_if_openable(port: str) -> Precondition:
@@ -271,7 +280,7 @@ def open_if_openable(port: str) -> Precondition:
             return None
         return Broken(f"{obj.label} is open", (f"{obj.label} is closed",))
 
-    return Precondition("open", check)
+    return Precondition("open", check, f"`{port}` is open, if it opens and closes")
 
 
 def distinct(first: str, second: str) -> Precondition:
@@ -285,7 +294,9 @@ def distinct(first: str, second: str) -> Precondition:
             (f"{b.label} is {relation} {a.label}",),
         )
 
-    return Precondition("distinct", check)
+    return Precondition(
+        "distinct", check, f"`{second}` is another object than `{first}`, not on or in it"
+    )
 
 
 def accepts(obj_port: str, target_port: str) -> Precondition:
@@ -298,7 +309,12 @@ def accepts(obj_port: str, target_port: str) -> Precondition:
             (f"{target.label} accepts only {', '.join(target.accepts)}, not {obj.type}",),
         )
 
-    return Precondition("compatible", check)
+    return Precondition(
+        "compatible",
+        check,
+        f"`{target_port}` takes `{obj_port}`'s type (an object-specific receptacle, such as a "
+        "toaster, takes only its own types)",
+    )
 
 
 def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
@@ -328,7 +344,13 @@ def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
             facts = (f"{obj.label} is larger than {target.label}",)
         return Broken(f"{target.label} has room for {obj.label}", facts)
 
-    return Precondition("room", check)
+    space = "volume" if relation == "in" else "floor area"
+    return Precondition(
+        "room",
+        check,
+        f"`{target_port}` has room for `{obj_port}` (an object-specific receptacle holds one "
+        f"object; others hold what fits their {space})",
+    )
 
 
 # --------------------------------------------------------------------------- effects
@@ -392,8 +414,12 @@ def _spec(
     preconditions: Sequence[Precondition],
     effect: Callable[[WorldState, Bound], None],
     room_ports: Sequence[str] = (),
+    *,
+    does: str,
 ) -> ActionSpec:
-    return ActionSpec(name, tuple(ports), tuple(preconditions), effect, tuple(room_ports))
+    return ActionSpec(
+        name, tuple(ports), tuple(preconditions), effect, tuple(room_ports), does=does
+    )
 
 
 def _switch(
@@ -402,6 +428,7 @@ def _switch(
     state: str,
     value: bool,
     effect: Callable[[WorldState, Bound], None] | None = None,
+    also: str = "",
 ) -> ActionSpec:
     """An action that sets ``state`` of a reachable ``target`` that has ``prop`` and is not
     already in that state (Open, Close, ToggleOn, ToggleOff, Fill)."""
@@ -410,6 +437,7 @@ def _switch(
         ["target"],
         [*_reach("target"), has_property("target", prop), in_state("target", state, not value)],
         effect or _set("target", state, value),
+        does=f"`target` is {_state_word(state, value)}{also}",
     )
 
 
@@ -431,6 +459,12 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
     )
 
 
+#: What a heat source does, in the docs of the actions that can start it.
+_HEATS = (
+    "; a heat source that is on cooks what is on or in it (an object-specific one, such as "
+    "a coffee machine, also fills it)"
+)
+
 #: Every action, by name (each leaf class in :mod:`pytest_logicenv.sim.leaves` says what it does).
 ACTIONS: Mapping[str, ActionSpec] = {
     spec.name: spec
@@ -441,18 +475,33 @@ ACTIONS: Mapping[str, ActionSpec] = {
             [visible("target"), open_way("target")],
             _go_to,
             room_ports=["target"],
+            does="the agent stands next to `target` (next to what it rests on, for an object "
+            "on or in another); `target` may name a room: the agent walks into it",
         ),
         _spec(
             "PickUp",
             ["object"],
             [*_reach("object"), has_property("object", "pickupable"), hand_free()],
             _pick_up,
+            does="the agent holds `object`",
         ),
-        _spec("PutOn", ["object", "target"], _receive("on"), _put("on")),
-        _spec("PutIn", ["object", "target"], _receive("in"), _put("in")),
+        _spec(
+            "PutOn",
+            ["object", "target"],
+            _receive("on"),
+            _put("on"),
+            does="`object` is on `target`, the hand is free" + _HEATS,
+        ),
+        _spec(
+            "PutIn",
+            ["object", "target"],
+            _receive("in"),
+            _put("in"),
+            does="`object` is in `target`, the hand is free" + _HEATS,
+        ),
         _switch("Open", "openable", "open", True),
         _switch("Close", "openable", "open", False),
-        _switch("ToggleOn", "toggleable", "toggled", True, effect=_toggle_on),
+        _switch("ToggleOn", "toggleable", "toggled", True, effect=_toggle_on, also=_HEATS),
         _switch("ToggleOff", "toggleable", "toggled", False),
         _spec(
             "Clean",
@@ -464,6 +513,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "dirty", True),
             ],
             _set("target", "dirty", False),
+            does="`target` is clean",
         ),
         _switch("Fill", "fillable", "filled", True),
         _spec(
@@ -471,6 +521,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
             ["target"],
             [*_reach("target"), in_state("target", "filled", True)],
             _set("target", "filled", False),
+            does="`target` is empty",
         ),
         _spec(
             "Pour",
@@ -484,6 +535,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "filled", False),
             ],
             _pour,
+            does="`target` is filled, `object` empty",
         ),
         _spec(
             "Slice",
@@ -496,8 +548,15 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 has_property("tool", "cutting_tool"),
             ],
             _set("target", "sliced", True),
+            does="`target` is sliced",
         ),
-        _spec("Drop", ["object"], [holding("object")], _drop),
+        _spec(
+            "Drop",
+            ["object"],
+            [holding("object")],
+            _drop,
+            does="`object` lies on the floor where the agent stands, the hand is free",
+        ),
     )
 }
 

@@ -1,0 +1,35 @@
+"""Documentation generated from the code stays what the code does."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import ROOT
+
+from pytest_logicenv.cli import main
+from pytest_logicenv.sim.action_docs import actions_markdown
+from pytest_logicenv.sim.actions import ACTIONS
+
+
+def test_docs_actions_md_is_generated_from_the_simulators_rules() -> None:
+    committed = (ROOT / "docs" / "actions.md").read_text(encoding="utf-8")
+    assert committed == actions_markdown(), (
+        "docs/actions.md is out of date: run logicenv actions --markdown > docs/actions.md"
+    )
+
+
+def test_every_action_and_precondition_says_what_it_does() -> None:
+    for spec in ACTIONS.values():
+        assert spec.does, f"{spec.name} has no does= text for the docs"
+        for precondition in spec.preconditions:
+            assert precondition.text, f"{spec.name}: [{precondition.code}] has no text"
+            named = [port for port in spec.ports if f"`{port}`" in precondition.text]
+            assert named or "agent's hand" in precondition.text
+
+
+def test_logicenv_actions_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["actions", "--markdown"]) == 0
+    assert capsys.readouterr().out == actions_markdown()
+    assert main(["actions"]) == 0
+    out = capsys.readouterr().out
+    assert "PutIn(object, target): `object` is in `target`" in out
+    assert "  needs [holding] the agent holds `object`" in out
