@@ -33,3 +33,22 @@ def test_logicenv_actions_prints_the_table(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "PutIn(object, target): `object` is in `target`" in out
     assert "  needs [holding] the agent holds `object`" in out
+
+
+def test_the_readmes_complete_plan_file_is_a_valid_plan() -> None:
+    import json
+
+    from pytest_logicenv.logic.plan import plan_from_json
+    from pytest_logicenv.logic.rules import validate_plan
+    from pytest_logicenv.logic.trajectories import plan_paths
+    from pytest_logicenv.scenes.catalog import default_catalog
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("A complete plan file", 1)[1]
+    block = after.split("```json\n", 1)[1].split("```", 1)[0]
+    plan = plan_from_json(json.loads(block), "README.md")
+    validate_plan(
+        plan, "README.md", known_types=frozenset(default_catalog().types), require_facts=True
+    )
+    [paths] = plan_paths(plan)
+    assert [path.leaf.action for path in paths] == ["Close it.", "Do nothing."]
