@@ -295,3 +295,20 @@ def test_cli_render_explains_an_unusable_run_file(
     err = capsys.readouterr().err
     assert f"logicenv render: error: {run_file}: " in err
     assert message in err
+
+
+def test_the_agent_stands_at_a_window_it_closes_and_the_window_is_labelled() -> None:
+    scene = two_rooms()
+
+    def shut() -> py_trees.behaviour.Behaviour:
+        return py_trees.composites.Sequence(
+            "shut", memory=True, children=[GoTo("window"), Close("window")]
+        )
+
+    outcome = run_policy(shut, scene)
+    route = route_of(scene, outcome.trace)
+    [stop] = route.stops
+    x, z = stop.point  # window_1 fills x 0.28..1.8 of the north wall (z = 4), built westwards
+    assert 0.28 - 0.25 <= x <= 1.8 + 0.25
+    assert z == pytest.approx(4.0 - 0.25)  # inside the room, beside the wall
+    assert "opening:window_1" in label_boxes(render_svg(scene, outcome))

@@ -94,14 +94,24 @@ def walls(scene: Scene, view: Projection) -> Iterator[str]:
             yield from _opening(opening, found, view)
 
 
-def _opening(opening: Door | Window, wall: Wall, view: Projection) -> Iterator[str]:
+def opening_segment(opening: Door | Window, wall: Wall) -> tuple[Point, Point] | None:
+    """Where a door or window is: its two ends on its wall (``None`` for a wall of no length)."""
     length = ((wall.end[0] - wall.start[0]) ** 2 + (wall.end[1] - wall.start[1]) ** 2) ** 0.5
     if length <= 0:
-        return
+        return None
     dx, dz = (wall.end[0] - wall.start[0]) / length, (wall.end[1] - wall.start[1]) / length
     end = opening.offset + opening.width
-    (x0, y0) = view.at(wall.start[0] + dx * opening.offset, wall.start[1] + dz * opening.offset)
-    (x1, y1) = view.at(wall.start[0] + dx * end, wall.start[1] + dz * end)
+    return (
+        (wall.start[0] + dx * opening.offset, wall.start[1] + dz * opening.offset),
+        (wall.start[0] + dx * end, wall.start[1] + dz * end),
+    )
+
+
+def _opening(opening: Door | Window, wall: Wall, view: Projection) -> Iterator[str]:
+    segment = opening_segment(opening, wall)
+    if segment is None:
+        return
+    (x0, y0), (x1, y1) = view.at(*segment[0]), view.at(*segment[1])
     is_door = isinstance(opening, Door)
     colour = DOOR_COLOUR if is_door else WINDOW_COLOUR
     state = "open" if opening.open else "closed"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from html import escape
 
-from pytest_logicenv.scenes.model import Scene, SceneObject
+from pytest_logicenv.scenes.model import Door, Scene, SceneObject, Window
 from pytest_logicenv.scenes.render.floor import (
     FAILED_STROKE,
     TOUCHED_STROKE,
@@ -15,7 +15,7 @@ from pytest_logicenv.scenes.render.floor import (
 )
 from pytest_logicenv.scenes.render.labels import PAD_X, PAD_Y, LabelRequest, Placed
 from pytest_logicenv.scenes.render.measure import Box, inflate
-from pytest_logicenv.scenes.render.route import Route
+from pytest_logicenv.scenes.render.route import Route, footprints
 
 #: Font sizes: step markers, task objects, rooms, other objects.
 STEP_SIZE, TASK_SIZE, ROOM_SIZE, OBJECT_SIZE = 11.0, 11.0, 13.0, 9.0
@@ -40,11 +40,28 @@ def requests(scene: Scene, view: Projection, route: Route | None) -> list[LabelR
     holders = {obj.parent for obj in scene.objects if obj.parent is not None}
     objects = sorted(scene.objects, key=lambda o: (not o.task, _area(o)))
     wanted += [_object_label(obj, view, obj.id in holders) for obj in objects if obj.task]
+    named = (route.touched | route.failed) if route is not None else frozenset()
+    wanted += _opening_labels(scene, view, named)
     for room in scene.rooms:
         text = f"{room.id} ({room.type})"
         anchor = inflate(view.room_box(room.polygon), -WALL_CLEARANCE)
         wanted.append(LabelRequest(f"room:{room.id}", text, ROOM_SIZE, anchor, top=True))
     wanted += [_object_label(obj, view, obj.id in holders) for obj in objects if not obj.task]
+    return wanted
+
+
+def _opening_labels(scene: Scene, view: Projection, named: frozenset[str]) -> list[LabelRequest]:
+    """Labels for the windows a plan names (they have a role) and the doors and windows a
+    run acted on; other openings are plain wall marks."""
+    found = footprints(scene)
+    wanted = []
+    openings: list[Door | Window] = [*scene.windows, *scene.doors]
+    for opening in openings:
+        role = opening.role if isinstance(opening, Window) else None
+        if (role or opening.id in named) and opening.id in found:
+            anchor = inflate(view.box(found[opening.id]), STOP_RADIUS)
+            text = role or opening.id
+            wanted.append(LabelRequest(f"opening:{opening.id}", text, TASK_SIZE, anchor, True))
     return wanted
 
 

@@ -26,11 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pytest_logicenv.scenes.model import Door, Point, Scene, SceneObject
+from pytest_logicenv.scenes.model import Door, Point, Scene, Window
+from pytest_logicenv.scenes.render.floor import opening_segment
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Step
 
+#: ``(min_x, min_z, max_x, max_z)`` on the floor plane, in metres.
+Footprint = tuple[float, float, float, float]
 #: How far from an object's footprint the agent stands (metres).
 STAND_OFF = 0.25
 
@@ -67,9 +70,24 @@ class Route:
     actions: tuple[tuple[int, Step], ...]
 
 
+def footprints(scene: Scene) -> dict[str, Footprint]:
+    """Where everything the agent can stand at is on the floor plane: objects by their
+    footprints, doors and windows by the stretch of wall they fill."""
+    found: dict[str, Footprint] = {obj.id: obj.footprint for obj in scene.objects}
+    walls = {wall.id: wall for wall in scene.walls}
+    openings: list[Door | Window] = [*scene.doors, *scene.windows]
+    for opening in openings:
+        wall = walls.get(opening.wall)
+        segment = opening_segment(opening, wall) if wall is not None else None
+        if segment is not None:
+            (x0, z0), (x1, z1) = segment
+            found[opening.id] = (min(x0, x1), min(z0, z1), max(x0, x1), max(z0, z1))
+    return found
+
+
 def route_of(scene: Scene, trace: Sequence[Step]) -> Route:
     """The route a trace took through ``scene``."""
-    objects = {obj.id: obj for obj in scene.objects}
+    objects = footprints(scene)
     start, room = _start(scene)
     points: list[Point] = [start]
     stops: list[Stop] = []
@@ -104,18 +122,16 @@ def _start(scene: Scene) -> tuple[Point, str]:
     return (0.0, 0.0), ""
 
 
-def _stand_point(
-    scene: Scene, objects: dict[str, SceneObject], step: Step, previous: Point
-) -> Point:
+def _stand_point(scene: Scene, objects: dict[str, Footprint], step: Step, previous: Point) -> Point:
     """Where the agent stood after moving for ``step``: beside its spot, on the side it came
     from; in the middle of its room when it stands at no object."""
     spot = objects.get(step.spot) if step.spot is not None else None
     if spot is not None:
-        return _beside(spot.footprint, previous)
+        return _beside(spot, previous)
     return _room_centre(scene, step.room)
 
 
-def _beside(footprint: tuple[float, float, float, float], previous: Point) -> Point:
+def _beside(footprint: Footprint, previous: Point) -> Point:
     """The point ``STAND_OFF`` away from a footprint nearest to ``previous`` (on the nearest
     edge when ``previous`` is closer than that already)."""
     x0, z0, x1, z1 = footprint
@@ -154,16 +170,9 @@ def _doors_between(scene: Scene, here: str, there: str) -> list[Point]:
     step = came_from.get(there)
     while step is not None:
         room, door = step
-        wall = walls[door.wall]
-        way.insert(0, _door_middle(door, wall.start, wall.end))
+        segment = opening_segment(door, walls[door.wall])
+        if segment is not None:
+            (x0, z0), (x1, z1) = segment
+            way.insert(0, ((x0 + x1) / 2, (z0 + z1) / 2))
         step = came_from[room]
     return way
-
-
-def _door_middle(door: Door, start: Point, end: Point) -> Point:
-    length = ((end[0] - start[0]) ** 2 + (end[1] - start[1]) ** 2) ** 0.5 or 1.0
-    along = door.offset + door.width / 2
-    return (
-        start[0] + (end[0] - start[0]) * along / length,
-        start[1] + (end[1] - start[1]) * along / length,
-    )
