@@ -272,7 +272,8 @@ def test_cli_render_reads_the_runs_logicenv_run_prints(
     several.write_text(json.dumps({"outcomes": [one, passed]}))
     assert main(["render", str(scene_file), "--trace", str(several)]) == 2
     err = capsys.readouterr().err
-    assert "2 runs in scene 'toy=doll-wipe=yes'; choose one with --run N (1: Counterfactual" in err
+    assert "2 runs in scene 'toy=doll-wipe=yes'; choose one with --run N or --run TEXT" in err
+    assert "(1: Counterfactual: PutIn(milk, fridge) broke a precondition" in err
     assert main(["render", str(scene_file), "--trace", str(several), "--run", "2"]) == 0
     assert "0 actions drawn (pass)" in capsys.readouterr().out
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pytest_logicenv.cli.args import positive_int
 from pytest_logicenv.errors import LogicEnvError, RunFileError
 from pytest_logicenv.scenes.export import write_house
 from pytest_logicenv.scenes.model import load_scene
@@ -44,9 +43,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     render.add_argument("--trace", metavar="RUN.json", help="a policy run to draw on the scene")
     render.add_argument(
         "--run",
-        type=positive_int,
-        metavar="N",
-        help="the N-th run in SCENE when RUN.json holds several",
+        metavar="N|TEXT",
+        help="the run to draw when RUN.json holds several in SCENE: its number, or a text only "
+        "its test or policy name contains",
     )
     render.add_argument(
         "-o", "--output", metavar="OUT.svg", help="where to write (default: SCENE.svg)"
@@ -96,6 +95,8 @@ def run_render(args: argparse.Namespace) -> int:
     elif args.run is not None:
         raise LogicEnvError("--run picks one of the runs of --trace RUN.json; give --trace too")
     path = write_svg(scene, _output(args, ".svg"), outcome)
-    actions = f", {len(outcome.actions)} actions drawn ({outcome.kind})" if outcome else ""
+    count = len(outcome.actions) if outcome else 0
+    noun = "action" if count == 1 else "actions"
+    actions = f", {count} {noun} drawn ({outcome.kind})" if outcome else ""
     print(f"wrote {path}{actions}")
     return 0

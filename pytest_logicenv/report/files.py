@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.report.model import Report
+from pytest_logicenv.report.model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
 
@@ -39,6 +39,7 @@ def to_json(report: Report) -> dict[str, Any]:
                 }
                 for trajectory in task.trajectories
             },
+            "runs": runs_json(task),
         }
     t = report.total
     return {
@@ -50,8 +51,10 @@ def to_json(report: Report) -> dict[str, Any]:
                 "policy": check.policy,
                 "expect_fault": check.expect_fault,
                 "revealed": check.revealed,
+                "judged": check.judged,
                 "scenes_revealing": check.hits,
                 "scenes": len(check.scenes),
+                "scenes_deselected": check.deselected,
             }
             for check in report.faults
         },
@@ -63,8 +66,26 @@ def to_json(report: Report) -> dict[str, Any]:
             "condition_coverage": round(t.condition_cov, 2),
             "LogCov": round(t.log_cov, 2),
         },
+        "scenes": {"ran": report.scenes_ran, "deselected": report.scenes_deselected},
         "problems": list(report.problems),
     }
+
+
+def runs_json(task: TaskReport) -> list[dict[str, Any]]:
+    """Every policy run of a task, in node id order: the test item, its scene, the policy,
+    the fault it declares and its outcome as ``Outcome.to_json`` writes it (with the trace;
+    ``logicenv render SCENE --trace REPORT.json --run N`` draws it)."""
+    return [
+        {
+            "test": record.nodeid,
+            "scene": record.trajectory,
+            "policy": run.policy,
+            "expect_fault": run.expect_fault,
+            "outcome": None if run.result is None else dict(run.result),
+        }
+        for record in sorted(task.runs, key=lambda record: record.nodeid)
+        for run in record.runs
+    ]
 
 
 def to_markdown(report: Report) -> str:

@@ -179,7 +179,8 @@ class LogicEnv:
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
-        self._record = self._record.adding(PolicyRun(label, fault, outcome.kind))
+        run = PolicyRun(label, fault, outcome.kind, outcome.to_json())
+        self._record = self._record.adding(run)
         self.outcomes.append(outcome)
         self._on_outcome(outcome)
         return outcome

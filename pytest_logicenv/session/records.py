@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 #: The ``user_properties`` name the record travels under.
@@ -45,12 +45,14 @@ def policy_label(policy: object, tree: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class PolicyRun:
-    """One ``logic_env.run(policy)``: which policy, the fault the run declares it has, and
-    the outcome kind (``None`` when the policy could not run)."""
+    """One ``logic_env.run(policy)``: which policy, the fault the run declares it has, the
+    outcome kind (``None`` when the policy could not run) and the whole outcome as
+    ``Outcome.to_json`` writes it (explanation, violation, trace), for the reports."""
 
     policy: str
     expect_fault: str | None
     outcome: str | None
+    result: Mapping[str, Any] | None = None
 
     @property
     def unexpected(self) -> bool:
@@ -80,6 +82,31 @@ class RunRecord:
         """The policies this item ran, in first-run order."""
         return tuple(dict.fromkeys(run.policy for run in self.runs))
 
+    def properties(self, rootdir: Path) -> list[tuple[str, str]]:
+        """The record as plain-text properties (what junit XML shows): the scene, the cache
+        entry relative to ``rootdir``, the declared fault, and one line per policy run.
+
+        >>> record = RunRecord("t.py::test_x", "t.py::test_x[a=1]", "/p/cache/e", "a=1",
+        ...                    runs=(PolicyRun("closes", "counterfactual", "pass"),))
+        >>> for name, text in record.properties(Path("/p")):
+        ...     print(f"{name} = {text}")
+        logicenv.scene = a=1
+        logicenv.entry = cache/e
+        logicenv.run = closes: pass (declares counterfactual)
+        """
+        entry = Path(self.entry)
+        if entry.is_relative_to(rootdir):
+            entry = entry.relative_to(rootdir)
+        found = [("logicenv.scene", self.trajectory), ("logicenv.entry", entry.as_posix())]
+        if self.expect_fault is not None:
+            found.append(("logicenv.expect_fault", self.expect_fault))
+        for run in self.runs:
+            text = f"{run.policy}: {run.outcome or 'no outcome'}"
+            if run.expect_fault is not None:
+                text += f" (declares {run.expect_fault})"
+            found.append(("logicenv.run", text))
+        return found
+
     def adding(self, run: PolicyRun) -> RunRecord:
         return replace(self, runs=(*self.runs, run))
 
@@ -91,7 +118,12 @@ class RunRecord:
             "trajectory": self.trajectory,
             "expect_fault": self.expect_fault,
             "runs": [
-                {"policy": r.policy, "expect_fault": r.expect_fault, "outcome": r.outcome}
+                {
+                    "policy": r.policy,
+                    "expect_fault": r.expect_fault,
+                    "outcome": r.outcome,
+                    "result": None if r.result is None else dict(r.result),
+                }
                 for r in self.runs
             ],
         }
@@ -105,7 +137,9 @@ class RunRecord:
             trajectory=str(data["trajectory"]),
             expect_fault=data.get("expect_fault"),
             runs=tuple(
-                PolicyRun(str(r["policy"]), r.get("expect_fault"), r.get("outcome"))
+                PolicyRun(
+                    str(r["policy"]), r.get("expect_fault"), r.get("outcome"), r.get("result")
+                )
                 for r in data.get("runs", ())
             ),
         )

@@ -7,7 +7,7 @@ object with its ``kind``, ``scene``, ``trace`` and the rest. A file may hold one
 the file counts, wherever it is nested.
 
 >>> run = {"kind": "pass", "scene": "toy=yes", "trace": []}
->>> [o.kind for o in runs_in({"outcomes": [run, {**run, "scene": "toy=no"}]})]
+>>> [found.outcome.kind for found in runs_in({"outcomes": [run, {**run, "scene": "toy=no"}]})]
 ['pass', 'pass']
 >>> pick_run(runs_in([run]), "toy=yes").scene
 'toy=yes'
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,20 @@ from pytest_logicenv.errors import RunFileError
 from pytest_logicenv.sim.outcome import KINDS, Outcome
 
 
-def load_runs(path: str | Path) -> list[Outcome]:
+@dataclass(frozen=True)
+class FoundRun:
+    """A run found in a file, with what its surroundings say of it (the JSON report names
+    the test and the policy beside each outcome)."""
+
+    outcome: Outcome
+    label: str = ""
+
+    def describe(self) -> str:
+        where = f"{self.label}: " if self.label else ""
+        return where + self.outcome.headline()
+
+
+def load_runs(path: str | Path) -> list[FoundRun]:
     """Every run in the JSON file at ``path``."""
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -38,39 +52,44 @@ def load_runs(path: str | Path) -> list[Outcome]:
         raise RunFileError(f"{path}: {error}") from None
 
 
-def runs_in(document: Any) -> list[Outcome]:
+def runs_in(document: Any) -> list[FoundRun]:
     """Every run in a JSON document, in document order."""
-    return [Outcome.from_json(found) for found in _run_objects(document)]
+    return [FoundRun(Outcome.from_json(run), label) for run, label in _run_objects(document, "")]
 
 
-def _run_objects(value: Any) -> Iterator[dict[str, Any]]:
+def _run_objects(value: Any, label: str) -> Iterator[tuple[dict[str, Any], str]]:
     if isinstance(value, dict):
         if value.get("kind") in KINDS and isinstance(value.get("trace"), list):
-            yield value
+            yield value, label
             return
+        named = " ".join(str(value[key]) for key in ("test", "policy") if value.get(key))
         for item in value.values():
-            yield from _run_objects(item)
+            yield from _run_objects(item, named or label)
     elif isinstance(value, list):
         for item in value:
-            yield from _run_objects(item)
+            yield from _run_objects(item, label)
 
 
-def pick_run(runs: Sequence[Outcome], scene_id: str, number: int | None = None) -> Outcome:
-    """The run in scene ``scene_id``: the only one, or the ``number``-th (from 1) when the
-    file holds several; the error lists them to choose from."""
-    here = [run for run in runs if run.scene == scene_id]
+def pick_run(runs: Sequence[FoundRun], scene_id: str, choice: str | None = None) -> Outcome:
+    """The run in scene ``scene_id``: the only one, else the one ``choice`` names: its number
+    among the scene's runs (from 1) or a text only its label contains (a policy's name). The
+    error lists the runs to choose from."""
+    here = [run for run in runs if run.outcome.scene == scene_id]
     if not here:
-        scenes = sorted({run.scene for run in runs})
+        scenes = sorted({run.outcome.scene for run in runs})
         listed = ", ".join(scenes) if scenes else "none"
         raise RunFileError(
             f"no run in scene {scene_id!r} (runs found in: {listed}); give the scene the run "
             "was made in"
         )
-    if number is None and len(here) == 1:
-        return here[0]
-    if number is not None and 1 <= number <= len(here):
-        return here[number - 1]
-    choices = "; ".join(f"{i}: {run.headline()}" for i, run in enumerate(here, start=1))
+    if choice is None and len(here) == 1:
+        return here[0].outcome
+    if choice is not None and choice.isdigit() and 1 <= int(choice) <= len(here):
+        return here[int(choice) - 1].outcome
+    named = [run for run in here if choice and not choice.isdigit() and choice in run.label]
+    if len(named) == 1:
+        return named[0].outcome
+    choices = "; ".join(f"{i}: {run.describe()}" for i, run in enumerate(here, start=1))
     raise RunFileError(
-        f"{len(here)} runs in scene {scene_id!r}; choose one with --run N ({choices})"
+        f"{len(here)} runs in scene {scene_id!r}; choose one with --run N or --run TEXT ({choices})"
     )
