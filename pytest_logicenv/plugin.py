@@ -45,6 +45,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", marker.MARKER_LINE)
     state = config.stash[STATE] = options.read_state(config)
     config.pluginmanager.register(RunHooks(state), "logicenv-run")
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        from pytest_logicenv.session.partial import XdistHooks
+
+        config.pluginmanager.register(XdistHooks(state), "logicenv-xdist")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -95,6 +99,7 @@ class RunHooks:
             warn_unasserted_faults(item)
         return result
 
+    @pytest.hookimpl(tryfirst=True)  # before junitxml writes the properties
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" and report.user_properties:
             from pytest_logicenv.session.reporter import gather
@@ -105,6 +110,11 @@ class RunHooks:
         if not report.passed:  # its tests' entries are unknown: unused cannot be judged
             self.state.collection_complete = False
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        from pytest_logicenv.session.partial import note_deselected
+
+        note_deselected(self.state, items)
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if self.state.cache_root.is_dir():
             from pytest_logicenv.session.reporter import find_unused_entries
@@ -113,6 +123,10 @@ class RunHooks:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.state.deselected and hasattr(session.config, "workerinput"):
+            from pytest_logicenv.session.partial import hand_over
+
+            hand_over(self.state, session.config)
         if self.state.records:
             from pytest_logicenv.session.reporter import finish
 

@@ -47,8 +47,10 @@ def test_policies(logic_env):
         "policy": "forgets_the_light",
         "expect_fault": "unreachable",
         "revealed": True,
+        "judged": True,
         "scenes_revealing": 1,
         "scenes": 2,
+        "scenes_deselected": 0,
     }
 
 

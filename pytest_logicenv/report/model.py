@@ -8,8 +8,8 @@ with its own ``expect_fault``, and each must be revealed by some scene it ran in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pytest_logicenv.cache import Entry, regenerate_hint
@@ -51,14 +51,19 @@ class FaultCheck:
     """A policy a test function declares faulty (``expect_fault``): did a scene show it?
 
     ``scenes`` holds, per scene the policy ran in, the outcome kinds of its runs there (none
-    when it could not run); ``label`` names the check in reports: the test function, and the
-    policy too when the function runs several."""
+    when it could not run), and ``trajectories`` which scene each is; ``label`` names the check
+    in reports: the test function, and the policy too when the function runs several.
+    ``deselected`` counts the function's scenes that a partial run (``-k``, ``-m``) left out
+    and the policy did not run in: a fault none of the scenes that ran revealed is then not
+    judged, since a scene left out may be the one that shows it."""
 
     function: str
     policy: str
     expect_fault: str
     scenes: tuple[tuple[str, ...], ...]
     label: str
+    trajectories: tuple[str, ...] = ()
+    deselected: int = 0
 
     @property
     def hits(self) -> int:
@@ -68,17 +73,33 @@ class FaultCheck:
     def revealed(self) -> bool:
         return self.hits > 0
 
+    @property
+    def judged(self) -> bool:
+        """Whether the run can tell: the fault showed, or every scene of the test ran."""
+        return self.revealed or self.deselected == 0
+
 
 @dataclass(frozen=True)
 class Report:
+    """The session's coverage per task, its declared faults, and how many scenes (a test
+    function's environment) ran and how many a partial run deselected."""
+
     tasks: tuple[TaskReport, ...]
     faults: tuple[FaultCheck, ...]
     total: TotalCoverage
     problems: tuple[str, ...] = field(default=())
+    scenes_ran: int = 0
+    scenes_deselected: int = 0
 
     @property
     def missed_faults(self) -> tuple[FaultCheck, ...]:
-        return tuple(check for check in self.faults if not check.revealed)
+        """Declared faults no scene revealed although every scene of their test ran."""
+        return tuple(c for c in self.faults if not c.revealed and not c.deselected)
+
+    @property
+    def unjudged_faults(self) -> tuple[FaultCheck, ...]:
+        """Declared faults the scenes that ran did not reveal, with some deselected."""
+        return tuple(c for c in self.faults if not c.revealed and c.deselected)
 
 
 def _label(functions: Sequence[str]) -> str:
@@ -90,10 +111,14 @@ def _label(functions: Sequence[str]) -> str:
     return f"{functions[0]} (+{len(functions) - 1} tests)"
 
 
-def build_report(records: Iterable[RunRecord]) -> Report:
+def build_report(
+    records: Iterable[RunRecord], deselected: Mapping[str, Collection[str]] | None = None
+) -> Report:
     """Group run records by task (cache entry) and compute coverage from the scenes that ran;
-    judge the declared faults per test function and policy."""
+    judge the declared faults per test function and policy, only on the scenes that ran
+    (``deselected``: test function -> the trajectories of its deselected items)."""
     records = list(records)
+    deselected = deselected or {}
     by_entry: dict[str, list[RunRecord]] = {}
     for record in records:
         by_entry.setdefault(record.entry, []).append(record)
@@ -106,8 +131,21 @@ def build_report(records: Iterable[RunRecord]) -> Report:
         else:
             tasks.append(task)
     tasks.sort(key=lambda task: task.label)  # the order a reader looks things up in
+    ran = {(record.function, record.trajectory) for record in records}
+    left_out = {(f, t) for f, trajectories in deselected.items() for t in trajectories} - ran
+    checks = tuple(
+        replace(
+            check, deselected=len(set(deselected.get(check.function, ())) - {*check.trajectories})
+        )
+        for check in fault_checks(records)
+    )
     return Report(
-        tuple(tasks), fault_checks(records), total([t.coverage for t in tasks]), tuple(problems)
+        tuple(tasks),
+        checks,
+        total([t.coverage for t in tasks]),
+        tuple(problems),
+        scenes_ran=len(ran),
+        scenes_deselected=len(left_out),
     )
 
 
@@ -139,7 +177,7 @@ def fault_checks(records: Sequence[RunRecord]) -> tuple[FaultCheck, ...]:
     """One check per (test function, policy, declared fault), sorted by function, fault and
     policy. An item that ran no policy at all (it failed or skipped first) still counts as a
     scene without an outcome for the fault its marker declares."""
-    scenes: dict[Key, list[tuple[str, ...]]] = {}
+    scenes: dict[Key, list[tuple[str, tuple[str, ...]]]] = {}
     for record in records:
         declared = dict.fromkeys((r.policy, r.expect_fault) for r in record.runs if r.expect_fault)
         for policy, fault in declared:
@@ -148,13 +186,14 @@ def fault_checks(records: Sequence[RunRecord]) -> tuple[FaultCheck, ...]:
                 for r in record.runs
                 if (r.policy, r.expect_fault) == (policy, fault) and r.outcome is not None
             )
-            scenes.setdefault((record.function, policy, str(fault)), []).append(kinds)
+            key = (record.function, policy, str(fault))
+            scenes.setdefault(key, []).append((record.trajectory, kinds))
     for record in records:
         if record.runs or record.expect_fault is None:
             continue
         same = [k for k in scenes if k[0] == record.function and k[2] == record.expect_fault]
         for key in same or [(record.function, "", record.expect_fault)]:
-            scenes.setdefault(key, []).append(())
+            scenes.setdefault(key, []).append((record.trajectory, ()))
     policies: dict[str, set[str]] = {}
     for record in records:
         policies.setdefault(record.function, set()).update(record.policies)
@@ -163,8 +202,9 @@ def fault_checks(records: Sequence[RunRecord]) -> tuple[FaultCheck, ...]:
             function,
             policy,
             fault,
-            tuple(scenes[function, policy, fault]),
+            tuple(kinds for _, kinds in scenes[function, policy, fault]),
             _check_label(function, policy, policies[function]),
+            trajectories=tuple(trajectory for trajectory, _ in scenes[function, policy, fault]),
         )
         for function, policy, fault in sorted(scenes, key=lambda k: (k[0], k[2], k[1]))
     )

@@ -35,18 +35,39 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
             f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
             f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
         )
+    if report.scenes_deselected:
+        ran = report.scenes_ran
+        lines.append(
+            f"partial run: {ran} scene{'s' if ran != 1 else ''} ran, "
+            f"{report.scenes_deselected} deselected; coverage and declared faults count only "
+            "the scenes that ran"
+        )
     if report.faults:
         revealed = sum(check.revealed for check in report.faults)
         lines.append(f"faults revealed: {revealed}/{len(report.faults)} declared faulty policies")
         for check in report.faults:
-            mark = "revealed" if check.revealed else "MISSED"
-            lines.append(
-                f"  {check.label}: {check.expect_fault} {mark} "
-                f"({check.hits}/{len(check.scenes)} scenes)"
-            )
+            lines.append(f"  {check.label}: {check.expect_fault} {_verdict(check)}")
     for problem in report.problems:
         lines.append(f"warning: {problem}")
     return lines
+
+
+def _verdict(check: FaultCheck) -> str:
+    shown = f"({check.hits}/{len(check.scenes)} scenes"
+    shown += f", {check.deselected} deselected)" if check.deselected else ")"
+    if check.revealed:
+        return f"revealed {shown}"
+    return f"{'not judged' if check.deselected else 'MISSED'} {shown}"
+
+
+def unjudged_fault(check: FaultCheck) -> str:
+    """Why a declared fault is not judged in a partial run (a warning, not a failure)."""
+    ran = len(check.scenes)
+    return (
+        f"{check.label}: expect_fault={check.expect_fault!r} not judged: the "
+        f"{ran} scene{'s' if ran != 1 else ''} that ran did not reveal it and "
+        f"{check.deselected} of its scenes were deselected; run them all to judge it"
+    )
 
 
 def missed_fault(check: FaultCheck) -> str:

@@ -176,9 +176,12 @@ class LogicEnvState:
     records: list[RunRecord] = field(default_factory=list)
     report: Report | None = None
     failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # said at the end, not failing the run
     unused: list[str] = field(default_factory=list)
     #: Whether every test file was collected (none failed to import or was skipped whole).
     collection_complete: bool = True
+    #: test function -> the trajectories of its deselected items (see session.partial)
+    deselected: dict[str, set[str]] = field(default_factory=dict)
 
     @property
     def cache(self) -> Cache:

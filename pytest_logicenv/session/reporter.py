@@ -81,12 +81,20 @@ def warn_unasserted_faults(item: pytest.Item) -> None:
 
 def gather(state: LogicEnvState, report: pytest.TestReport) -> None:
     """Keep the record a ``logic_env`` item carries; teardown reports carry it complete,
-    with and without xdist."""
+    with and without xdist. Where the session reports (not on an xdist worker, which must
+    ship the record on), the report's properties then read as plain text for the junit XML
+    written next, with paths relative to the rootdir."""
     if report.when != "teardown":
         return
-    for name, value in report.user_properties:
+    properties = list(report.user_properties)
+    for index, (name, value) in enumerate(properties):
         if name == PROPERTY and isinstance(value, dict):
-            state.records.append(RunRecord.from_json(value))
+            record = RunRecord.from_json(value)
+            state.records.append(record)
+            if not hasattr(state.config, "workerinput"):
+                readable = record.properties(state.config.rootpath)
+                report.user_properties = [*properties[:index], *readable, *properties[index + 1 :]]
+            return
 
 
 # --------------------------------------------------------------------------- per session
@@ -126,11 +134,12 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput") or not state.records:
         return
     from pytest_logicenv.report.model import build_report
-    from pytest_logicenv.report.terminal import missed_fault
+    from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
 
-    report = build_report(state.records)
+    report = build_report(state.records, state.deselected)
     state.report = report
     state.failures.extend(missed_fault(check) for check in report.missed_faults)
+    state.warnings.extend(unjudged_fault(check) for check in report.unjudged_faults)
     if state.fail_under is not None and report.total.log_cov < state.fail_under:
         state.failures.append(
             f"FAIL Required LogCov of {state.fail_under:g}% not reached. "
@@ -163,5 +172,7 @@ def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> Non
             terminal.write_line(line)
     for line in write_reports(report, state.reports, config.rootpath):
         terminal.write_line(line)
+    for warning in state.warnings:
+        terminal.write_line(f"warning: {warning}", yellow=True)
     for failure in state.failures:
         terminal.write_line(failure, red=True, bold=True)
