@@ -1,5 +1,6 @@
-"""Pictures as a browser shows them: failing runs drawn on committed scenes, screenshotted and
-measured in headless Chromium (labels apart, the route drawn, the failure readable)."""
+"""Pictures and the HTML report as a browser shows them: failing runs drawn on committed scenes
+and the report's failing runs, screenshotted and measured in headless Chromium (labels apart,
+the route drawn, the failure readable)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pytest_logicenv.sim.runner import run_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [needs_chromium, pytest.mark.slow]
+pytest_plugins = ["pytester"]
 
 CASES = {
     # A counterfactual in one room: the run puts the toy in a box while holding nothing.
@@ -69,3 +71,49 @@ def test_a_run_drawn_on_its_scene_reads_well_in_a_browser(case: str, tmp_path: P
     assert verdict["y"] + verdict["h"] <= height  # on screen, at the top
     for number, step in enumerate(outcome.actions, start=1):
         assert f"{number}. {step}" in laid_out["text"]  # the numbered list under the plan
+
+
+REPORTED_TEST = """
+import json
+from pathlib import Path
+
+import pytest
+from clean_living_room import POLICIES
+
+AGENTS = Path({agents!r})
+TASK = json.loads((AGENTS / "tasks" / "clean_living_room.json").read_text())["description"]
+
+
+@pytest.mark.logic_env(TASK, plan=str(AGENTS / "plans" / "clean_living_room.json"))
+@pytest.mark.parametrize("name", ["correct", "counterfactual", "lackbranch"])
+def test_policies(logic_env, name):
+    logic_env.run(POLICIES[name]).assert_ok()
+"""
+
+
+def test_the_html_report_shows_each_failing_run_drawn_on_its_scene(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    agents = ROOT / "example_agents"
+    pytester.makeini(f"[pytest]\naddopts = -p no:cacheprovider\npythonpath = {agents}\n")
+    pytester.makepyfile(test_living_room=REPORTED_TEST.format(agents=str(agents)))
+    result = pytester.runpytest("--logicenv-report=html:html")
+    result.assert_outcomes(passed=7, failed=2)
+    page = pytester.path / "html" / "index.html"
+    png = screenshot(page, tmp_path / "report-failing-runs.png", width=1300, height=2400)
+    assert png.stat().st_size > 50_000
+
+    laid_out = measure(page, width=1300, height=2400)
+    assert "2 failing runs" in laid_out["text"]
+    assert "reproduce: pytest" in laid_out["text"]
+    failures = [v for v in laid_out["verdicts"] if "failure" in v["css"].split()]
+    assert [v["text"] for v in failures] == [
+        "Counterfactual: PutIn(toy, white_box) broke a precondition: the agent holds toy",
+        "Lackbranch: GoTo(wet_wipes) acts on wet_wipes, which this situation does not contain",
+    ]
+    assert all(v["w"] > 0 and v["h"] > 0 for v in failures)
+    assert failures[0]["y"] < 2400  # the first failure is on the first screen
+    assert len(laid_out["paths"]) == 1  # the lackbranch run never moved: only its start
+    assert laid_out["paths"][0]["length"] > 100
+    assert len(laid_out["labels"]) > 2 * 19
+    assert overlapping(laid_out["labels"]) == []

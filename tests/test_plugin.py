@@ -681,7 +681,7 @@ def test_text_from_a_plan_is_escaped_in_the_html_report(pytester: pytest.Pyteste
     (pytester.path / "plan.json").write_text(json.dumps(plan))
     pytester.runpytest("--logicenv-report=html:html").assert_outcomes(passed=2)
     page = (pytester.path / "html" / "index.html").read_text()
-    assert "<script>" not in page
+    assert "<script>alert" not in page  # (the page has its own script, for zooming)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 

@@ -80,24 +80,28 @@ def _object_label(obj: SceneObject, view: Projection, holds: bool) -> LabelReque
     return LabelRequest(f"object:{obj.id}", obj.role or obj.id, size, box, obj.task, top=holds)
 
 
-def route_lines(route: Route, view: Projection) -> Iterator[str]:
-    """The route as one polyline with arrows between stops, and the start point."""
+def route_lines(route: Route, view: Projection, ident: str = "") -> Iterator[str]:
+    """The route as one polyline with arrows between stops, and the start point; ``ident``
+    prefixes the ids, for several pictures in one page."""
     points = [view.at(*point) for point in route.points]
     x, y = points[0]
     yield f'<circle class="start" cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{ROUTE_COLOUR}"/>'
     if len(points) > 1:
+        arrow = f"url(#{ident}arrow)"
         yield (
-            f'<polyline id="agent-path" class="route" points="{points_attr(points)}" '
+            f'<polyline id="{ident}agent-path" class="route" points="{points_attr(points)}" '
             f'fill="none" stroke="{ROUTE_COLOUR}" stroke-width="3" stroke-opacity="0.75" '
-            'stroke-linejoin="round" marker-mid="url(#arrow)" marker-end="url(#arrow)"/>'
+            f'stroke-linejoin="round" marker-mid="{arrow}" marker-end="{arrow}"/>'
         )
 
 
-ARROW = (
-    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" '
-    f'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{ROUTE_COLOUR}"/>'
-    "</marker></defs>"
-)
+def arrow(ident: str = "") -> str:
+    """The arrowhead the route's polyline points with."""
+    return (
+        f'<defs><marker id="{ident}arrow" viewBox="0 0 10 10" refX="9" refY="5" '
+        'markerWidth="5" markerHeight="5" orient="auto">'
+        f'<path d="M0,0 L10,5 L0,10 z" fill="{ROUTE_COLOUR}"/></marker></defs>'
+    )
 
 
 def leaders(placed: Sequence[Placed]) -> Iterator[str]:

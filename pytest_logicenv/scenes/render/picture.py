@@ -31,12 +31,13 @@ FAIL_COLOUR, PASS_COLOUR, NOTE_COLOUR = "#c92a2a", "#2b8a3e", "#495057"
 Line = tuple[str, float, bool, str, str]
 
 
-def render_svg(scene: Scene, outcome: Outcome | None = None) -> str:
+def render_svg(scene: Scene, outcome: Outcome | None = None, *, ident: str = "") -> str:
     """The SVG document (text) for ``scene``; with ``outcome``, the run's route, steps and
-    verdict drawn on it."""
+    verdict drawn on it. ``ident`` prefixes the document's ids, so that several pictures can
+    be inlined in one HTML page."""
     view = floor.Projection.of(scene)
     route = route_of(scene, outcome.trace) if outcome is not None else None
-    plan, plan_box = _plan(scene, view, route)
+    plan, plan_box = _plan(scene, view, route, ident)
     width = max(plan_box[2] - plan_box[0] + 2 * MARGIN, MIN_WIDTH)
     text_width_limit = width - 2 * MARGIN
     header = _header(scene, outcome, text_width_limit)
@@ -51,11 +52,11 @@ def render_svg(scene: Scene, outcome: Outcome | None = None) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.1f} {height:.1f}" font-family="{FONT}">',
-        marks.ARROW,
+        marks.arrow(ident),
         f'<rect width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>',
         *_text_block(header, MARGIN, MARGIN, "header"),
         *key,
-        f'<g id="plan" transform="translate({shift_x:.1f},{shift_y:.1f})">',
+        f'<g class="plan" transform="translate({shift_x:.1f},{shift_y:.1f})">',
         *plan,
         "</g>",
         *_text_block(footer, MARGIN, footer_top, "steps"),
@@ -64,7 +65,9 @@ def render_svg(scene: Scene, outcome: Outcome | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _plan(scene: Scene, view: floor.Projection, route: Route | None) -> tuple[list[str], Box]:
+def _plan(
+    scene: Scene, view: floor.Projection, route: Route | None, ident: str
+) -> tuple[list[str], Box]:
     """The plan's elements (in plan pixels) and the box they fill."""
     touched = route.touched if route is not None else frozenset()
     failed = route.failed if route is not None else frozenset()
@@ -76,7 +79,7 @@ def _plan(scene: Scene, view: floor.Projection, route: Route | None) -> tuple[li
         for obj in floor.drawing_order(scene)
     ]
     if route is not None:
-        parts += marks.route_lines(route, view)
+        parts += marks.route_lines(route, view, ident)
     parts += [*marks.leaders(placed), *marks.labels(placed)]
     boxes = [view.room_box(room.polygon) for room in scene.rooms if room.polygon]
     boxes += [*shapes, *(label.box for label in placed)]
@@ -170,7 +173,7 @@ def _lines_height(lines: Sequence[Line]) -> float:
 def _text_block(lines: Sequence[Line], x: float, top: float, group: str) -> Iterator[str]:
     if not lines:
         return
-    yield f'<g id="{group}">'
+    yield f'<g class="{group}">'
     y = top
     for text, size, bold, colour, css in lines:
         y += text_height(size) + 2
@@ -204,7 +207,7 @@ def _key(left: float, y: float, with_run: bool) -> tuple[list[str], float]:
     ]
     if with_run:
         entries.append(("agent's path", "line", "", marks.ROUTE_COLOUR))
-    parts = ['<g id="key" font-size="11">']
+    parts = ['<g class="key" font-size="11">']
     x = left
     for label, shape, fill, stroke in entries:
         if shape == "box":
