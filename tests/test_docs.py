@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers import ROOT
 
 from pytest_logicenv.cli import main
 from pytest_logicenv.sim.action_docs import actions_markdown
 from pytest_logicenv.sim.actions import ACTIONS
+
+pytest_plugins = ["pytester"]
 
 
 def test_docs_actions_md_is_generated_from_the_simulators_rules() -> None:
@@ -52,3 +56,29 @@ def test_the_readmes_complete_plan_file_is_a_valid_plan() -> None:
     )
     [paths] = plan_paths(plan)
     assert [path.leaf.action for path in paths] == ["Close it.", "Do nothing."]
+
+
+@pytest.mark.slow
+def test_the_readmes_failing_example_prints_what_the_readme_shows(
+    pytester: pytest.Pytester,
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## What you see", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("pytest prints:\n\n```\n", 1)[1].split("```", 1)[0]
+    pytester.makeini(
+        f"[pytest]\naddopts = -p no:cacheprovider\npythonpath = . {ROOT / 'example_agents'}\n"
+    )
+    pytester.mkpydir("my_robot").joinpath("policies.py").write_text(
+        "from clean_living_room import lackbranch_policy as tidy_living_room  # noqa: F401\n"
+    )
+    plans = pytester.mkdir("plans")
+    plans.joinpath("clean_living_room.json").write_text(
+        (ROOT / "example_agents" / "plans" / "clean_living_room.json").read_text()
+    )
+    pytester.makepyfile(test_tidy=code)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, failed=1)
+    timing = re.compile(r" in [0-9.]+s =+$")
+    lines = [timing.sub(" in *", line.rstrip()) for line in shown.splitlines()]
+    result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in lines])
