@@ -106,6 +106,14 @@ def test_no_two_labels_overlap_in_the_committed_scenes(path: Path) -> None:
         assert not intersects(first, second), f"{a} overlaps {b}"
 
 
+@pytest.mark.parametrize("path", committed_scenes(), ids=lambda p: p.stem)
+def test_the_committed_pictures_are_what_the_renderer_draws(path: Path) -> None:
+    assert path.with_suffix(".svg").read_text() == render_svg(load_scene(path)), (
+        "the example cache's pictures are stale: python -m pytest example_agents "
+        "--logicenv-regenerate"
+    )
+
+
 boxes = st.builds(
     lambda x, y, w, h: (x, y, x + w, y + h),
     st.floats(0, 400),
