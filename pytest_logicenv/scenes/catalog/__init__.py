@@ -1,0 +1,61 @@
+"""The object catalog: AI2-THOR's types and assets, plus the few types our tasks add.
+
+One package is the single source of truth for what objects exist, how big they are, what they
+can do and where they usually stand: ``loading`` reads the databases the ``procthor`` package
+ships, ``custom`` adds the types AI2-THOR lacks (flagged ``custom``, each with the AI2-THOR
+asset that stands in for it on export), ``synonyms`` holds the one table of everyday words for
+types, ``model`` the data and the lookups, ``clip`` the optional CLIP retrieval.
+
+>>> catalog = default_catalog()
+>>> catalog.type("Sofa").has("receptacle"), catalog.type("Apple").has("pickupable")
+(True, True)
+>>> catalog.resolve("a wooden tea table").type
+'CoffeeTable'
+>>> catalog.type("ToyBox").custom
+True
+"""
+
+from __future__ import annotations
+
+from pytest_logicenv.scenes.catalog.clip import (
+    CLIP_ARCH_ENV,
+    CLIP_MODEL_ENV,
+    clip_unavailable_reason,
+)
+from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
+from pytest_logicenv.scenes.catalog.loading import databases_dir, default_catalog
+from pytest_logicenv.scenes.catalog.model import Asset, Catalog, Match, ObjectType
+from pytest_logicenv.scenes.catalog.properties import (
+    ACCEPTS,
+    ANNOTATED_ROOMS,
+    CONTAINER_TYPES,
+    EXTRA_PROPERTIES,
+    PRIMARY_PROPERTIES,
+    STATE_PROPERTY,
+    STRUCTURAL_TYPES,
+    THOR_PROPERTIES,
+)
+from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS
+
+__all__ = [
+    "ACCEPTS",
+    "ANNOTATED_ROOMS",
+    "CLIP_ARCH_ENV",
+    "CLIP_MODEL_ENV",
+    "CONTAINER_TYPES",
+    "CUSTOM_TYPES",
+    "EXTRA_PROPERTIES",
+    "PRIMARY_PROPERTIES",
+    "STATE_PROPERTY",
+    "STRUCTURAL_TYPES",
+    "SYNONYMS",
+    "THOR_PROPERTIES",
+    "Asset",
+    "Catalog",
+    "CustomSpec",
+    "Match",
+    "ObjectType",
+    "clip_unavailable_reason",
+    "databases_dir",
+    "default_catalog",
+]

@@ -1,0 +1,206 @@
+"""The catalog's data: assets, object types, and the :class:`Catalog` that looks them up.
+
+>>> asset = Asset("Apple_1", "Apple", (0.1, 0.1, 0.1), ("pickupable",))
+>>> apple = ObjectType("Apple", ("pickupable", "sliceable"), (asset,), rooms=("Kitchen",))
+>>> catalog = Catalog({"Apple": apple})
+>>> catalog.type("Apple").has("sliceable"), catalog.asset("Apple_1") is asset
+(True, True)
+>>> catalog.resolve("two green apples").type
+'Apple'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.scenes.catalog.properties import CONTAINER_TYPES, STRUCTURAL_TYPES
+from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS, camel, singular, words_of
+from pytest_logicenv.scenes.model import Vector
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One AI2-THOR asset: ``size`` is its bounding box ``(x, y, z)`` in metres;
+    ``source_type`` the AI2-THOR type it belongs to (a stand-in's own type)."""
+
+    id: str
+    source_type: str
+    size: Vector
+    properties: tuple[str, ...] = ()
+    split: str | None = None
+
+
+@dataclass(frozen=True)
+class ObjectType:
+    """One object type with what the designer, the layout and the simulator need."""
+
+    name: str
+    properties: tuple[str, ...]
+    assets: tuple[Asset, ...]
+    rooms: tuple[str, ...] = ()
+    on_floor: bool = True
+    on_wall: bool = False
+    kinematic: bool = False
+    #: Parent types it usually rests on or in, with a weight (``receptacles.json``).
+    parents: Mapping[str, float] = field(default_factory=dict)
+    accepts: tuple[str, ...] = ()
+    attrs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    states: Mapping[str, bool] = field(default_factory=dict)
+    custom: bool = False
+    stand_in: str | None = None
+    stand_in_by: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    description: str = ""
+
+    def has(self, prop: str) -> bool:
+        return prop in self.properties
+
+    @property
+    def container(self) -> bool:
+        """Whether things go *in* it (a fridge) rather than *on* it (a table)."""
+        return self.name in CONTAINER_TYPES
+
+    def assets_for(self, attrs: Mapping[str, str]) -> tuple[Asset, ...]:
+        """The assets that can show an object with ``attrs`` (a stand-in may depend on them)."""
+        for name, by_value in self.stand_in_by.items():
+            stand_in = by_value.get(attrs.get(name, ""))
+            if stand_in is not None:
+                return tuple(a for a in self.assets if a.source_type == stand_in)
+        if self.stand_in_by:
+            return tuple(a for a in self.assets if a.source_type == self.stand_in)
+        return self.assets
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a description resolved to: a type, a suggested asset, and how."""
+
+    type: str
+    asset_id: str
+    score: float
+    via: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every known object type by name; built by :func:`default_catalog`."""
+
+    types: Mapping[str, ObjectType]
+    wall_holes: Mapping[str, Mapping[str, Mapping[str, float]]] = field(default_factory=dict)
+    #: AI2-THOR material names for floors and walls (``material-database.json``).
+    floor_materials: tuple[str, ...] = ()
+    wall_materials: tuple[str, ...] = ()
+
+    @cached_property
+    def _assets_by_id(self) -> dict[str, Asset]:
+        found: dict[str, Asset] = {}
+        for obj_type in self.types.values():
+            if obj_type.custom:
+                continue
+            for asset in obj_type.assets:
+                found.setdefault(asset.id, asset)
+        return found
+
+    def has(self, name: str) -> bool:
+        return name in self.types
+
+    def type(self, name: str) -> ObjectType:
+        """The type called ``name``; a :class:`SceneError` names it and close matches."""
+        try:
+            return self.types[name]
+        except KeyError:
+            raise SceneError(self.unknown_type_message(name)) from None
+
+    def suggestions(self, name: str) -> list[str]:
+        """Types close to ``name``: its lexical reading first, then similar spellings."""
+        close = difflib.get_close_matches(name, list(self.types), n=4, cutoff=0.5)
+        guess = self.resolve_or_none(words_of(name))
+        if guess is not None:
+            close = [guess.type, *(c for c in close if c != guess.type)]
+        return close
+
+    def unknown_type_message(self, name: str) -> str:
+        close = self.suggestions(name)
+        hint = f"; did you mean {', '.join(close)}?" if close else "."
+        return (
+            f"unknown object type {name!r}{hint} Types are AI2-THOR's (list them with "
+            "'logicenv types') plus ours: "
+            + ", ".join(n for n, t in self.types.items() if t.custom)
+        )
+
+    def asset(self, asset_id: str) -> Asset | None:
+        """The AI2-THOR asset with this id, or ``None``."""
+        return self._assets_by_id.get(asset_id)
+
+    @cached_property
+    def _phrases(self) -> dict[tuple[str, ...], str]:
+        phrases: dict[tuple[str, ...], str] = {}
+        for name in self.types:
+            if name not in STRUCTURAL_TYPES:
+                phrases[tuple(words_of(name).split())] = name
+        for phrase, name in SYNONYMS.items():
+            if name in self.types:
+                phrases[tuple(phrase.split())] = name
+        return phrases
+
+    def resolve_or_none(self, description: str) -> Match | None:
+        """Lexical retrieval: the type whose name or synonym best matches ``description``."""
+        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(description))]
+        best: tuple[float, str] | None = None
+        for phrase, name in self._phrases.items():
+            n = len(phrase)
+            for start in range(len(words) - n + 1):
+                if tuple(words[start : start + n]) != phrase:
+                    continue
+                # Longer phrases win; among equals, the one nearer the end (the head noun:
+                # "sofa pillow" is a pillow).
+                score = n + (start + n) / (len(words) + 1) * 0.5
+                if best is None or score > best[0]:
+                    best = (score, name)
+        if best is None:
+            return None
+        obj_type = self.types[best[1]]
+        asset_id = obj_type.assets[0].id if obj_type.assets else ""
+        return Match(best[1], asset_id, best[0], "lexical")
+
+    def resolve(self, description: str, backend: str = "lexical") -> Match:
+        """Map a description (``"laundry basket"``) to a type and a suggested asset.
+
+        ``backend`` is ``"lexical"`` (names and synonyms; the default) or ``"clip"`` (CLIP
+        text embeddings; needs ``open_clip`` and a local model file, see
+        :func:`clip_unavailable_reason`).
+        """
+        if backend == "clip":
+            from pytest_logicenv.scenes.catalog.clip import clip_retriever
+
+            return clip_retriever(self).resolve(description)
+        if backend != "lexical":
+            raise SceneError(f"unknown retrieval backend {backend!r}; use 'lexical' or 'clip'")
+        match = self.resolve_or_none(description)
+        if match is None:
+            close = self.suggestions(camel(description))
+            hint = f"; close types: {', '.join(close)}" if close else ""
+            raise SceneError(
+                f"no object type matches {description!r}{hint}. Name the object with an "
+                "AI2-THOR type or a common synonym (logicenv types lists them)"
+            )
+        return match
+
+    def wall_hole(self, asset_id: str) -> tuple[float, float, Vector]:
+        """``(width, height, offset)`` of the opening a door or window asset cuts."""
+        hole = self.wall_holes.get(asset_id.replace("Doorframe", "Doorway"))
+        if hole is None:
+            asset = self.asset(asset_id)
+            if asset is None:
+                raise SceneError(f"unknown door or window asset {asset_id!r}")
+            return asset.size[0], asset.size[1], (0.0, 0.0, 0.0)
+        top, offset = hole["max"], hole["offset"]
+        return (
+            float(top["x"]),
+            float(top["y"]),
+            (float(offset["x"]), float(offset["y"]), float(offset["z"])),
+        )

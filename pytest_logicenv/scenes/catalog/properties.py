@@ -1,0 +1,124 @@
+"""The catalog's tables of names: AI2-THOR's property names mapped to ours, the state each
+property allows, and the few properties our simulator adds to AI2-THOR's types.
+
+>>> THOR_PROPERTIES["CanBeFilled"], METADATA_PROPERTIES["canFillWithLiquid"]
+('fillable', 'fillable')
+>>> STATE_PROPERTY["open"]
+'openable'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+#: AI2-THOR's asset-database property names (``primaryProperty``/``secondaryProperties``),
+#: mapped to ours.
+THOR_PROPERTIES: Mapping[str, str] = {
+    "CanPickup": "pickupable",
+    "Moveable": "moveable",
+    "Static": "static",
+    "Receptacle": "receptacle",
+    "ObjectSpecificReceptacle": "object_specific_receptacle",
+    "CanOpen": "openable",
+    "CanToggleOnOff": "toggleable",
+    "CanBreak": "breakable",
+    "CanBeDirty": "dirtyable",
+    "CanBeSliced": "sliceable",
+    "CanBeFilled": "fillable",
+    "CanBeCooked": "cookable",
+    "CanBeUsedUp": "can_be_used_up",
+    "isHeatSource": "heat_source",
+    "isColdSource": "cold_source",
+    "CanSeeThrough": "see_through",
+}
+#: AI2-THOR's object-metadata property names (the ``ai2thor-object-metadata.json`` fields an
+#: iTHOR scene reports for each object), mapped to ours.
+METADATA_PROPERTIES: Mapping[str, str] = {
+    "pickupable": "pickupable",
+    "moveable": "moveable",
+    "receptacle": "receptacle",
+    "openable": "openable",
+    "toggleable": "toggleable",
+    "breakable": "breakable",
+    "dirtyable": "dirtyable",
+    "sliceable": "sliceable",
+    "canFillWithLiquid": "fillable",
+    "cookable": "cookable",
+    "canBeUsedUp": "can_be_used_up",
+    "isHeatSource": "heat_source",
+    "isColdSource": "cold_source",
+}
+#: Our property name -> AI2-THOR's metadata name, for people who know AI2-THOR's.
+THOR_NAME: Mapping[str, str] = {
+    **{ours: thor for thor, ours in METADATA_PROPERTIES.items()},
+    "static": "static",
+    "object_specific_receptacle": "ObjectSpecificReceptacle",
+    "see_through": "CanSeeThrough",
+}
+#: The property an object needs before it can be in a state (facts.STATES names).
+STATE_PROPERTY: Mapping[str, str] = {
+    "open": "openable",
+    "toggled": "toggleable",
+    "dirty": "dirtyable",
+    "filled": "fillable",
+    "sliced": "sliceable",
+    "cooked": "cookable",
+    "used_up": "can_be_used_up",
+    "broken": "breakable",
+}
+#: What AI2-THOR's object-specific receptacles take (its documentation's table, for the types
+#: the asset database holds; a toaster takes bread, which AI2-THOR slices first).
+ACCEPTS: Mapping[str, tuple[str, ...]] = {
+    "CoffeeMachine": ("Mug",),
+    "Toaster": ("Bread",),
+    "TowelHolder": ("Towel",),
+    "HandTowelHolder": ("HandTowel",),
+    "ToiletPaperHanger": ("ToiletPaper",),
+}
+#: AI2-THOR's primary properties: every type has exactly one (ties go to the first).
+PRIMARY_PROPERTIES: tuple[str, ...] = ("pickupable", "moveable", "static")
+#: Properties our simulator gives AI2-THOR types beyond AI2-THOR's own (a towel gets dirty).
+#: A primary one replaces AI2-THOR's: a desk lamp, only moveable there, can be carried, as the
+#: paper's Appendix E case 1 asks. ``logicenv types`` lists them as extensions.
+EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+    "DeskLamp": ("pickupable",),
+    "Towel": ("dirtyable",),
+    "HandTowel": ("dirtyable",),
+    "Cloth": ("cleaning_tool",),
+    "DishSponge": ("cleaning_tool",),
+    "ScrubBrush": ("cleaning_tool",),
+    "PaperTowelRoll": ("cleaning_tool",),
+    "SprayBottle": ("cleaning_tool",),
+}
+#: Room types placement-annotations.json knows, by its column names.
+ANNOTATED_ROOMS: Mapping[str, str] = {
+    "inKitchens": "Kitchen",
+    "inLivingRooms": "LivingRoom",
+    "inBedrooms": "Bedroom",
+    "inBathrooms": "Bathroom",
+}
+#: Types that make up walls and openings rather than furniture.
+STRUCTURAL_TYPES = frozenset({"Doorway", "Doorframe", "Window"})
+#: Receptacles things go *in* rather than *on*.
+CONTAINER_TYPES = frozenset(
+    {
+        "Box",
+        "Bowl",
+        "Cup",
+        "Mug",
+        "Pot",
+        "Pan",
+        "Fridge",
+        "Microwave",
+        "Safe",
+        "Sink",
+        "GarbageCan",
+        "LaundryHamper",
+        "Toaster",
+        "CoffeeMachine",
+        "WashingMachine",
+        "ClothesDryer",
+        "ToyBox",
+        "Cart",
+    }
+)

@@ -1,0 +1,127 @@
+"""The words people use for object types: one synonym table, and the word helpers that
+read type names and descriptions.
+
+The catalog's lexical retrieval (:meth:`~pytest_logicenv.scenes.catalog.Catalog.resolve`)
+and every did-you-mean (``logicenv types``, unknown types in plans and designs) read this one
+table, so "nightstand" means a SideTable everywhere.
+
+>>> SYNONYMS["nightstand"], words_of("CoffeeTable"), singular("boxes")
+('SideTable', 'coffee table', 'box')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# Words that name a type in everyday speech (lower case, singular) -> type. Lexical retrieval
+# also matches every type's own name split into words ("coffee table").
+SYNONYMS: Mapping[str, str] = {
+    "tea table": "CoffeeTable",
+    "coffee table": "CoffeeTable",
+    "table": "DiningTable",
+    "kitchen table": "DiningTable",
+    "couch": "Sofa",
+    "settee": "Sofa",
+    "armchair": "ArmChair",
+    "laundry basket": "LaundryHamper",
+    "laundry bin": "LaundryHamper",
+    "hamper": "LaundryHamper",
+    "bookshelf": "ShelvingUnit",
+    "bookcase": "ShelvingUnit",
+    "shelves": "ShelvingUnit",
+    "shelving": "ShelvingUnit",
+    "clock": "AlarmClock",
+    "alarm": "AlarmClock",
+    "light": "LightSwitch",
+    "light switch": "LightSwitch",
+    "switch": "LightSwitch",
+    "lamp": "FloorLamp",
+    "reading lamp": "DeskLamp",
+    "tv": "Television",
+    "television": "Television",
+    "tv stand": "TVStand",
+    "trash can": "GarbageCan",
+    "bin": "GarbageCan",
+    "dustbin": "GarbageCan",
+    "waste basket": "GarbageCan",
+    "fridge": "Fridge",
+    "refrigerator": "Fridge",
+    "counter": "CounterTop",
+    "worktop": "CounterTop",
+    "nightstand": "SideTable",
+    "bedside table": "SideTable",
+    "end table": "SideTable",
+    "cushion": "Pillow",
+    "sofa pillow": "Pillow",
+    "phone": "CellPhone",
+    "mobile": "CellPhone",
+    "remote": "RemoteControl",
+    "cup of coffee": "Mug",
+    "coffee mug": "Mug",
+    "glass": "Cup",
+    "frying pan": "Pan",
+    "saucepan": "Pot",
+    "plant": "HousePlant",
+    "picture": "Painting",
+    "towel rack": "TowelHolder",
+    "towel rail": "TowelHolder",
+    "bath towel": "Towel",
+    "toilet roll": "ToiletPaper",
+    "soap": "SoapBar",
+    "computer": "Laptop",
+    "notebook": "Laptop",
+    "coffee maker": "CoffeeMachine",
+    "washer": "WashingMachine",
+    "dryer": "ClothesDryer",
+    "rag": "Cloth",
+    "sponge": "DishSponge",
+    "teddy": "Toy",
+    "teddy bear": "TeddyBear",
+    "doll": "Toy",
+    "toy": "Toy",
+    "toy box": "ToyBox",
+    "toybox": "ToyBox",
+    "toy chest": "ToyBox",
+    "wet wipe": "WetWipes",
+    "wet wipes": "WetWipes",
+    "wipes": "WetWipes",
+    "wipe": "WetWipes",
+    "mop": "Mop",
+    "wet mop": "Mop",
+    "stain": "Stain",
+    "mark": "Stain",
+    "dirty mark": "Stain",
+    "spill": "Stain",
+    "milk": "Milk",
+    "carton of milk": "Milk",
+    "shelf": "Shelf",
+    "shelf level": "Shelf",
+    "fruit bowl": "Bowl",
+    "loaf": "Bread",
+    "novel": "Book",
+    "essay": "Book",
+}
+
+
+# --------------------------------------------------------------------------- words
+
+
+def words_of(name: str) -> str:
+    """``"CoffeeTable"`` -> ``"coffee table"``; plain text is lower-cased."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
+    return re.sub(r"[_\-]+", " ", spaced).lower().strip()
+
+
+def camel(text: str) -> str:
+    return "".join(w.capitalize() for w in re.findall(r"[a-zA-Z0-9]+", text))
+
+
+def singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
+        return word[:-1]
+    return word
