@@ -15,6 +15,7 @@ from pytest_logicenv.scenes.catalog import (
     databases_dir,
     default_catalog,
 )
+from pytest_logicenv.scenes.catalog.metadata import SUMMARY_FILE, summary_text
 from pytest_logicenv.scenes.model import PROPERTIES
 
 CATALOG = default_catalog()
@@ -22,12 +23,78 @@ CATALOG = default_catalog()
 
 def test_reads_every_ai2thor_type_and_asset() -> None:
     raw = json.loads((databases_dir() / "asset-database.json").read_text())
+    metadata = json.loads(SUMMARY_FILE.read_text())
     thor = {name: t for name, t in CATALOG.types.items() if not t.custom}
-    assert set(thor) == set(raw)
-    assert len(thor) == 109
-    assert sum(len(t.assets) for t in thor.values()) == 1653
+    assert set(thor) == (set(raw) | set(metadata)) - {"Floor", "Shelf"}
+    assert len(metadata) == 118
+    assert len(thor) == 121  # 109 with ProcTHOR assets, 13 only in iTHOR scenes, less Shelf
+    assert sum(len(t.assets) for t in thor.values() if t.exportable) == 1653
     assert CATALOG.asset("Fridge_1") is not None
     assert CATALOG.asset("Fridge_1").size[1] > 1.0  # type: ignore[union-attr]
+    assert CATALOG.asset("") is None
+
+
+@pytest.mark.slow
+def test_the_committed_type_table_is_the_installed_metadata_summarized() -> None:
+    installed = summary_text(databases_dir() / "ai2thor-object-metadata.json")
+    assert SUMMARY_FILE.read_text() == installed, (
+        "write it again: python -m pytest_logicenv.scenes.catalog.metadata"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "has", "size"),
+    [
+        ("Drawer", {"static", "openable", "receptacle"}, (0.49, 0.19, 0.37)),
+        ("Cabinet", {"static", "openable", "receptacle"}, None),
+        ("SinkBasin", {"static", "receptacle"}, None),
+        ("StoveBurner", {"static", "receptacle", "heat_source"}, None),
+        ("StoveKnob", {"static", "toggleable"}, None),
+        ("Mirror", {"static", "dirtyable", "breakable", "wall_mounted"}, (0.54, 0.85, 0.07)),
+        ("ShowerDoor", {"static", "openable", "breakable"}, None),
+    ],
+)
+def test_types_only_in_ithor_scenes_have_their_real_properties(
+    name: str, has: set[str], size: tuple[float, float, float] | None
+) -> None:
+    obj_type = CATALOG.type(name)
+    assert has <= set(obj_type.properties)
+    assert not obj_type.custom
+    assert not obj_type.exportable
+    if size is not None:
+        assert tuple(round(v, 2) for v in obj_type.assets[0].size) == size
+
+
+def test_parts_come_with_their_parents() -> None:
+    assert [(p.type, p.count) for p in CATALOG.type("Dresser").parts] == [("Drawer", 3)]
+    assert CATALOG.type("Drawer").part_of == (
+        "CounterTop",
+        "Desk",
+        "Dresser",
+        "SideTable",
+        "TVStand",
+    )
+    assert CATALOG.type("Drawer").part_only
+    assert not CATALOG.type("Drawer").on_floor
+    assert CATALOG.type("Faucet").part_of == ("Bathtub", "Sink")
+    assert CATALOG.type("Sink").part_of == ("CounterTop",)
+    assert not CATALOG.type("Sink").part_only
+    assert [p.type for p in CATALOG.type("Stove").parts] == ["StoveBurner", "StoveKnob"]
+    knob = next(p for p in CATALOG.type("Stove").parts if p.type == "StoveKnob")
+    assert knob.attrs_of(0) == {"position": "front_left"}
+
+
+def test_rooms_and_placement_as_procthor_annotates_them() -> None:
+    plant = CATALOG.type("HousePlant")
+    assert plant.room_weights == {"Kitchen": 1, "LivingRoom": 1, "Bedroom": 1, "Bathroom": 1}
+    assert plant.placement.spots == ("corner", "edge")
+    assert CATALOG.type("Fridge").room_weights == {"Kitchen": 2}
+    # ProcTHOR places sinks and paintings by other means: AI2-THOR's scenes say where.
+    assert CATALOG.type("Sink").rooms == ("Kitchen", "Bathroom")
+    assert CATALOG.type("Sink").frequencies["Kitchen"] == 1.0
+    assert CATALOG.type("Painting").on_wall
+    assert not CATALOG.type("Painting").on_floor
+    assert CATALOG.type("Bed").placement.multiple_per_room
 
 
 def test_loads_once_and_without_procthor_databases_pandas_or_ai2thor() -> None:
@@ -76,7 +143,9 @@ def test_placement_and_receptacle_data() -> None:
 
 def test_custom_types_are_flagged_and_export_through_real_assets() -> None:
     names = {spec.name for spec in CUSTOM_TYPES}
-    assert {"Toy", "ToyBox", "WetWipes", "Mop", "Stain", "Milk", "Shelf"} <= names
+    assert {"Toy", "ToyBox", "WetWipes", "Mop", "Stain", "Milk"} <= names
+    household = {"Dishwasher", "Wardrobe", "Shirt", "Sock", "Blanket", "LaundryBasket"}
+    assert household | {"DryingRack", "Stove", "SoapRefill", "Detergent", "Jar"} <= names
     for name in names:
         obj_type = CATALOG.type(name)
         assert obj_type.custom
@@ -90,7 +159,15 @@ def test_custom_types_are_flagged_and_export_through_real_assets() -> None:
     assert CATALOG.type("Stain").states == {"dirty": True}
     assert CATALOG.type("Milk").states == {"filled": True}
     assert CATALOG.type("Toy").attrs["kind"] == ("doll", "other")
-    assert CATALOG.type("Shelf").attrs["level"] == ("top", "middle", "bottom")
+    assert CATALOG.type("Dishwasher").container
+    assert {a.id for a in CATALOG.type("Stove").assets} == {"Countertop_I_2x2"}
+
+
+def test_extensions_are_marked_as_ours() -> None:
+    assert CATALOG.type("CounterTop").extensions == ("dirtyable",)
+    assert CATALOG.type("CounterTop").has("dirtyable")
+    assert CATALOG.type("Window").extensions == ("openable",)
+    assert CATALOG.type("Apple").extensions == ()
 
 
 def test_a_stand_in_can_depend_on_attributes() -> None:
@@ -104,7 +181,14 @@ def test_a_stand_in_can_depend_on_attributes() -> None:
     [
         ("tea table", "CoffeeTable"),
         ("a wooden coffee table", "CoffeeTable"),
-        ("laundry basket", "LaundryHamper"),
+        ("laundry basket", "LaundryBasket"),
+        ("laundry hamper", "LaundryHamper"),
+        ("the top drawer", "Drawer"),
+        ("a nightstand", "SideTable"),
+        ("a drinking glass", "Cup"),
+        ("kitchen cupboards", "Cabinet"),
+        ("the tap", "Faucet"),
+        ("a pair of trousers", "Trousers"),
         ("bookshelf", "ShelvingUnit"),
         ("clock", "AlarmClock"),
         ("light", "LightSwitch"),

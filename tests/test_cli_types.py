@@ -14,7 +14,7 @@ def test_every_type_with_its_properties(capsys: pytest.CaptureFixture[str]) -> N
     assert any(
         line.startswith("Mop (custom): pickupable, cleaning_tool; rooms: ") for line in lines
     )
-    assert "Television: moveable, toggleable, breakable" in lines  # placed in no room by default
+    assert "Television: moveable, toggleable, breakable; rooms: LivingRoom" in lines
     assert lines == sorted(lines)
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scenes.catalog.properties import CONTAINER_TYPES, STRUCTURAL_TYPES
+from pytest_logicenv.scenes.catalog.parts import PartSpec
+from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
 from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS, camel, singular, words_of
 from pytest_logicenv.scenes.model import Vector
 
@@ -33,6 +34,31 @@ class Asset:
     size: Vector
     properties: tuple[str, ...] = ()
     split: str | None = None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where in a room a type stands, as ProcTHOR's ``placement-annotations.json`` says
+    (``None``: not annotated): against a wall (``edge``), in a ``corner``, in the ``middle``,
+    and whether a room may hold several."""
+
+    corner: bool | None = None
+    edge: bool | None = None
+    middle: bool | None = None
+    multiple_per_room: bool | None = None
+
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """The annotated spots, in the order ``corner``, ``edge``, ``middle``."""
+        return tuple(
+            name
+            for name, flag in (
+                ("corner", self.corner),
+                ("edge", self.edge),
+                ("middle", self.middle),
+            )
+            if flag
+        )
 
 
 @dataclass(frozen=True)
@@ -55,6 +81,20 @@ class ObjectType:
     stand_in: str | None = None
     stand_in_by: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     description: str = ""
+    #: The properties we add to AI2-THOR's (listed in ``properties`` too).
+    extensions: tuple[str, ...] = ()
+    #: ProcTHOR's room weights (``placement-annotations.json``: 1 sometimes, 2 often).
+    room_weights: Mapping[str, int] = field(default_factory=dict)
+    #: The share of AI2-THOR's iTHOR scenes of each room type that hold one.
+    frequencies: Mapping[str, float] = field(default_factory=dict)
+    placement: Placement = field(default_factory=Placement)
+    #: What it is made of (``parts.py``), and the types it can be a part of.
+    parts: tuple[PartSpec, ...] = ()
+    part_of: tuple[str, ...] = ()
+    #: Whether its objects are always parts of another (a drawer, a faucet).
+    part_only: bool = False
+    #: Whether things go *in* it (a fridge) rather than *on* it (a table).
+    holds_inside: bool = False
 
     def has(self, prop: str) -> bool:
         return prop in self.properties
@@ -62,7 +102,12 @@ class ObjectType:
     @property
     def container(self) -> bool:
         """Whether things go *in* it (a fridge) rather than *on* it (a table)."""
-        return self.name in CONTAINER_TYPES
+        return self.holds_inside
+
+    @property
+    def exportable(self) -> bool:
+        """Whether an AI2-THOR asset shows it in an exported house (its own or a stand-in's)."""
+        return any(asset.id for asset in self.assets)
 
     def assets_for(self, attrs: Mapping[str, str]) -> tuple[Asset, ...]:
         """The assets that can show an object with ``attrs`` (a stand-in may depend on them)."""
@@ -94,6 +139,10 @@ class Catalog:
     #: AI2-THOR material names for floors and walls (``material-database.json``).
     floor_materials: tuple[str, ...] = ()
     wall_materials: tuple[str, ...] = ()
+    #: Everyday words for types (the synonym table, plus a type file's).
+    synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
+    #: What each type is made of (``parts.py``'s table, plus a type file's).
+    parts: Mapping[str, tuple[PartSpec, ...]] = field(default_factory=dict)
 
     @cached_property
     def _assets_by_id(self) -> dict[str, Asset]:
@@ -102,7 +151,8 @@ class Catalog:
             if obj_type.custom:
                 continue
             for asset in obj_type.assets:
-                found.setdefault(asset.id, asset)
+                if asset.id:  # a type AI2-THOR has no asset for (a drawer) has an empty id
+                    found.setdefault(asset.id, asset)
         return found
 
     def has(self, name: str) -> bool:
@@ -141,10 +191,10 @@ class Catalog:
         phrases: dict[tuple[str, ...], str] = {}
         for name in self.types:
             if name not in STRUCTURAL_TYPES:
-                phrases[tuple(words_of(name).split())] = name
-        for phrase, name in SYNONYMS.items():
+                phrases[tuple(singular(w) for w in words_of(name).split())] = name
+        for phrase, name in self.synonyms.items():
             if name in self.types:
-                phrases[tuple(phrase.split())] = name
+                phrases[tuple(singular(w) for w in phrase.split())] = name
         return phrases
 
     def resolve_or_none(self, description: str) -> Match | None:

@@ -89,6 +89,10 @@ EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
     "ScrubBrush": ("cleaning_tool",),
     "PaperTowelRoll": ("cleaning_tool",),
     "SprayBottle": ("cleaning_tool",),
+    # A counter that gets dirty, to be wiped: AI2-THOR's counters never do.
+    "CounterTop": ("dirtyable",),
+    # Our windows open (ProcTHOR's house format gives a window an openness).
+    "Window": ("openable",),
 }
 #: Room types placement-annotations.json knows, by its column names.
 ANNOTATED_ROOMS: Mapping[str, str] = {
@@ -97,8 +101,18 @@ ANNOTATED_ROOMS: Mapping[str, str] = {
     "inBedrooms": "Bedroom",
     "inBathrooms": "Bathroom",
 }
+#: Where the AI2-THOR types ProcTHOR does not annotate usually are (ours to say): on the
+#: ``floor`` or a ``wall``, and in which spots of a room (``corner``, ``edge``, ``middle``).
+UNANNOTATED_PLACEMENT: Mapping[str, tuple[str, ...]] = {
+    "Mirror": ("wall",),
+    "Poster": ("wall",),
+    "Curtains": ("wall",),
+    "Bathtub": ("floor", "corner", "edge"),
+    "ShowerDoor": ("floor", "edge"),
+    "ShowerGlass": ("floor", "edge"),
+}
 #: Types that make up walls and openings rather than furniture.
-STRUCTURAL_TYPES = frozenset({"Doorway", "Doorframe", "Window"})
+STRUCTURAL_TYPES = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
 #: Receptacles things go *in* rather than *on*.
 CONTAINER_TYPES = frozenset(
     {
@@ -120,5 +134,10 @@ CONTAINER_TYPES = frozenset(
         "ClothesDryer",
         "ToyBox",
         "Cart",
+        "SinkBasin",
+        "BathtubBasin",
+        "Bathtub",
+        "Drawer",
+        "Cabinet",
     }
 )

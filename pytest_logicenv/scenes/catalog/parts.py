@@ -1,0 +1,107 @@
+"""Parts: objects that belong to another and come with it (the drawers of a dresser).
+
+How AI2-THOR does it, and so how we do. In AI2-THOR a piece of furniture and its drawers,
+cabinets, shelves or basin are one asset (a Unity prefab): the parent is a SimObject and each
+part a SimObject nested in it, with its own type, properties and state (a drawer opens, a
+basin is a receptacle, a stove knob toggles the burner it controls). ProcTHOR's house JSON
+therefore lists only the parent (``assetId`` ``Dresser_205_1``); AI2-THOR spawns the parts
+with it and names them after it (``<parent id>___<n>``; an iTHOR sink's basin is
+``Sink|...|SinkBasin``). A part has no position of its own in the house: it moves with its
+parent, and things rest in it (an apple in a drawer) as in any receptacle.
+
+We keep that shape. A part is a scene object of its own type (so facts, conditions and
+actions name it like any object: ``{"exists": "Drawer", "where": {"part_of": "tv_stand"}}``)
+whose ``part_of`` is its parent's id; it has no layout of its own (its pose is its parent's,
+at a fixed offset, ``scenes/parts.py``) and is exported inside its parent's asset. What a type
+is made of is :data:`PARTS` below: AI2-THOR's data does not say how many drawers each asset
+has, so the counts are ours, kept small (one to four of each). ``optional`` parts come only
+when a fact or a room asks for them (a kitchen's sink is set into a counter; a bathroom's
+stands on its own).
+
+>>> [(p.type, p.count) for p in PARTS["Dresser"]]
+[('Drawer', 3)]
+>>> sorted(part_types())[:4]
+['BathtubBasin', 'Cabinet', 'Drawer', 'Faucet']
+>>> parent_types("Drawer")
+('CounterTop', 'Desk', 'Dresser', 'SideTable', 'TVStand')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """``count`` parts of type ``type``; ``attrs`` gives each its attributes (a shelf its
+    ``level``) in order; an ``optional`` part comes only when asked for, in ``rooms`` (any room
+    when empty)."""
+
+    type: str
+    count: int = 1
+    attrs: tuple[Mapping[str, str], ...] = field(default_factory=tuple)
+    optional: bool = False
+    rooms: tuple[str, ...] = ()
+
+    def attrs_of(self, index: int) -> Mapping[str, str]:
+        """The attributes of the part at ``index`` (0-based)."""
+        return self.attrs[index] if index < len(self.attrs) else {}
+
+
+_LEVELS = ({"level": "top"}, {"level": "middle"}, {"level": "bottom"})
+_CORNERS = (
+    {"position": "front_left"},
+    {"position": "front_right"},
+    {"position": "back_left"},
+    {"position": "back_right"},
+)
+
+#: What each type is made of. Stove burners are controlled by the knob with the same
+#: ``position``, as AI2-THOR's ``controlledObjects`` pairs them.
+PARTS: Mapping[str, tuple[PartSpec, ...]] = {
+    "CounterTop": (
+        PartSpec("Cabinet", 2),
+        PartSpec("Drawer", 2),
+        PartSpec("Sink", 1, optional=True, rooms=("Kitchen",)),
+    ),
+    "Dresser": (PartSpec("Drawer", 3),),
+    "Desk": (PartSpec("Drawer", 1),),
+    "TVStand": (PartSpec("Cabinet", 2), PartSpec("Drawer", 1)),
+    "SideTable": (PartSpec("Drawer", 1),),
+    "Sink": (PartSpec("SinkBasin"), PartSpec("Faucet")),
+    "Bathtub": (PartSpec("BathtubBasin"), PartSpec("Faucet")),
+    "Stove": (PartSpec("StoveBurner", 4, _CORNERS), PartSpec("StoveKnob", 4, _CORNERS)),
+    "ShelvingUnit": (PartSpec("Shelf", 3, _LEVELS),),
+}
+
+
+def part_types(parts: Mapping[str, tuple[PartSpec, ...]] = PARTS) -> frozenset[str]:
+    """Types that are always parts of something (a drawer, a faucet): never on their own.
+    A type that is only an optional part (a sink) also stands alone."""
+    always = {p.type for specs in parts.values() for p in specs if not p.optional}
+    return frozenset(always)
+
+
+def parent_types(name: str, parts: Mapping[str, tuple[PartSpec, ...]] = PARTS) -> tuple[str, ...]:
+    """The types ``name`` can be a part of, sorted."""
+    return tuple(
+        sorted(parent for parent, specs in parts.items() if any(p.type == name for p in specs))
+    )
+
+
+def part_attrs(
+    name: str, parts: Mapping[str, tuple[PartSpec, ...]] = PARTS
+) -> dict[str, tuple[str, ...]]:
+    """The attribute values parts of type ``name`` take (``{"level": ("top", ...)}``)."""
+    found: dict[str, list[str]] = {}
+    for specs in parts.values():
+        for spec in specs:
+            if spec.type != name:
+                continue
+            for attrs in spec.attrs:
+                for key, value in attrs.items():
+                    values = found.setdefault(key, [])
+                    if value not in values:
+                        values.append(value)
+    return {key: tuple(values) for key, values in found.items()}
