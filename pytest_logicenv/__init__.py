@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_logicenv.errors import (
     AnswerError,
     CacheError,
+    CatalogHookWarning,
     EnrichmentError,
     ExpectFaultError,
     FactError,
@@ -36,6 +37,7 @@ from pytest_logicenv.errors import (
     SceneDesignError,
     SceneError,
     SelectionError,
+    TypeFileError,
     Violation,
 )
 
@@ -72,6 +74,7 @@ _LAZY = {
 __all__ = [
     "AnswerError",
     "CacheError",
+    "CatalogHookWarning",
     "EnrichmentError",
     "ExpectFaultError",
     "FactError",
@@ -95,6 +98,7 @@ __all__ = [
     "Selection",
     "SelectionError",
     "Trajectory",
+    "TypeFileError",
     "Violation",
     "XmlPolicy",
     "__version__",

@@ -11,6 +11,7 @@ traceback. The family, by stage::
     ├── FactError                   a fact of the facts language is malformed
     ├── SelectionError              trajectories cannot be selected as asked
     ├── SceneError                  a scene file or design is malformed or cannot be built
+    │   ├── TypeFileError           a user's type file (logicenv_types) is malformed
     │   ├── EnrichmentError         a design request asks for what the design cannot hold
     │   └── LayoutError             the layout cannot place what the design asks for
     │       └── LayoutTimeout       ... within its time budget
@@ -27,6 +28,8 @@ traceback. The family, by stage::
     │   └── SceneDesignError        the model's scene design kept breaking the rules
     ├── Rejected                    an answer broke rules (goes back to the model)
     └── LogicEnvWarning             a test passed though a policy run in it did not
+
+    CatalogHookWarning              the catalog hook adds types the CLI cannot see
 
 One class stands outside the root on purpose: :class:`PolicyStopped` derives from
 ``BaseException`` (as Hypothesis's ``StopTest`` does), so that a user's leaf catching
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AnswerError",
     "CacheError",
+    "CatalogHookWarning",
     "EnrichmentError",
     "ExpectFaultError",
     "FactError",
@@ -75,6 +79,7 @@ __all__ = [
     "SceneDesignError",
     "SceneError",
     "SelectionError",
+    "TypeFileError",
     "Violation",
     "listing",
 ]
@@ -139,6 +144,16 @@ class SelectionError(LogicEnvError):
 
 class SceneError(LogicEnvError):
     """A scene (file or design) is malformed or cannot be built."""
+
+
+class TypeFileError(SceneError):
+    """A user's type file is malformed: ``violations`` name each problem's line, the type and
+    key it is about, and the fix."""
+
+    def __init__(self, source: str, violations: Sequence[Violation]) -> None:
+        self.source = source
+        self.violations = tuple(violations)
+        super().__init__(listing(source, self.violations))
 
 
 class EnrichmentError(SceneError):
@@ -216,6 +231,12 @@ class LogicEnvWarning(LogicEnvError, UserWarning):
 
     ``-W error::pytest_logicenv.LogicEnvWarning`` makes such a test fail. A ``UserWarning``
     rather than a ``pytest.PytestWarning``, so that the CLI need not import pytest."""
+
+
+class CatalogHookWarning(UserWarning):
+    """The ``pytest_logicenv_catalog`` hook adds types that ``logicenv`` commands cannot see
+    (they read the type file, not the hook): a plan that uses them passes under pytest only.
+    Not a :class:`LogicEnvError`: nothing failed."""
 
 
 # --------------------------------------------------------------------------- LLM

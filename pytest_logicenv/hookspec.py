@@ -67,7 +67,10 @@ def pytest_logicenv_catalog(config: pytest.Config) -> Catalog | None:
     your robot lab's objects.
 
     Called once per marked test function whose environments are prepared; the catalog's
-    types are also the object types a plan's facts may name.
+    types are also the object types a plan's facts may name. The user's type file
+    (``logicenv_types``) still applies on top. Types only this hook adds exist under pytest
+    alone, so they get a ``CatalogHookWarning``: describe new types in a type file instead,
+    which every ``logicenv`` command reads too.
 
     :param config: The pytest config object.
     :return: A :class:`pytest_logicenv.scenes.catalog.Catalog`, or ``None`` for the

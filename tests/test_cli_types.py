@@ -1,33 +1,72 @@
-"""``logicenv types``: what a plan's facts and a policy may name, as the error messages promise."""
+"""``logicenv types``: what a plan's facts and a policy may name, as the catalog has it."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from pytest_logicenv.cli import main
 
 
-def test_every_type_with_its_properties(capsys: pytest.CaptureFixture[str]) -> None:
+def _lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return capsys.readouterr().out.splitlines()
+
+
+def test_every_type_with_its_properties_parts_rooms_and_placement(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["types"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert "HousePlant: moveable, fillable; rooms: Kitchen, LivingRoom, Bedroom, Bathroom" in lines
+    lines = _lines(capsys)
+    assert (
+        "HousePlant: moveable, fillable; rooms: Kitchen sometimes, LivingRoom sometimes, "
+        "Bedroom sometimes, Bathroom sometimes; stands: corner, edge"
+    ) in lines
+    assert (
+        "Sink: static, receptacle; parts: SinkBasin, Faucet; part of: CounterTop; rooms: "
+        "Kitchen 100%, Bathroom 100% of AI2-THOR scenes; stands: corner, edge"
+    ) in lines
+    assert (
+        "Drawer: static, receptacle, openable; part of: CounterTop, Desk, Dresser, SideTable, "
+        "TVStand; rooms: Kitchen 93%, LivingRoom 77%, Bedroom 97%, Bathroom 50% of AI2-THOR "
+        "scenes"
+    ) in lines
     assert any(
-        line.startswith("Mop (custom): pickupable, cleaning_tool; rooms: ") for line in lines
+        line.startswith("CounterTop: static, receptacle, dirtyable (ours); ") for line in lines
     )
-    assert "Television: moveable, toggleable, breakable; rooms: LivingRoom" in lines
+    assert (
+        "Painting: static; rooms: LivingRoom 100%, Bedroom 43% of AI2-THOR scenes; "
+        "stands: on a wall" in lines
+    )
+    mop = next(line for line in lines if line.startswith("Mop (custom): "))
+    assert mop.endswith("exports as: Plunger")
+    stain = next(line for line in lines if line.startswith("Stain (custom): "))
+    assert stain.endswith("exports as: nothing (no AI2-THOR asset; left out, and listed)")
     assert lines == sorted(lines)
 
 
-def test_a_word_narrows_by_name_property_or_room(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_word_narrows_by_name_property_room_or_part(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["types", "fillable"]) == 0
-    names = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()]
+    names = [line.split(":")[0] for line in _lines(capsys)]
     assert "WateringCan" in names
     assert "Sofa" not in names
     assert main(["types", "lamp"]) == 0
-    assert [line.split(":")[0] for line in capsys.readouterr().out.splitlines()] == [
-        "DeskLamp",
-        "FloorLamp",
-    ]
+    assert [line.split(":")[0] for line in _lines(capsys)] == ["DeskLamp", "FloorLamp"]
+    assert main(["types", "canFillWithLiquid"]) == 0  # AI2-THOR's name for it
+    assert "WateringCan" in [line.split(":")[0] for line in _lines(capsys)]
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [("nightstand", "SideTable"), ("glass", "Cup"), ("cupboard", "Cabinet"), ("tap", "Faucet")],
+)
+def test_a_word_finds_the_type_it_means(
+    capsys: pytest.CaptureFixture[str], word: str, meant: str
+) -> None:
+    assert main(["types", word]) == 0
+    lines = _lines(capsys)
+    assert lines[0] == f"{word!r} means {meant}"
+    assert any(line.startswith(f"{meant}: ") for line in lines[1:])
 
 
 def test_a_misspelt_type_gets_the_closest_names(capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,3 +74,22 @@ def test_a_misspelt_type_gets_the_closest_names(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == (
         "logicenv types: no type, property or room matches 'Televison'; did you mean Television?\n"
     )
+
+
+def test_json_for_tools_and_prompts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["types", "--json", "nightstand"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["means"] == "SideTable"
+    side_table = next(t for t in document["types"] if t["name"] == "SideTable")
+    assert side_table["properties"] == {"moveable": "moveable", "receptacle": "receptacle"}
+    assert side_table["parts"] == [
+        {"type": "Drawer", "count": 1, "optional": False, "rooms": [], "attrs": []}
+    ]
+    assert side_table["room_weights"]["Bedroom"] == 2
+    assert side_table["placement"]["edge"] is True
+    assert "nightstand" in side_table["synonyms"]
+    assert side_table["exports_as"] == "SideTable"
+    assert main(["types", "--json", "Sink"]) == 0
+    sink = next(t for t in json.loads(capsys.readouterr().out)["types"] if t["name"] == "Sink")
+    assert sink["scene_frequencies"]["Kitchen"] == 1.0
+    assert sink["part_of"] == ["CounterTop"]

@@ -3,6 +3,8 @@
 Each pipeline stage keeps its subcommands in a module of this package with a ``register``
 function; this module only assembles them and turns deliberate errors into readable messages:
 exit 0 on success, 1 when the command found problems (a fault, a failed check), 2 for bad input.
+Every command takes ``--types PATH``, the user's type file (default: the ``logicenv_types``
+option of the project's pytest configuration), and reads it as the plugin does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from pytest_logicenv.cli.args import add_types_option, catalog_of, types_path
 from pytest_logicenv.errors import LogicEnvError
 
 # Modules that add subcommands; each defines ``register(subparsers) -> None`` and sets
@@ -38,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
+    for command in subparsers.choices.values():  # every command reads the user's types
+        add_types_option(command)
     return parser
 
 
@@ -45,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if types_path(args) is not None:  # a bad type file is bad input, whatever the command
+            catalog_of(args)
         return int(args.handler(args))
     except LogicEnvError as error:
         print(f"logicenv {args.command}: error: {error}", file=sys.stderr)

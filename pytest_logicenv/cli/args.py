@@ -7,6 +7,11 @@ them without importing the command line's assembly (and without import cycles).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_logicenv.scenes.catalog import Catalog
 
 
 def positive_int(text: str) -> int:
@@ -18,3 +23,35 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
     return value
+
+
+def add_types_option(parser: argparse.ArgumentParser) -> None:
+    """``--types PATH``: the user's type file (default: the ``logicenv_types`` ini option)."""
+    parser.add_argument(
+        "--types",
+        type=Path,
+        metavar="PATH",
+        default=None,
+        help="a file of your own object types, JSON or TOML (default: the logicenv_types "
+        "option of the pytest configuration, as the plugin reads it)",
+    )
+
+
+def types_path(args: argparse.Namespace) -> Path | None:
+    """The type file a command reads: ``--types``, else the ini's ``logicenv_types``
+    (relative to its ini file), else none."""
+    from pytest_logicenv.cli.inifile import ini_option
+    from pytest_logicenv.scenes.catalog.user_types import TYPES_INI
+
+    given: Path | None = getattr(args, "types", None)
+    if given is not None:
+        return given
+    found = ini_option(TYPES_INI)
+    return None if found is None else found[1] / found[0]
+
+
+def catalog_of(args: argparse.Namespace) -> Catalog:
+    """The catalog a command works with: the default one and the user's types."""
+    from pytest_logicenv.scenes.catalog.user_types import load_catalog
+
+    return load_catalog(types_path(args))

@@ -43,7 +43,14 @@ def run_eval(args: argparse.Namespace) -> int:
     for folder in (args.tasks_dir, args.policies_dir):
         if not folder.is_dir():
             raise LogicEnvError(f"{folder}: not a directory")
-    options = {"plans_dir": args.plans, "seed": args.seed, "cache_dir": args.cache_dir}
+    from pytest_logicenv.cli.args import types_path
+
+    options = {
+        "plans_dir": args.plans,
+        "seed": args.seed,
+        "cache_dir": args.cache_dir,
+        "types_file": types_path(args),
+    }
     evaluation = evaluate(args.tasks_dir, args.policies_dir, strategy=args.strategy, **options)
     print("\n".join(format_table(evaluation)))
     document: dict[str, Any] = evaluation.to_json()

@@ -1,7 +1,8 @@
 """``logicenv paths``, ``logicenv select`` and ``logicenv convert``: plans from the command line.
 
 Every command accepts our plan format, the paper's plain list, and a task file with a ``plan``
-key, and validates the plan first (exit 2 with every violation listed).
+key, and validates the plan first as the plugin does, its object types included (exit 2 with
+every violation listed).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import time
 from typing import Any
 
+from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.logic.coverage import claimed_paths
 from pytest_logicenv.logic.plan import Plan, dump_plan, load_plan
 from pytest_logicenv.logic.rules import validate_plan
@@ -50,8 +52,11 @@ def register(subparsers: Any) -> None:
     convert.set_defaults(handler=run_convert)
 
 
-def _load(path: str) -> Plan:
-    return validate_plan(load_plan(path), path)
+def _load(args: argparse.Namespace) -> Plan:
+    """The plan, checked as the plugin checks it: object types must be the catalog's (and the
+    user's type file's)."""
+    known = frozenset(catalog_of(args).types)
+    return validate_plan(load_plan(args.plan), args.plan, known_types=known)
 
 
 def _path_json(path: DecisionPath, plan: Plan) -> list[dict[str, str]]:
@@ -64,7 +69,7 @@ def _path_text(path: DecisionPath, plan: Plan) -> str:
 
 
 def run_paths(args: argparse.Namespace) -> int:
-    plan = _load(args.plan)
+    plan = _load(args)
     groups = plan_paths(plan)
     total = sum(len(g) for g in groups)
     combinations = 1
@@ -83,7 +88,7 @@ def run_paths(args: argparse.Namespace) -> int:
 
 
 def run_select(args: argparse.Namespace) -> int:
-    plan = _load(args.plan)
+    plan = _load(args)
     started = time.perf_counter()
     selection = select(plan, args.strategy)
     elapsed_ms = (time.perf_counter() - started) * 1000
@@ -117,5 +122,5 @@ def run_select(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    print(dump_plan(_load(args.plan)), end="")
+    print(dump_plan(_load(args)), end="")
     return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.cli.args import positive_int
+from pytest_logicenv.cli.args import catalog_of, positive_int
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError
 from pytest_logicenv.llm.client import llm_from_env
 from pytest_logicenv.llm.config import CONFIGURE_HINT
@@ -25,7 +25,6 @@ from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.llm.planner import derive_plan, type_vocabulary
 from pytest_logicenv.logic.plan import dump_plan
 from pytest_logicenv.logic.trajectories import plan_paths
-from pytest_logicenv.scenes.catalog import default_catalog
 
 
 def register(subparsers: Any) -> None:
@@ -67,7 +66,7 @@ def run_plan(args: argparse.Namespace) -> int:
             args.task,
             rooms,
             llm,
-            known_types=type_vocabulary(default_catalog()),
+            known_types=type_vocabulary(catalog_of(args)),
             max_rounds=args.max_rounds,
         )
     except PlanDerivationError as error:

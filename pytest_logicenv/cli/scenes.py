@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.errors import LogicEnvError, RunFileError
 from pytest_logicenv.scenes.export import write_house
 from pytest_logicenv.scenes.model import load_scene
@@ -62,7 +63,7 @@ def _output(args: argparse.Namespace, suffix: str) -> Path:
 
 def run_export(args: argparse.Namespace) -> int:
     path = _output(args, ".house.json")
-    house = write_house(load_scene(args.scene), path)
+    house = write_house(load_scene(args.scene), path, catalog_of(args))
     skipped = house["metadata"]["logicenv"]["skipped"]
     print(
         f"wrote {path}: {len(house['rooms'])} rooms, {len(house['doors'])} doors, "

@@ -1,51 +1,92 @@
-"""``logicenv types``: the object types a plan's facts and a policy may name.
+"""``logicenv types``: the object types a plan's facts and a policy may name, as they are.
 
-Types are the catalog's (AI2-THOR's, plus a few custom ones), each with the properties the
-simulator's actions need (``pickupable``, ``receptacle``, ``openable``, ``toggleable``,
-``fillable``, ...) and the rooms it is usually found in. A word narrows the list to the types
-whose name, property or room contains it; a word nothing matches gets the closest names.
+Types are the catalog's: AI2-THOR's (the properties its objects have, under our names, with
+AI2-THOR's own in ``--json``), our custom ones (flagged, with the AI2-THOR asset each exports
+as) and the user's type file's (``--types``). Each line gives the properties (``(ours)`` marks
+the ones we add), the parts a type is made of and the types it is part of, its usual rooms
+(ProcTHOR's weights, else the share of AI2-THOR's scenes that hold one) and where in a room it
+stands. A WORD keeps the types whose name, property, room or parts contain it, and the type the
+word means (``nightstand`` means SideTable, ``glass`` a Cup: the synonym table the catalog's
+retrieval and the plan checks share); a word nothing matches gets the closest types.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="logicenv")
 >>> register(parser.add_subparsers(dest="command"))
->>> parser.parse_args(["types", "fillable"]).word
-'fillable'
+>>> parser.parse_args(["types", "fillable", "--json"]).json
+True
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
+
+from pytest_logicenv.cli.args import catalog_of
+from pytest_logicenv.scenes.catalog import Catalog, ObjectType
+from pytest_logicenv.scenes.catalog.properties import THOR_NAME
+from pytest_logicenv.scenes.catalog.summary import type_json, type_line
 
 
 def register(subparsers: Any) -> None:
     types = subparsers.add_parser(
         "types",
         help="list the object types plans and policies may name",
-        description="List the object types (AI2-THOR's and custom ones) with their properties "
-        "and rooms. WORD keeps the types whose name, property or room contains it.",
+        description="List the object types (AI2-THOR's, ours and your type file's) with their "
+        "properties, parts, rooms and placement. WORD keeps the types whose name, property, "
+        "room or parts contain it, and the type it means (nightstand: SideTable).",
     )
-    types.add_argument("word", nargs="?", metavar="WORD", help="e.g. fillable, Kitchen, lamp")
+    types.add_argument("word", nargs="?", metavar="WORD", help="e.g. fillable, Kitchen, drawer")
+    types.add_argument("--json", action="store_true", help="print JSON, for tools and prompts")
     types.set_defaults(handler=run_types)
 
 
 def run_types(args: argparse.Namespace) -> int:
-    from pytest_logicenv.scenes.catalog import default_catalog
-
-    catalog = default_catalog()
-    word = (args.word or "").lower()
-    shown = 0
-    for name, obj_type in sorted(catalog.types.items()):
-        words = [name, *obj_type.properties, *obj_type.rooms]
-        if word and not any(word in w.lower() for w in words):
-            continue
-        flag = " (custom)" if obj_type.custom else ""
-        rooms = f"; rooms: {', '.join(obj_type.rooms)}" if obj_type.rooms else ""
-        print(f"{name}{flag}: {', '.join(obj_type.properties)}{rooms}")
-        shown += 1
-    if shown == 0:
-        close = catalog.suggestions(args.word)
+    catalog = catalog_of(args)
+    word = args.word or ""
+    meant = _meant(catalog, word)
+    hits = [t for t in catalog.types.values() if _matches(t, word)]
+    by_meaning = meant is not None and all(t.name != meant for t in hits)
+    shown = sorted(hits + ([catalog.type(meant)] if by_meaning and meant else []), key=_name)
+    if args.json:
+        document: dict[str, Any] = {"types": [type_json(t, catalog) for t in shown]}
+        if word:
+            document.update(query=word, means=meant)
+        print(json.dumps(document, indent=1))
+        return 0 if shown else 1
+    if by_meaning:
+        print(f"{word!r} means {meant}")
+    for obj_type in shown:
+        print(type_line(obj_type, catalog))
+    if not shown:
+        close = catalog.suggestions(word)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
-        print(f"logicenv types: no type, property or room matches {args.word!r}{hint}")
+        print(f"logicenv types: no type, property or room matches {word!r}{hint}")
         return 1
     return 0
+
+
+def _name(obj_type: ObjectType) -> str:
+    return obj_type.name
+
+
+def _meant(catalog: Catalog, word: str) -> str | None:
+    """The type ``word`` names by meaning (the synonym table), if any."""
+    if not word:
+        return None
+    match = catalog.resolve_or_none(word)
+    return match.type if match is not None else None
+
+
+def _matches(obj_type: ObjectType, word: str) -> bool:
+    if not word:
+        return True
+    words = [
+        obj_type.name,
+        *obj_type.properties,
+        *(THOR_NAME.get(p, "") for p in obj_type.properties),
+        *obj_type.rooms,
+        *(p.type for p in obj_type.parts),
+        *obj_type.part_of,
+    ]
+    return any(word.lower() in w.lower() for w in words if w)

@@ -21,12 +21,17 @@ def evaluate(
     cache_dir: Path = Path("cache"),
     rootdir: Path | None = None,
     builders: Builders | None = None,
+    types_file: Path | None = None,
 ) -> Evaluation:
-    """Evaluate every task of ``tasks_dir`` with the policies of ``policies_dir``."""
+    """Evaluate every task of ``tasks_dir`` with the policies of ``policies_dir``; the
+    designs know the types of ``types_file`` too (a user's type file)."""
+    from pytest_logicenv.scenes.catalog.user_types import types_digest
+
     rootdir = (rootdir or Path.cwd()).resolve()
     cache = Cache((rootdir / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir)
     task_files = sorted(tasks_dir.glob("*.json"))
-    builders = builders or _default_builders()
+    builders = builders or _default_builders(types_file)
+    types = types_digest(types_file)
     results = tuple(
         evaluate_task(
             task_file,
@@ -37,6 +42,7 @@ def evaluate(
             cache=cache,
             builders=builders,
             rootdir=rootdir,
+            types=types,
         )
         for task_file in task_files
     )
@@ -46,10 +52,13 @@ def evaluate(
     return Evaluation(strategy, results, tuple(notes))
 
 
-def _default_builders() -> Builders:
-    """The procedural designer over the default catalog, as the plugin has by default."""
+def _default_builders(types_file: Path | None) -> Builders:
+    """The procedural designer over the catalog (and the user's types), as the plugin has by
+    default."""
     from pytest_logicenv.pipeline.generators import default_scene_builder
-    from pytest_logicenv.scenes.catalog import default_catalog
+    from pytest_logicenv.scenes.catalog.user_types import load_catalog
 
-    catalog = default_catalog()
-    return Builders(scene=default_scene_builder(None), known_types=lambda: frozenset(catalog.types))
+    catalog = load_catalog(types_file)
+    return Builders(
+        scene=default_scene_builder(catalog), known_types=lambda: frozenset(catalog.types)
+    )

@@ -7,7 +7,7 @@ import json
 import statistics
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +51,14 @@ def evaluate_task(
     cache: Cache,
     builders: Builders,
     rootdir: Path,
+    types: str = "",
 ) -> TaskResult:
     """The metrics of the task in ``task_file``; what keeps one from being measured is one of
     the result's ``errors``, never an exception."""
     task_id = task_file.stem
-    prepared = _prepare(
-        task_file, plans_dir / f"{task_id}.json", strategy, seed, cache, builders, rootdir
-    )
+    plan_file = plans_dir / f"{task_id}.json"
+    request = TaskRequest("", plan_file, select=strategy, seed=seed, types=types)
+    prepared = _prepare(task_file, request, cache, builders, rootdir)
     if isinstance(prepared, str):
         return TaskResult(task_id, errors=(prepared,))
     notes: list[str] = []
@@ -86,13 +87,7 @@ def evaluate_task(
 
 
 def _prepare(
-    task_file: Path,
-    plan_file: Path,
-    strategy: str,
-    seed: int,
-    cache: Cache,
-    builders: Builders,
-    rootdir: Path,
+    task_file: Path, request: TaskRequest, cache: Cache, builders: Builders, rootdir: Path
 ) -> _Prepared | str:
     """The task's environments, exactly as the plugin prepares them (same cache and keys, so a
     committed cache is reused), or why there are none."""
@@ -104,9 +99,10 @@ def _prepare(
         description = str(task["description"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as error:
         return f"{task_file}: unreadable task ({error})"
-    if not plan_file.is_file():
+    plan_file = request.plan_file
+    if plan_file is None or not plan_file.is_file():
         return f"no formal plan {plan_file}; write one (logicenv convert {task_file})"
-    request = TaskRequest(task=description, plan_file=plan_file, select=strategy, seed=seed)
+    request = replace(request, task=description)
     try:
         environments = prepare(
             request,

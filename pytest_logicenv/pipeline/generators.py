@@ -5,10 +5,13 @@ Kept apart from ``plugin.py`` so that pytest's start-up imports none of the heav
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_logicenv.errors import CatalogHookWarning
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.environments import PlanSource, SceneBuilder, SceneSource
@@ -16,6 +19,7 @@ from pytest_logicenv.scenes.model import Scene
 
 if TYPE_CHECKING:
     from pytest_logicenv.llm.protocol import LLM
+    from pytest_logicenv.scenes.catalog import Catalog
 
 
 def default_scene_builder(catalog: Any = None) -> SceneBuilder:
@@ -47,10 +51,50 @@ def llm_for(config: pytest.Config) -> LLM | None:
     return llm
 
 
-def _catalog(config: pytest.Config) -> Any:
-    from pytest_logicenv.scenes.catalog import default_catalog
+def types_file(config: pytest.Config) -> Path | None:
+    """The user's type file: ``--logicenv-types`` (relative to where pytest was started),
+    else the ``logicenv_types`` ini option (relative to its ini file), else none."""
+    option = config.getoption("logicenv_types", None)
+    if option:
+        return Path(config.invocation_params.dir, option)
+    value = str(config.getini("logicenv_types") or "")
+    if not value:
+        return None
+    base = config.inipath.parent if config.inipath is not None else config.rootpath
+    return base / value
 
-    return config.hook.pytest_logicenv_catalog(config=config) or default_catalog()
+
+_HOOK_WARNED = pytest.StashKey[bool]()
+
+
+def catalog_for(config: pytest.Config) -> Catalog:
+    """The catalog of this run: the ``pytest_logicenv_catalog`` hook's (else the default),
+    with the user's type file. Types only the hook adds get a warning, once: ``logicenv``
+    commands cannot see them (they read the type file), so plans using them fail there."""
+    from pytest_logicenv.scenes.catalog.loading import extend_catalog
+    from pytest_logicenv.scenes.catalog.user_types import load_catalog, read_type_file
+
+    path = types_file(config)
+    shared = load_catalog(path)  # what the CLI sees; checks the type file
+    hooked = config.hook.pytest_logicenv_catalog(config=config)
+    if hooked is None:
+        return shared
+    catalog: Catalog = hooked
+    if path is not None:
+        added = read_type_file(path, catalog)
+        catalog = extend_catalog(catalog, added.specs, added.synonyms)
+    hidden = sorted(set(catalog.types) - set(shared.types))
+    if hidden and not config.stash.get(_HOOK_WARNED, False):
+        config.stash[_HOOK_WARNED] = True
+        warnings.warn(
+            CatalogHookWarning(
+                f"the pytest_logicenv_catalog hook adds types that logicenv commands cannot "
+                f"see: {', '.join(hidden)}; describe them in a type file (ini logicenv_types) "
+                "so that the plugin and the CLI both know them"
+            ),
+            stacklevel=1,
+        )
+    return catalog
 
 
 def planner_for(config: pytest.Config) -> PlanSource | None:
@@ -62,7 +106,7 @@ def planner_for(config: pytest.Config) -> PlanSource | None:
     llm = llm_for(config)
     if llm is None:
         return None
-    return LLMPlanner(llm, known_types=type_vocabulary(_catalog(config)))
+    return LLMPlanner(llm, known_types=type_vocabulary(catalog_for(config)))
 
 
 def scene_designer_for(config: pytest.Config) -> SceneSource | None:
@@ -73,4 +117,4 @@ def scene_designer_for(config: pytest.Config) -> SceneSource | None:
     llm = llm_for(config)
     if llm is None:
         return None
-    return llm_scene_builder(llm, _catalog(config))
+    return llm_scene_builder(llm, catalog_for(config))

@@ -60,6 +60,8 @@ class TaskRequest:
     select: str = "minimal"
     seed: int = 0
     designer: str = DEFAULT_DESIGNER
+    #: A digest of the user's type file ("" without one): new types may change the scenes.
+    types: str = ""
 
     def settings(self, rootdir: Path) -> dict[str, Any]:
         """The settings that, with the task text, identify a cache entry."""
@@ -77,6 +79,8 @@ class TaskRequest:
         }
         if self.designer != DEFAULT_DESIGNER:  # left out by default: existing keys stay
             settings["designer"] = self.designer
+        if self.types:
+            settings["types"] = self.types
         return settings
 
 

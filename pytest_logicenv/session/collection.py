@@ -45,6 +45,7 @@ class CaseParam:
 def builders(config: pytest.Config, designer_name: str) -> Builders:
     """The pipeline's pluggable parts, with the plugin hooks' answers wired in."""
     from pytest_logicenv.pipeline.generators import (
+        catalog_for,
         default_scene_builder,
         planner_for,
         scene_designer_for,
@@ -52,14 +53,12 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
     from pytest_logicenv.pipeline.request import Builders
 
     designer = config.hook.pytest_logicenv_designer(config=config)
-    catalog = config.hook.pytest_logicenv_catalog(config=config)
+    catalog = catalog_for(config)  # the hook's or the default, with the user's type file
     scene_builder = designer or default_scene_builder(catalog)
     asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
 
     def known_types() -> frozenset[str] | None:
-        from pytest_logicenv.scenes.catalog import default_catalog
-
-        return frozenset((catalog or default_catalog()).types)
+        return frozenset(catalog.types)
 
     def on_scene(scene: Any, trajectory: Any) -> None:
         config.hook.pytest_logicenv_scene_generated(
@@ -85,8 +84,12 @@ def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | E
         marker = metafunc.definition.get_closest_marker("logic_env")
         assert marker is not None
         args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
+        from pytest_logicenv.pipeline.generators import types_file
+        from pytest_logicenv.scenes.catalog.user_types import types_digest
+
+        types = types_digest(types_file(state.config))
         environments = prepare(
-            replace(args.request, designer=state.designer),
+            replace(args.request, designer=state.designer, types=types),
             state.cache,
             state.mode,
             builders(state.config, state.designer),

@@ -133,6 +133,12 @@ def add_options(parser: pytest.Parser) -> None:
         action="store_true",
         help="remove cache entries no selected test uses (see also: logicenv clean)",
     )
+    group.addoption(
+        "--logicenv-types",
+        metavar="PATH",
+        help="a file of your own object types, JSON or TOML, read by the plugin and every "
+        "logicenv command (ini: logicenv_types)",
+    )
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
@@ -148,6 +154,7 @@ def add_options(parser: pytest.Parser) -> None:
         type="args",
         default=[],
     )
+    parser.addini("logicenv_types", "a file of your own object types (JSON or TOML)", default="")
     parser.addini("logicenv_llm_base_url", "OpenAI-compatible endpoint for plan generation")
     parser.addini("logicenv_llm_model", "model name for plan generation")
 

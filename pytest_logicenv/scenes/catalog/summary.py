@@ -1,0 +1,137 @@
+"""What the catalog says of a type, for people (one line) and for tools and prompts (JSON):
+its properties under our names and AI2-THOR's, the ones we add, its parts, its usual rooms
+(ProcTHOR's weights, else the share of AI2-THOR's scenes), where in a room it stands, and what
+an exported house shows for it.
+
+>>> from pytest_logicenv.scenes.catalog.loading import default_catalog
+>>> catalog = default_catalog()
+>>> type_line(catalog.type("Sink"), catalog)  # doctest: +NORMALIZE_WHITESPACE
+'Sink: static, receptacle; parts: SinkBasin, Faucet; part of: CounterTop; rooms: Kitchen 100%,
+ Bathroom 100% of AI2-THOR scenes; stands: corner, edge'
+>>> type_json(catalog.type("HousePlant"), catalog)["properties"]
+{'moveable': 'moveable', 'fillable': 'canFillWithLiquid'}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_logicenv.scenes.catalog.model import Catalog, ObjectType
+from pytest_logicenv.scenes.catalog.parts import PartSpec
+from pytest_logicenv.scenes.catalog.properties import THOR_NAME
+
+#: How ProcTHOR's room weights read.
+WEIGHT_WORDS = {1: "sometimes", 2: "often"}
+
+
+def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
+    """One line: ``Name (custom): properties; parts: ...; rooms: ...; ...``."""
+    flag = " (custom)" if obj_type.custom else ""
+    props = [
+        f"{p} (ours)" if p in obj_type.extensions else p
+        for p in obj_type.properties
+        if p != "wall_mounted"
+    ]
+    bits = [", ".join(props) or "no properties"]
+    if obj_type.parts:
+        bits.append("parts: " + ", ".join(_part_text(p) for p in obj_type.parts))
+    if obj_type.part_of:
+        bits.append("part of: " + ", ".join(obj_type.part_of))
+    rooms = _rooms_text(obj_type)
+    if rooms:
+        bits.append(f"rooms: {rooms}")
+    where = _where_text(obj_type)
+    if where:
+        bits.append(where)
+    if obj_type.custom or not (obj_type.exportable or obj_type.part_only):
+        bits.append(f"exports as: {_export_text(obj_type)}")
+    return f"{obj_type.name}{flag}: " + "; ".join(bits)
+
+
+def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
+    """Everything :func:`type_line` says, as JSON (our property name -> AI2-THOR's)."""
+    placement = obj_type.placement
+    return {
+        "name": obj_type.name,
+        "custom": obj_type.custom,
+        "description": obj_type.description,
+        "properties": {
+            p: THOR_NAME.get(p, "") if p not in obj_type.extensions else ""
+            for p in obj_type.properties
+        },
+        "extensions": list(obj_type.extensions),
+        "parts": [
+            {
+                "type": p.type,
+                "count": p.count,
+                "optional": p.optional,
+                "rooms": list(p.rooms),
+                "attrs": [dict(a) for a in p.attrs],
+            }
+            for p in obj_type.parts
+        ],
+        "part_of": list(obj_type.part_of),
+        "part_only": obj_type.part_only,
+        "rooms": list(obj_type.rooms),
+        "room_weights": dict(obj_type.room_weights),
+        "scene_frequencies": dict(obj_type.frequencies),
+        "placement": {
+            "on_floor": obj_type.on_floor,
+            "on_wall": obj_type.on_wall,
+            "corner": placement.corner,
+            "edge": placement.edge,
+            "middle": placement.middle,
+            "multiple_per_room": placement.multiple_per_room,
+        },
+        "attrs": {k: list(v) for k, v in obj_type.attrs.items()},
+        "states": dict(obj_type.states),
+        "accepts": list(obj_type.accepts),
+        "size": list(obj_type.assets[0].size) if obj_type.assets else None,
+        "assets": len([a for a in obj_type.assets if a.id]),
+        "exports_as": _exports_as(obj_type),
+        "synonyms": sorted(w for w, t in catalog.synonyms.items() if t == obj_type.name),
+    }
+
+
+def _part_text(part: PartSpec) -> str:
+    text = part.type + (f" x{part.count}" if part.count > 1 else "")
+    if part.optional:
+        text += f" (optional{', ' + '/'.join(part.rooms) if part.rooms else ''})"
+    return text
+
+
+def _rooms_text(obj_type: ObjectType) -> str:
+    if obj_type.room_weights:
+        return ", ".join(
+            f"{room} {WEIGHT_WORDS.get(weight, str(weight))}"
+            for room, weight in obj_type.room_weights.items()
+        )
+    if obj_type.frequencies and not obj_type.custom:
+        shown = [r for r in obj_type.rooms]
+        if not shown:
+            return ""
+        return (
+            ", ".join(f"{room} {obj_type.frequencies[room]:.0%}" for room in shown)
+            + " of AI2-THOR scenes"
+        )
+    return ", ".join(obj_type.rooms)
+
+
+def _where_text(obj_type: ObjectType) -> str:
+    if obj_type.part_only:
+        return ""
+    if obj_type.on_wall and not obj_type.on_floor:
+        return "stands: on a wall"
+    spots = obj_type.placement.spots
+    return f"stands: {', '.join(spots)}" if spots else ""
+
+
+def _exports_as(obj_type: ObjectType) -> str | None:
+    """The AI2-THOR type whose asset shows it in a house; ``None`` when nothing does."""
+    sources = sorted({a.source_type for a in obj_type.assets if a.id})
+    return "/".join(sources) if sources else None
+
+
+def _export_text(obj_type: ObjectType) -> str:
+    shown = _exports_as(obj_type)
+    return shown if shown is not None else "nothing (no AI2-THOR asset; left out, and listed)"
