@@ -130,6 +130,47 @@ def test_objects_use_real_assets_nest_on_receptacles_and_carry_states() -> None:
     assert objects["toy"]["position"]["y"] == pytest.approx(teddy.size[1] / 2, abs=1e-3)
 
 
+def test_states_the_format_cannot_carry_become_actions_and_stand_ins_are_recorded() -> None:
+    house = to_house(two_rooms())
+    logicenv = house["metadata"]["logicenv"]
+    assert {"action": "FillObjectWithLiquid", "objectId": "milk", "fillLiquid": "water"} in (
+        logicenv["stateActions"]
+    )
+    assert logicenv["states"]["milk"] == {"filled": True}
+    assert logicenv["states"]["light"] == {"toggled": True}
+    substituted = {s["id"]: s for s in logicenv["substitutions"]}
+    assert substituted["toy"] == {
+        "id": "toy",
+        "type": "Toy",
+        "exportedAs": "TeddyBear",
+        "assetId": "Teddy_Bear_1",
+        "reason": "AI2-THOR has no Toy; a TeddyBear stands in for it",
+    }
+    assert substituted["milk"]["exportedAs"] == "Bottle"
+    assert "sofa" not in substituted  # AI2-THOR's own sofa
+
+
+@pytest.mark.parametrize(
+    ("state", "action"),
+    [
+        ("filled", "FillObjectWithLiquid"),
+        ("sliced", "SliceObject"),
+        ("cooked", "CookObject"),
+        ("used_up", "UseUpObject"),
+        ("broken", "BreakObject"),
+    ],
+)
+def test_a_state_exports_differently_from_its_absence(state: str, action: str) -> None:
+    scene = two_rooms()
+    milk = next(o for o in scene.objects if o.id == "milk")
+    changed = replace(milk, states={state: True})
+    plain = replace(milk, states={})
+    with_state = to_house(scene.with_objects([changed]))["metadata"]["logicenv"]
+    without = to_house(scene.with_objects([plain]))["metadata"]["logicenv"]
+    assert [a["action"] for a in with_state["stateActions"]] == [action]
+    assert without["stateActions"] == []
+
+
 def test_cli_export_writes_the_house(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "scene.json"
     source.write_text(json.dumps(two_rooms().to_json()))
@@ -137,6 +178,8 @@ def test_cli_export_writes_the_house(tmp_path: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert f"wrote {tmp_path / 'scene.house.json'}: 2 rooms, 2 doors, 2 windows, 9 objects" in out
     assert "not exported: stain (Stain has no AI2-THOR asset)" in out
+    assert "stand-in: toy (Toy) exported as a TeddyBear" in out
+    assert "after loading: FillObjectWithLiquid milk" in out
     house = json.loads((tmp_path / "scene.house.json").read_text())
     assert house == to_house(two_rooms())
     assert main(["export", str(source), "-o", str(tmp_path / "out" / "h.json")]) == 0

@@ -64,12 +64,16 @@ def _output(args: argparse.Namespace, suffix: str) -> Path:
 def run_export(args: argparse.Namespace) -> int:
     path = _output(args, ".house.json")
     house = write_house(load_scene(args.scene), path, catalog_of(args))
-    skipped = house["metadata"]["logicenv"]["skipped"]
+    logicenv = house["metadata"]["logicenv"]
     print(
         f"wrote {path}: {len(house['rooms'])} rooms, {len(house['doors'])} doors, "
         f"{len(house['windows'])} windows, {_count(house['objects'])} objects"
     )
-    for item in skipped:
+    for item in logicenv["substitutions"]:
+        print(f"  stand-in: {item['id']} ({item['type']}) exported as a {item['exportedAs']}")
+    for action in logicenv["stateActions"]:
+        print(f"  after loading: {action['action']} {action['objectId']}")
+    for item in logicenv["skipped"]:
         print(f"  not exported: {item['id']} ({item['reason']})")
     return 0
 

@@ -14,12 +14,15 @@ The schema, as AI2-THOR's ``ProceduralData.cs``/``ProceduralTools.cs`` read it:
   its first corner, and height) and ``assetPosition`` (the asset's centre in that frame);
 * ``objects``: ``id``, ``assetId`` (a real AI2-THOR asset; custom types export their
   stand-in), ``position`` (bounding-box centre), ``rotation`` ``{x, y, z}`` degrees,
-  ``kinematic``, ``openness``/``isOn``/``isDirty``, and ``children`` for what rests on it;
+  ``kinematic``, ``openness``/``isOn``/``isDirty``, and ``children`` for what rests on it
+  (``export_objects.py``);
 * ``proceduralParameters`` (ceiling material, lights, skybox) and ``metadata`` (``schema``
   ``"1.0.0"``, the agent's pose).
 
-Objects AI2-THOR cannot show (a stain, a shelf level) are left out and listed under
-``metadata.logicenv.skipped``; what rested on them rests on their parent.
+``metadata.logicenv`` says what the format cannot: the states AI2-THOR reaches by actions
+(``stateActions``, to replay after loading; ``states``), each stand-in asset
+(``substitutions``) and the objects AI2-THOR cannot show (``skipped``: a stain, a shelf level;
+what rested on them rests on their parent).
 
 >>> from pytest_logicenv.scenes.model import Room, Scene, Wall
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
@@ -41,7 +44,9 @@ from typing import Any
 from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
-from pytest_logicenv.scenes.model import Door, Point, Room, Scene, SceneObject, Wall, Window
+from pytest_logicenv.scenes.export_objects import house_objects
+from pytest_logicenv.scenes.export_objects import xyz as _xyz
+from pytest_logicenv.scenes.model import Door, Point, Room, Scene, Wall, Window
 
 HOUSE_SCHEMA = "1.0.0"
 EXTERIOR = "exterior"
@@ -57,7 +62,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
     catalog = catalog or default_catalog()
     rooms = {room.id: room for room in scene.rooms}
     walls, holes = _walls(scene, rooms)
-    objects, skipped = _objects(scene, catalog)
+    objects = house_objects(scene.objects, catalog)
     height = max((w.height for w in scene.walls), default=2.5)
     return {
         "id": scene.id,
@@ -65,7 +70,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
         "walls": walls,
         "doors": [_door(door, holes, catalog) for door in scene.doors],
         "windows": [_window(window, holes, catalog) for window in scene.windows],
-        "objects": objects,
+        "objects": objects.top,
         "proceduralParameters": _parameters(scene.rooms, height),
         "metadata": {
             "schema": HOUSE_SCHEMA,
@@ -77,7 +82,10 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
             "logicenv": {
                 "scene": scene.id,
                 "trajectory": scene.provenance.trajectory,
-                "skipped": skipped,
+                "skipped": objects.skipped,
+                "substitutions": objects.substitutions,
+                "stateActions": objects.state_actions,
+                "states": objects.states,
             },
         },
     }
@@ -92,10 +100,6 @@ def write_house(scene: Scene, path: str | Path, catalog: Catalog | None = None) 
 
 
 # --------------------------------------------------------------------------- rooms and walls
-
-
-def _xyz(x: float, y: float, z: float) -> dict[str, float]:
-    return {"x": round(x, 4), "y": round(y, 4), "z": round(z, 4)}
 
 
 def _signed_area(polygon: Sequence[Point]) -> float:
@@ -305,61 +309,6 @@ def _door(door: Door, holes: dict[str, _Hole], catalog: Catalog) -> dict[str, An
 def _window(window: Window, holes: dict[str, _Hole], catalog: Catalog) -> dict[str, Any]:
     data = _hole_json(window, holes[window.id], window.sill, catalog)
     data.update(room0=window.room, room1=window.room, openable=False)
-    return data
-
-
-# --------------------------------------------------------------------------- objects
-
-
-def _objects(scene: Scene, catalog: Catalog) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """Objects nested as ``children`` of what they rest on; unexportable ones skipped."""
-    by_id = {obj.id: obj for obj in scene.objects}
-    skipped: list[dict[str, str]] = []
-    exported: dict[str, dict[str, Any]] = {}
-    for obj in scene.objects:
-        asset = catalog.asset(obj.asset_id) if obj.asset_id else None
-        if asset is None:
-            reason = (
-                f"{obj.type} has no AI2-THOR asset"
-                if not obj.asset_id
-                else f"unknown asset {obj.asset_id!r}"
-            )
-            skipped.append({"id": obj.id, "type": obj.type, "reason": reason})
-            continue
-        exported[obj.id] = _object(obj, asset.size[1], catalog)
-    top: list[dict[str, Any]] = []
-    for obj in scene.objects:
-        if obj.id not in exported:
-            continue
-        parent = obj.parent
-        while parent is not None and parent not in exported:  # a skipped shelf's books
-            parent = by_id[parent].parent if parent in by_id else None
-        if parent is None:
-            top.append(exported[obj.id])
-        else:
-            exported[parent].setdefault("children", []).append(exported[obj.id])
-    return top, skipped
-
-
-def _object(obj: SceneObject, asset_height: float, catalog: Catalog) -> dict[str, Any]:
-    x, y, z = obj.position
-    bottom = y - obj.size[1] / 2
-    source = catalog.types.get(obj.type)
-    kinematic = bool(source.kinematic) if source is not None else False
-    data: dict[str, Any] = {
-        "id": obj.id,
-        "assetId": obj.asset_id,
-        # A stand-in may be taller or shorter than the object it shows: keep its bottom.
-        "position": _xyz(x, bottom + asset_height / 2, z),
-        "rotation": _xyz(0, obj.rotation, 0),
-        "kinematic": kinematic and not obj.has("pickupable"),
-    }
-    if obj.has("openable"):
-        data["openness"] = 1.0 if obj.states.get("open", False) else 0.0
-    if obj.has("toggleable"):
-        data["isOn"] = bool(obj.states.get("toggled", False))
-    if obj.has("dirtyable"):
-        data["isDirty"] = bool(obj.states.get("dirty", False))
     return data
 
 

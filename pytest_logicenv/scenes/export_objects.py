@@ -1,0 +1,133 @@
+"""The objects of an exported house: real AI2-THOR assets nested on what they rest on, with
+every state AI2-THOR can be given, and a record of what stands in for what.
+
+AI2-THOR's house format (``HouseObject`` in its ``ProceduralData.cs``) carries three states:
+``openness``, ``isOn`` and ``isDirty``. The others AI2-THOR reaches by actions once the house is
+loaded, so the house lists them under ``metadata.logicenv.stateActions``, in order, to replay
+with ``controller.step(**action)`` (:data:`STATE_ACTIONS`): a full watering can and an empty
+one no longer export alike. ``metadata.logicenv.states`` keeps every object's states as the
+scene has them.
+
+A type AI2-THOR lacks exports as its stand-in's asset (a mop as a plunger); each such
+substitution is listed under ``metadata.logicenv.substitutions``. An object nothing can show (a
+stain) is left out and listed under ``skipped``; what rested on it rests on its parent.
+
+>>> from pytest_logicenv.scenes.catalog import default_catalog
+>>> from pytest_logicenv.scenes.model import SceneObject
+>>> can = SceneObject("can", "WateringCan", "Watering_Can_1", states={"filled": True},
+...                   properties=("pickupable", "fillable"))
+>>> objects = house_objects([can], default_catalog())
+>>> objects.state_actions
+[{'action': 'FillObjectWithLiquid', 'objectId': 'can', 'fillLiquid': 'water'}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_logicenv.scenes.catalog import Catalog
+from pytest_logicenv.scenes.model import SceneObject
+
+#: The action that puts an AI2-THOR object in a state its house format cannot carry.
+STATE_ACTIONS: Mapping[str, Mapping[str, Any]] = {
+    "filled": {"action": "FillObjectWithLiquid", "fillLiquid": "water"},
+    "sliced": {"action": "SliceObject"},
+    "cooked": {"action": "CookObject"},
+    "used_up": {"action": "UseUpObject"},
+    "broken": {"action": "BreakObject"},
+}
+
+
+@dataclass
+class HouseObjects:
+    """The house's ``objects`` and what ``metadata.logicenv`` says about them."""
+
+    top: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    substitutions: list[dict[str, str]] = field(default_factory=list)
+    state_actions: list[dict[str, Any]] = field(default_factory=list)
+    states: dict[str, dict[str, bool]] = field(default_factory=dict)
+
+
+def house_objects(objects: Sequence[SceneObject], catalog: Catalog) -> HouseObjects:
+    """Objects nested as ``children`` of what they rest on; unexportable ones skipped."""
+    by_id = {obj.id: obj for obj in objects}
+    result = HouseObjects()
+    exported: dict[str, dict[str, Any]] = {}
+    for obj in objects:
+        asset = catalog.asset(obj.asset_id) if obj.asset_id else None
+        if asset is None:
+            result.skipped.append({"id": obj.id, "type": obj.type, "reason": _why_not(obj)})
+            continue
+        exported[obj.id] = _object(obj, asset.size[1], catalog)
+        if asset.source_type != obj.type:
+            result.substitutions.append(_substitution(obj, asset.source_type))
+        if obj.states:
+            result.states[obj.id] = dict(obj.states)
+        result.state_actions += _state_actions(obj)
+    for obj in objects:
+        if obj.id not in exported:
+            continue
+        parent = obj.parent
+        while parent is not None and parent not in exported:  # a skipped stain's contents
+            parent = by_id[parent].parent if parent in by_id else None
+        if parent is None:
+            result.top.append(exported[obj.id])
+        else:
+            exported[parent].setdefault("children", []).append(exported[obj.id])
+    return result
+
+
+def _why_not(obj: SceneObject) -> str:
+    if obj.asset_id:
+        return f"unknown asset {obj.asset_id!r}"
+    return f"{obj.type} has no AI2-THOR asset"
+
+
+def _substitution(obj: SceneObject, shown_as: str) -> dict[str, str]:
+    return {
+        "id": obj.id,
+        "type": obj.type,
+        "exportedAs": shown_as,
+        "assetId": obj.asset_id,
+        "reason": f"AI2-THOR has no {obj.type}; a {shown_as} stands in for it",
+    }
+
+
+def _state_actions(obj: SceneObject) -> list[dict[str, Any]]:
+    """The actions that give ``obj`` the states the house format cannot carry."""
+    return [
+        {"action": STATE_ACTIONS[name]["action"], "objectId": obj.id}
+        | {k: v for k, v in STATE_ACTIONS[name].items() if k != "action"}
+        for name in STATE_ACTIONS
+        if obj.states.get(name, False)
+    ]
+
+
+def _object(obj: SceneObject, asset_height: float, catalog: Catalog) -> dict[str, Any]:
+    x, y, z = obj.position
+    bottom = y - obj.size[1] / 2
+    source = catalog.types.get(obj.type)
+    kinematic = bool(source.kinematic) if source is not None else False
+    data: dict[str, Any] = {
+        "id": obj.id,
+        "assetId": obj.asset_id,
+        # A stand-in may be taller or shorter than the object it shows: keep its bottom.
+        "position": xyz(x, bottom + asset_height / 2, z),
+        "rotation": xyz(0, obj.rotation, 0),
+        "kinematic": kinematic and not obj.has("pickupable"),
+    }
+    if obj.has("openable"):
+        data["openness"] = 1.0 if obj.states.get("open", False) else 0.0
+    if obj.has("toggleable"):
+        data["isOn"] = bool(obj.states.get("toggled", False))
+    if obj.has("dirtyable"):
+        data["isDirty"] = bool(obj.states.get("dirty", False))
+    return data
+
+
+def xyz(x: float, y: float, z: float) -> dict[str, float]:
+    """A point as the house format writes it, to 0.1 mm."""
+    return {"x": round(x, 4), "y": round(y, 4), "z": round(z, 4)}
