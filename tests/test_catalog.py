@@ -25,9 +25,9 @@ def test_reads_every_ai2thor_type_and_asset() -> None:
     raw = json.loads((databases_dir() / "asset-database.json").read_text())
     metadata = json.loads(SUMMARY_FILE.read_text())
     thor = {name: t for name, t in CATALOG.types.items() if not t.custom}
-    assert set(thor) == (set(raw) | set(metadata)) - {"Floor", "Shelf"}
+    assert set(thor) == (set(raw) | set(metadata)) - {"Floor"}
     assert len(metadata) == 118
-    assert len(thor) == 121  # 109 with ProcTHOR assets, 13 only in iTHOR scenes, less Shelf
+    assert len(thor) == 122  # 109 with ProcTHOR assets, 13 only in iTHOR scenes
     assert sum(len(t.assets) for t in thor.values() if t.exportable) == 1653
     assert CATALOG.asset("Fridge_1") is not None
     assert CATALOG.asset("Fridge_1").size[1] > 1.0  # type: ignore[union-attr]
@@ -79,6 +79,7 @@ def test_parts_come_with_their_parents() -> None:
     assert CATALOG.type("Faucet").part_of == ("Bathtub", "Sink")
     assert CATALOG.type("Sink").part_of == ("CounterTop",)
     assert not CATALOG.type("Sink").part_only
+    assert CATALOG.type("Shelf").attrs["level"] == ("top", "middle", "bottom")
     assert [p.type for p in CATALOG.type("Stove").parts] == ["StoveBurner", "StoveKnob"]
     knob = next(p for p in CATALOG.type("Stove").parts if p.type == "StoveKnob")
     assert knob.attrs_of(0) == {"position": "front_left"}

@@ -48,7 +48,11 @@ def _check_spec(spec: SceneSpec, plan: Plan, trajectory: Trajectory) -> None:
     for obj in spec.objects:
         assert CATALOG.has(obj.type)
         assert obj.room in rooms
-        assert obj.relation in ("on", "in", "wall")
+        assert obj.relation in ("on", "in", "wall", "part")
+        if obj.part_of is not None:  # a part: of an object in its room that has such parts
+            whole = by_id[obj.part_of]
+            assert (obj.relation, obj.parent, whole.room) == ("part", None, obj.room)
+            assert obj.type in [p.type for p in CATALOG.type(whole.type).parts]
         if obj.parent is not None:
             parent = by_id[obj.parent]
             assert parent.room == obj.room

@@ -64,7 +64,10 @@ def problems(request: Enrichment, trajectory: Trajectory = DOLL) -> list[str]:
 def test_a_request_replaces_the_templates_and_keeps_the_task_objects() -> None:
     spec = design(GOOD)
     by_id = {obj.id: obj for obj in spec.objects}
-    assert set(by_id) == TASK_IDS | {"tv_stand", "tv", "armchair", "painting", "cushion"}
+    whole = {name for name, obj in by_id.items() if obj.part_of is None}
+    assert whole == TASK_IDS | {"tv_stand", "tv", "armchair", "painting", "cushion"}
+    # The TV stand comes with its parts, as AI2-THOR's do.
+    assert {by_id[n].type for n in by_id if by_id[n].part_of == "tv_stand"} == {"Drawer", "Cabinet"}
     assert (by_id["tv"].parent, by_id["tv"].relation) == ("tv_stand", "on")
     assert (by_id["cushion"].parent, by_id["painting"].relation) == ("sofa", "wall")
     assert {by_id[name].room for name in ("armchair", "tv", "cushion")} == {"living_room"}

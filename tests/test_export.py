@@ -114,10 +114,21 @@ def test_objects_use_real_assets_nest_on_receptacles_and_carry_states() -> None:
     assert "wipes" not in top
     assert [c["id"] for c in objects["table"]["children"]] == ["wipes"]
     assert [c["id"] for c in objects["fridge"]["children"]] == ["milk"]
-    # The shelf level is not an AI2-THOR object: its book rests on the shelving unit.
+    # The shelf is a part: AI2-THOR spawns it inside the shelving unit's asset, so its book
+    # rests on the shelving unit, and the shelf is listed with the asset that holds it.
     assert [c["id"] for c in objects["bookshelf"]["children"]] == ["book"]
     skipped = {item["id"] for item in house["metadata"]["logicenv"]["skipped"]}
-    assert skipped == {"stain", "top_shelf"}
+    assert skipped == {"stain"}
+    assert house["metadata"]["logicenv"]["parts"] == [
+        {
+            "id": "top_shelf",
+            "type": "Shelf",
+            "partOf": "bookshelf",
+            "inAsset": "Shelving_Unit_313_1",
+            "attrs": {"level": "top"},
+            "states": {},
+        }
+    ]
     assert objects["toy"]["assetId"] == "Teddy_Bear_1"  # a custom type's stand-in
     assert objects["light"]["isOn"] is True
     assert objects["fridge"]["openness"] == 0.0

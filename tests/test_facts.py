@@ -106,7 +106,10 @@ def test_false_facts_lists_what_does_not_hold() -> None:
     [
         ([], "a fact must be a non-empty JSON object"),
         ({"exists": ""}, "expected an object type or role name"),
-        ({"exists": "Toy", "where": {"under": "bed"}}, "'where' accepts 'on', 'in' and 'room'"),
+        (
+            {"exists": "Toy", "where": {"under": "bed"}},
+            "'where' accepts 'on', 'in', 'room' and 'part_of'",
+        ),
         ({"exists": "Toy", "as": "Toy"}, "write it in lower case, e.g. 'toy'"),
         ({"exists": "Toy", "colour": "red"}, "remove ['colour']"),
         ({"state": "window", "ajar": True}, "unknown state 'ajar'; known states: open"),
@@ -122,3 +125,47 @@ def test_malformed_facts_say_how_to_fix_them(data: object, message: str) -> None
         parse_fact(data, "goal[0]")
     assert str(caught.value).startswith("goal[0]")
     assert message in str(caught.value)
+
+
+def _furnished() -> Scene:
+    """A TV stand with a drawer holding a remote, and a counter whose sink has a basin."""
+    room = Room("living", "LivingRoom", ((0, 0), (5, 0), (5, 5), (0, 5)))
+    return Scene(
+        "parts",
+        rooms=(room,),
+        objects=(
+            SceneObject("tv_stand", "TVStand", role="tv_stand", room="living"),
+            SceneObject(
+                "tv_stand_drawer_1", "Drawer", room="living", relation="part", part_of="tv_stand"
+            ),
+            SceneObject(
+                "remote", "RemoteControl", room="living", parent="tv_stand_drawer_1", relation="in"
+            ),
+            SceneObject("counter", "CounterTop", room="living"),
+            SceneObject("sink", "Sink", room="living", relation="part", part_of="counter"),
+            SceneObject("basin", "SinkBasin", room="living", relation="part", part_of="sink"),
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "holds"),
+    [
+        ({"exists": "Drawer", "where": {"part_of": "tv_stand"}}, True),
+        ({"exists": "Drawer", "where": {"part_of": "TVStand"}}, True),
+        ({"exists": "Drawer", "where": {"part_of": "Dresser"}}, False),
+        ({"exists": "SinkBasin", "where": {"part_of": "CounterTop"}}, True),  # a part of a part
+        ({"exists": "RemoteControl", "where": {"in": "Drawer"}}, True),
+        ({"exists": "RemoteControl", "where": {"part_of": "TVStand"}}, False),  # in, not a part
+        ({"exists": "Drawer", "where": {"on": "Floor"}}, False),  # a part is not on the floor
+        ({"absent": "Cabinet", "where": {"part_of": "tv_stand"}}, True),
+    ],
+)
+def test_part_of_reaches_the_parts_of_an_object(data: dict[str, object], holds: bool) -> None:
+    assert evaluate(parse_fact(data), _furnished()) is holds
+
+
+def test_part_of_reads_and_writes() -> None:
+    fact = parse_fact({"exists": "Drawer", "as": "drawer", "where": {"part_of": "tv_stand"}})
+    assert describe(fact) == "a Drawer (drawer) of tv_stand"
+    assert to_json(fact) == {"exists": "Drawer", "as": "drawer", "where": {"part_of": "tv_stand"}}

@@ -21,7 +21,8 @@ The schema, as AI2-THOR's ``ProceduralData.cs``/``ProceduralTools.cs`` read it:
 
 ``metadata.logicenv`` says what the format cannot: the states AI2-THOR reaches by actions
 (``stateActions``, to replay after loading; ``states``), each stand-in asset
-(``substitutions``) and the objects AI2-THOR cannot show (``skipped``: a stain, a shelf level;
+(``substitutions``), the parts AI2-THOR spawns inside their wholes' assets (``parts``) and the
+objects AI2-THOR cannot show (``skipped``: a stain, a shelf level;
 what rested on them rests on their parent).
 
 >>> from pytest_logicenv.scenes.model import Room, Scene, Wall
@@ -84,6 +85,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
                 "trajectory": scene.provenance.trajectory,
                 "skipped": objects.skipped,
                 "substitutions": objects.substitutions,
+                "parts": objects.parts,
                 "stateActions": objects.state_actions,
                 "states": objects.states,
             },

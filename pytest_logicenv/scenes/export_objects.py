@@ -12,6 +12,12 @@ A type AI2-THOR lacks exports as its stand-in's asset (a mop as a plunger); each
 substitution is listed under ``metadata.logicenv.substitutions``. An object nothing can show (a
 stain) is left out and listed under ``skipped``; what rested on it rests on its parent.
 
+A part (a dresser's drawer) is no object of the house: AI2-THOR spawns it inside its whole's
+asset, naming it after it (``<whole id>___<n>``). It is listed under ``metadata.logicenv.parts``
+with its whole, the asset that holds it and its states; what rests in it is a child of the
+whole. A part AI2-THOR spawns as an asset of its own (a sink's faucet) is a child of its
+whole.
+
 >>> from pytest_logicenv.scenes.catalog import default_catalog
 >>> from pytest_logicenv.scenes.model import SceneObject
 >>> can = SceneObject("can", "WateringCan", "Watering_Can_1", states={"filled": True},
@@ -47,6 +53,7 @@ class HouseObjects:
     top: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     substitutions: list[dict[str, str]] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)
     state_actions: list[dict[str, Any]] = field(default_factory=list)
     states: dict[str, dict[str, bool]] = field(default_factory=dict)
 
@@ -58,6 +65,9 @@ def house_objects(objects: Sequence[SceneObject], catalog: Catalog) -> HouseObje
     exported: dict[str, dict[str, Any]] = {}
     for obj in objects:
         asset = catalog.asset(obj.asset_id) if obj.asset_id else None
+        if obj.part_of is not None and asset is None:
+            result.parts.append(_part(obj, by_id))
+            continue
         if asset is None:
             result.skipped.append({"id": obj.id, "type": obj.type, "reason": _why_not(obj)})
             continue
@@ -70,14 +80,29 @@ def house_objects(objects: Sequence[SceneObject], catalog: Catalog) -> HouseObje
     for obj in objects:
         if obj.id not in exported:
             continue
-        parent = obj.parent
-        while parent is not None and parent not in exported:  # a skipped stain's contents
-            parent = by_id[parent].parent if parent in by_id else None
+        parent = obj.parent or obj.part_of
+        while parent is not None and parent not in exported:  # a drawer's, a stain's contents
+            parent = (by_id[parent].parent or by_id[parent].part_of) if parent in by_id else None
         if parent is None:
             result.top.append(exported[obj.id])
         else:
             exported[parent].setdefault("children", []).append(exported[obj.id])
     return result
+
+
+def _part(obj: SceneObject, by_id: Mapping[str, SceneObject]) -> dict[str, Any]:
+    """A part as ``metadata.logicenv.parts`` lists it: inside which asset AI2-THOR has it."""
+    whole = by_id.get(obj.part_of or "")
+    while whole is not None and not whole.asset_id and whole.part_of is not None:
+        whole = by_id.get(whole.part_of)
+    return {
+        "id": obj.id,
+        "type": obj.type,
+        "partOf": obj.part_of,
+        "inAsset": whole.asset_id if whole is not None else "",
+        "attrs": dict(obj.attrs),
+        "states": dict(obj.states),
+    }
 
 
 def _why_not(obj: SceneObject) -> str:

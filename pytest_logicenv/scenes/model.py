@@ -209,7 +209,12 @@ class Window(_Opening):
 @dataclass(frozen=True)
 class SceneObject:
     """One object. ``parent``/``relation`` say what it rests on: ``on``/``in`` another object,
-    ``on`` with no parent for the floor, ``wall`` with no parent for wall-mounted objects."""
+    ``on`` with no parent for the floor, ``wall`` with no parent for wall-mounted objects.
+
+    A *part* (a drawer of a dresser, the basin of a sink) has ``part_of``, its parent object's
+    id, no parent and the relation ``part``: it has no layout of its own, it is where its
+    parent is (at a fixed offset, ``scenes/parts.py``) and in its room. What rests in a part
+    has the part as its ``parent`` (an apple ``in`` the drawer)."""
 
     id: str
     type: str
@@ -229,6 +234,8 @@ class SceneObject:
     #: For object-specific receptacles (a toaster, a towel holder): the types they accept.
     #: Empty means anything that fits.
     accepts: tuple[str, ...] = ()
+    #: The id of the object this one is a part of (``None``: not a part).
+    part_of: str | None = None
 
     def has(self, prop: str) -> bool:
         """Whether the catalog gave this object property ``prop``."""
@@ -346,6 +353,10 @@ class Scene:
     def by_role(self, role: str) -> tuple[SceneObject, ...]:
         return tuple(obj for obj in self.objects if obj.role == role)
 
+    def parts(self, parent_id: str) -> tuple[SceneObject, ...]:
+        """The parts of the object ``parent_id`` (its drawers, its basin), in order."""
+        return tuple(obj for obj in self.objects if obj.part_of == parent_id)
+
     def children(self, parent_id: str) -> tuple[SceneObject, ...]:
         return tuple(obj for obj in self.objects if obj.parent == parent_id)
 
@@ -367,10 +378,11 @@ class Scene:
         return footprint_gap(first.footprint, second.footprint) <= NEAR_DISTANCE
 
     def _ground(self, obj: SceneObject) -> SceneObject:
-        """The floor-standing ancestor of ``obj`` (an apple in a fridge is where the fridge is)."""
+        """The floor-standing ancestor of ``obj`` (an apple in a fridge is where the fridge is;
+        an apple in a drawer, where the drawer's dresser is)."""
         seen = {obj.id}
-        while obj.parent is not None and obj.parent in self._objects_by_id:
-            obj = self._objects_by_id[obj.parent]
+        while (up := obj.parent or obj.part_of) is not None and up in self._objects_by_id:
+            obj = self._objects_by_id[up]
             if obj.id in seen:  # a cycle is a malformed scene; stop rather than loop
                 break
             seen.add(obj.id)

@@ -106,7 +106,7 @@ def _window_json(window: Window) -> dict[str, Any]:
 
 
 def _object_json(obj: SceneObject) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "id": obj.id,
         "type": obj.type,
         "asset_id": obj.asset_id,
@@ -124,6 +124,9 @@ def _object_json(obj: SceneObject) -> dict[str, Any]:
         "custom_type": obj.custom_type,
         "accepts": list(obj.accepts),
     }
+    if obj.part_of is not None:  # left out otherwise: scenes without parts stay as they were
+        data["part_of"] = obj.part_of
+    return data
 
 
 def _agent_json(agent: AgentStart) -> dict[str, Any]:
@@ -265,6 +268,7 @@ def _object(data: Mapping[str, Any]) -> SceneObject:
         task=bool(data.get("task", False)),
         custom_type=bool(data.get("custom_type", False)),
         accepts=tuple(data.get("accepts", ())),
+        part_of=data.get("part_of"),
     )
 
 

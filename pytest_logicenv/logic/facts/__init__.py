@@ -31,8 +31,10 @@ The forms, each a JSON object:
 ``{"and": [...]}``, ``{"or": [...]}``, ``{"not": F}``          logic
 =============================================================  ================================
 
-``W`` (where) may hold ``on``, ``in`` (a reference) and ``room`` (a room id or type). States
-are booleans named in :data:`STATES`.
+``W`` (where) may hold ``on``, ``in`` (a reference), ``room`` (a room id or type) and
+``part_of`` (a reference: ``{"exists": "Drawer", "as": "drawer", "where": {"part_of":
+"tv_stand"}}`` is a drawer of the TV stand; a part of a part counts). States are booleans named
+in :data:`STATES`.
 
 Where the language lives, one concept per module (this package re-exports every public name,
 so ``from pytest_logicenv.logic.facts import ...`` is the import to use):

@@ -39,6 +39,8 @@ def where_text(where: Where) -> str:
         parts.append(f"in {where.in_}")
     if where.room is not None:
         parts.append(f"in the {where.room}")
+    if where.part_of is not None:
+        parts.append(f"of {where.part_of}")
     return " ".join(parts)
 
 

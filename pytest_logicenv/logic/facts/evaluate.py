@@ -72,7 +72,8 @@ class ObjectView(Protocol):
     @property
     def relation(self) -> str | None:
         """``"on"``/``"in"`` its parent (``"on"`` with no parent: the floor), ``"wall"``
-        (mounted), ``"held"`` (by the agent)."""
+        (mounted), ``"held"`` (by the agent), ``"part"`` (a part of another object: an object
+        view may then have ``part_of``, that object's id, which ``where.part_of`` reads)."""
         ...
 
     @property
@@ -202,7 +203,25 @@ def _is_where(snap: _Snapshot, obj: ObjectView, where: Where) -> bool:
         return False
     if where.in_ is not None and not _rests(obj, "in", where.in_, snap.index):
         return False
+    if where.part_of is not None and not _part_of(obj, where.part_of, snap.index):
+        return False
     return where.room is None or _in_room(snap.world, obj, where.room)
+
+
+def _part_of(obj: ObjectView, whole: str, index: dict[str, ObjectView]) -> bool:
+    """Whether ``obj`` is a part of something ``whole`` names, or a part of a part of it.
+    An object without a ``part_of`` field is a part of nothing (windows and doors, say)."""
+    seen = {obj.id}
+    owner_id: str | None = getattr(obj, "part_of", None)
+    while owner_id is not None and owner_id not in seen:
+        owner = index.get(owner_id)
+        if owner is None:
+            return False
+        if matches(owner, whole):
+            return True
+        seen.add(owner_id)
+        owner_id = getattr(owner, "part_of", None)
+    return False
 
 
 def _rests(obj: ObjectView, relation: str, target: str, index: dict[str, ObjectView]) -> bool:

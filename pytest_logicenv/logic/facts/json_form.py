@@ -84,7 +84,7 @@ def read_attrs(value: Any, location: str) -> dict[str, str]:
 
 
 #: The qualifiers ``"where"`` accepts, in the order its error message lists them.
-WHERE_KEYS: tuple[str, ...] = ("on", "in", "room")
+WHERE_KEYS: tuple[str, ...] = ("on", "in", "room", "part_of")
 
 
 def read_where(value: Any, location: str) -> Where:
@@ -103,7 +103,7 @@ def read_where(value: Any, location: str) -> Where:
     def ref(key: str) -> str | None:
         return read_ref(value[key], f"{location}.{key}") if key in value else None
 
-    return Where(on=ref("on"), in_=ref("in"), room=ref("room"))
+    return Where(on=ref("on"), in_=ref("in"), room=ref("room"), part_of=ref("part_of"))
 
 
 def check_keys(data: Mapping[str, Any], allowed: set[str], location: str, form: str) -> None:
@@ -243,7 +243,12 @@ def parse_facts(data: Any, location: str) -> tuple[Fact, ...]:
 
 def where_json(where: Where) -> dict[str, str]:
     """The JSON of a ``"where"``; a new qualifier is written here."""
-    pairs = (("on", where.on), ("in", where.in_), ("room", where.room))
+    pairs = (
+        ("on", where.on),
+        ("in", where.in_),
+        ("room", where.room),
+        ("part_of", where.part_of),
+    )
     return {key: value for key, value in pairs if value is not None}
 
 

@@ -4,8 +4,9 @@ A fact is a value: parsing makes one (:mod:`.json_form`), and reading (:mod:`.wa
 :mod:`.describe`) and evaluation (:mod:`.evaluate`) take it apart with one ``match`` case per
 form. :data:`Fact` is the union of the forms; a new form joins it here.
 
->>> Exists("Toy", "toy", Where(on="Floor"))
-Exists(ref='Toy', as_='toy', where=Where(on='Floor', in_=None, room=None), attrs={}, states={})
+>>> Exists("Toy", "toy", Where(on="Floor"))  # doctest: +NORMALIZE_WHITESPACE
+Exists(ref='Toy', as_='toy', where=Where(on='Floor', in_=None, room=None, part_of=None),
+       attrs={}, states={})
 """
 
 from __future__ import annotations
@@ -53,16 +54,19 @@ def canonical_state(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Where:
-    """Where an object must be: on or in a reference, and/or in a room.
+    """Where an object must be: on or in a reference, in a room, and/or a part of a reference
+    (``part_of``: the drawer of the TV stand; a part of a part counts, so a sink's basin is a
+    part of the counter the sink is set in).
 
     Each field is one *qualifier* of an ``exists``/``absent`` fact's ``"where"``."""
 
     on: str | None = None
     in_: str | None = None
     room: str | None = None
+    part_of: str | None = None
 
     def is_empty(self) -> bool:
-        return self.on is None and self.in_ is None and self.room is None
+        return self.on is None and self.in_ is None and self.room is None and self.part_of is None
 
 
 @dataclass(frozen=True)

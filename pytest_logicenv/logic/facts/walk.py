@@ -39,7 +39,7 @@ def walk(fact: Fact) -> Iterator[Fact]:
 def where_references(where: Where) -> tuple[str, ...]:
     """The references a ``"where"`` names (a room is not an object reference); a new
     qualifier that names an object is added here."""
-    return tuple(ref for ref in (where.on, where.in_) if ref is not None)
+    return tuple(ref for ref in (where.on, where.in_, where.part_of) if ref is not None)
 
 
 def _own_references(fact: Fact) -> tuple[str, ...]:

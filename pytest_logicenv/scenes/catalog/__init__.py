@@ -24,7 +24,8 @@ from pytest_logicenv.scenes.catalog.clip import (
 )
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
 from pytest_logicenv.scenes.catalog.loading import databases_dir, default_catalog
-from pytest_logicenv.scenes.catalog.model import Asset, Catalog, Match, ObjectType
+from pytest_logicenv.scenes.catalog.model import Asset, Catalog, Match, ObjectType, Placement
+from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
     ANNOTATED_ROOMS,
@@ -45,6 +46,7 @@ __all__ = [
     "CONTAINER_TYPES",
     "CUSTOM_TYPES",
     "EXTRA_PROPERTIES",
+    "PARTS",
     "PRIMARY_PROPERTIES",
     "STATE_PROPERTY",
     "STRUCTURAL_TYPES",
@@ -55,6 +57,8 @@ __all__ = [
     "CustomSpec",
     "Match",
     "ObjectType",
+    "PartSpec",
+    "Placement",
     "clip_unavailable_reason",
     "databases_dir",
     "default_catalog",

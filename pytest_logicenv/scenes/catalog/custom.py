@@ -108,18 +108,6 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
         on_floor=False,
         description="a bottle of milk, a liquid container (filled)",
     ),
-    # AI2-THOR's Shelf, kept in its old custom form (a small board resting in its unit) until
-    # the designer builds parts: the metadata's shelves are a unit's width and would not fit.
-    CustomSpec(
-        "Shelf",
-        ("static", "receptacle"),
-        ("LivingRoom", "Bedroom", "Kitchen", "Study"),
-        (0.25, 0.02, 0.3),
-        attrs={"level": ("top", "middle", "bottom")},
-        parents={"ShelvingUnit": 1.0},
-        on_floor=False,
-        description="one level of a shelving unit; attrs level=top|middle|bottom",
-    ),
     # -- appliances and furniture
     CustomSpec(
         "Dishwasher",

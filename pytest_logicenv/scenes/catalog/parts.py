@@ -49,6 +49,10 @@ class PartSpec:
         return self.attrs[index] if index < len(self.attrs) else {}
 
 
+#: Parts AI2-THOR spawns as assets of their own rather than inside their whole's: ProcTHOR's
+#: sink-with-faucet group puts a Faucet asset on its sink.
+OWN_ASSET_PARTS = frozenset({"Faucet"})
+
 _LEVELS = ({"level": "top"}, {"level": "middle"}, {"level": "bottom"})
 _CORNERS = (
     {"position": "front_left"},

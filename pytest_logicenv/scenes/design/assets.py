@@ -20,6 +20,7 @@ from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.scenes.catalog import Asset
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import area, fits_in, holds, packs
+from pytest_logicenv.scenes.design.parts import part_crowding, size_parts
 from pytest_logicenv.scenes.model import Vector
 
 #: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
@@ -40,7 +41,7 @@ def choose_assets(draft: Draft) -> None:
         key=lambda o: (o.role in destinations, len(draft.chain(o))),
     )
     for obj in order:
-        if obj.asset is None:
+        if obj.asset is None and obj.part_of is None:  # a part's size is its slot's
             _choose_asset(draft, obj, children, destinations)
 
 
@@ -77,6 +78,7 @@ def _choose_asset(
     assets = _holding_children(draft, obj, assets, children.get(obj.id, []))
     obj.asset = rng.choice(assets)
     obj.size = obj.asset.size
+    size_parts(draft, obj)
 
 
 def _of_its_kind(obj: DraftObject) -> list[Asset]:
@@ -170,6 +172,9 @@ def _make_fit(draft: Draft, holder: DraftObject, children: Mapping[str, list[Dra
     """Leave out the enrichment on ``holder`` added last (not what holds things itself)
     until the rest packs; if the rest is the task's and does not, a roomier ``holder``."""
     kids = children[holder.id]
+    if holder.part_of is not None:
+        _fit_part(draft, holder, kids, children)
+        return
     while not packs(holder.size, [k.size for k in kids]):
         spare = [k for k in kids if not k.task and k.id not in children]
         if not spare:
@@ -181,6 +186,24 @@ def _make_fit(draft: Draft, holder: DraftObject, children: Mapping[str, list[Dra
         del draft.objects[dropped.id]
         kids.remove(dropped)
         draft.notes.append(f"{dropped.id} left out: no room for it on {holder.id}")
+
+
+def _fit_part(
+    draft: Draft,
+    part: DraftObject,
+    kids: list[DraftObject],
+    children: Mapping[str, list[DraftObject]],
+) -> None:
+    """What rests in a part (a drawer, a shelf) lies there in a row: enrichment added last
+    is left out until the rest does; the task's own that do not are an error."""
+    while (problem := part_crowding(part, kids)) is not None:
+        spare = [k for k in kids if not k.task and k.id not in children]
+        if not spare:
+            raise SceneError(problem)
+        dropped = spare[-1]
+        del draft.objects[dropped.id]
+        kids.remove(dropped)
+        draft.notes.append(f"{dropped.id} left out: no room for it in {part.id}")
 
 
 def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> None:
@@ -198,6 +221,7 @@ def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> 
     # The smallest that holds them: the room grows no more than it must.
     holder.asset = min(roomy, key=lambda a: (area(a), a.id))
     holder.size = holder.asset.size
+    size_parts(draft, holder)
     names = ", ".join(kid.id for kid in kids)
     draft.notes.append(
         f"{holder.id} took a roomier {holder.type.name}: {names} rest {kids[0].relation} it"

@@ -45,7 +45,8 @@ class DraftObject:
     task: bool
     room: str | None = None
     parent: str | None = None
-    relation: str | None = None  # "on"/"in" (parent None + "on": the floor), "wall"
+    relation: str | None = None  # "on"/"in" (parent None + "on": the floor), "wall", "part"
+    part_of: str | None = None  # the object it is a part of (a drawer's dresser)
     states: dict[str, bool] = field(default_factory=dict)
     attrs: dict[str, str] = field(default_factory=dict)
     asset: Asset | None = None
@@ -149,24 +150,29 @@ class Draft:
         return [o for o in self.objects.values() if o.room == room_id and o.type.name == type_name]
 
     def chain(self, obj: DraftObject) -> list[DraftObject]:
-        """``obj`` and what it rests on, down to what stands on the floor or hangs."""
+        """``obj`` and what it rests on (or is a part of), down to what stands on the floor or
+        hangs."""
         chain = [obj]
-        while chain[-1].parent is not None:
-            chain.append(self.objects[chain[-1].parent])
+        while (up := chain[-1].parent or chain[-1].part_of) is not None:
+            chain.append(self.objects[up])
         return chain
+
+    def parts_of(self, whole: DraftObject) -> list[DraftObject]:
+        """The parts of ``whole`` so far, in the order they were added."""
+        return [o for o in self.objects.values() if o.part_of == whole.id]
 
     def root(self, obj: DraftObject) -> DraftObject:
         return self.chain(obj)[-1]
 
     def support_cycle(self, obj: DraftObject) -> list[str] | None:
-        """The ids of a circle of supports ``obj`` rests on, if there is one."""
+        """The ids of a circle of supports (or wholes) ``obj`` rests on, if there is one."""
         seen = [obj.id]
-        parent = obj.parent
+        parent = obj.parent or obj.part_of
         while parent is not None:
             if parent in seen:
                 return [*seen, parent]
             seen.append(parent)
-            parent = self.objects[parent].parent
+            parent = self.objects[parent].parent or self.objects[parent].part_of
         return None
 
     # -- rooms -----------------------------------------------------------------------------
@@ -238,6 +244,7 @@ def scene_object(obj: DraftObject) -> SceneObject:
         task=obj.task,
         custom_type=obj.type.custom,
         accepts=obj.type.accepts,
+        part_of=obj.part_of,
     )
 
 

@@ -2,10 +2,10 @@
 
 :func:`design_scene` turns a trajectory's facts (:func:`trajectory_facts`) into a
 :class:`~pytest_logicenv.scenes.model.SceneSpec`: the task objects the facts require
-(``task_objects.py``), made consistent (``consistency.py``); then the enrichment, from the
-room templates (``furnish.py``) or a design request (``request_objects.py``,
-``request_relations.py``); the assets, then what rests on each support made to fit
-(``assets.py``, ``packing.py``); last the floor plan (``floor_plan.py``) with its doors and windows
+(``task_objects.py``), made consistent (``consistency.py``), each part with its whole
+(``parts.py``); then the enrichment, from the room templates (``furnish.py``) or a design
+request (``request_objects.py``, ``request_relations.py``), and every object's parts; the
+assets, then what rests on each support made to fit (``assets.py``, ``packing.py``); last the floor plan (``floor_plan.py``) with its doors and windows
 (``doors_windows.py``). The design must already realize every fact that needs no geometry,
 which :func:`provisional_scene` lets anyone check.
 
@@ -54,6 +54,7 @@ from pytest_logicenv.scenes.design.doors_windows import openings
 from pytest_logicenv.scenes.design.draft import Draft, scene_object
 from pytest_logicenv.scenes.design.floor_plan import floor_plan
 from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
+from pytest_logicenv.scenes.design.parts import complete_parts, give_wholes, sinks_into_counters
 from pytest_logicenv.scenes.design.request import Enrichment
 from pytest_logicenv.scenes.design.request_objects import request_materials, request_objects
 from pytest_logicenv.scenes.design.request_relations import request_relations
@@ -187,6 +188,7 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     else:
         _apply_request(draft, draft.enrichment)
     place_free_objects(draft)
+    complete_parts(draft)  # every object with the parts it is made of
     choose_assets(draft)  # furniture first: small objects must fit what they rest on
     if draft.enrichment is None:
         for room_id, kind in draft.rooms:
@@ -203,7 +205,9 @@ def _read_facts(draft: Draft) -> None:
     for fact in draft.facts:
         apply_fact(draft, fact)
     check_supports(draft)
+    give_wholes(draft)
     settle_rooms(draft)
+    sinks_into_counters(draft)
     check_absent_clashes(draft)
 
 
@@ -264,6 +268,8 @@ def _contacts(draft: Draft) -> Iterator[SpatialRelation]:
     """What rests on or in another object, or hangs on a wall, as relations to satisfy."""
     for obj in draft.objects.values():
         priority = PRIORITY_TASK if obj.task else PRIORITY_ENRICHMENT
+        if obj.part_of is not None:
+            continue  # a part is where its whole is: no relation places it
         if obj.parent is not None:
             kind = "in" if obj.relation == "in" else "on_top_of"
             reason = obj.why.get("place", "support")

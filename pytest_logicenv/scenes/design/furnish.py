@@ -39,13 +39,22 @@ def furnish(draft: Draft, room_id: str, kind: str) -> None:
         wanted = rng.randint(*slot.count) if rng.random() < slot.chance else 0
         if present:
             anchors = present  # a task object fills the slot; the template relates to it
-        elif slot.type in draft.excluded or not draft.catalog.has(slot.type):
+        elif not _may_add(draft, slot.type):
             continue
         else:
             anchors = _fill(draft, slot, room_id, wanted)
         for obj in anchors:
             for kind_name, target_type in slot.relations:
                 _template_relation(draft, obj, kind_name, target_type, room_id)
+
+
+def _may_add(draft: Draft, type_name: str) -> bool:
+    """Whether enrichment may add a ``type_name``: a type the catalog has, which the task's
+    conditions are not about, and neither are its parts (a desk would bring a drawer)."""
+    if type_name in draft.excluded or not draft.catalog.has(type_name):
+        return False
+    parts = draft.catalog.type(type_name).parts
+    return not any(p.type in draft.excluded for p in parts if not p.optional)
 
 
 def _fill(draft: Draft, slot: Slot, room_id: str, wanted: int) -> list[DraftObject]:
@@ -71,8 +80,11 @@ def _slot_object(draft: Draft, slot: Slot, room_id: str) -> DraftObject | None:
         holders = draft.in_room(room_id, slot.on)
         if not holders:
             return None
-        obj.parent = holders[0].id
-        obj.relation = "in" if holders[0].type.container else "on"
+        if slot.type in [p.type for p in holders[0].type.parts]:  # a kitchen's sink
+            obj.part_of, obj.relation = holders[0].id, "part"
+        else:
+            obj.parent = holders[0].id
+            obj.relation = "in" if holders[0].type.container else "on"
     if not draft.allowed(obj):
         return None
     return draft.add(obj)
@@ -83,7 +95,7 @@ def _template_relation(
 ) -> None:
     """A template relation for a floor or wall object (what rests on another object is
     placed by its contact relation alone)."""
-    if obj.parent is not None or obj.relation is None:
+    if obj.parent is not None or obj.relation is None or obj.part_of is not None:
         return
     priority = PRIORITY_TASK_OBJECT if obj.task else PRIORITY_ENRICHMENT
     if target_type is None:
@@ -120,6 +132,7 @@ def _small_holders(draft: Draft, room_id: str) -> list[DraftObject]:
         for o in draft.objects.values()
         if o.room == room_id
         and o.type.has("receptacle")
+        and o.part_of is None  # what is in a drawer is not for show
         and not o.type.custom
         and o.type.name not in NO_ENRICHMENT_INSIDE
         and not o.type.has("object_specific_receptacle")  # what it holds is a state

@@ -40,6 +40,7 @@ from pytest_logicenv.logic.facts import (
 from pytest_logicenv.scenes.catalog import STATE_PROPERTY
 from pytest_logicenv.scenes.design.doors_windows import apply_opening, window_request
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, NotNear
+from pytest_logicenv.scenes.design.parts import make_part
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.model import PRIORITY_TASK, SpatialRelation
 
@@ -254,6 +255,8 @@ def constrain(
         _constrain_state(obj, name, flag, text)
     if where.room is not None:
         _constrain_room(draft, obj, where.room, text)
+    if where.part_of is not None:
+        make_part(draft, obj, resolve(draft, where.part_of, text, obj.room), text)
     target_ref = where.on if where.on is not None else where.in_
     if target_ref is not None:
         _constrain_place(draft, obj, "on" if where.on is not None else "in", target_ref, text)
@@ -312,6 +315,12 @@ def _constrain_place(
         if parent_obj is obj:
             raise SceneError(f"'{text}': an object cannot rest on or in itself")
         parent = parent_obj.id
+    if obj.part_of is not None:
+        raise SceneError(
+            f"{obj.id} is a part of {obj.part_of} ('{obj.why['place']}') and must be "
+            f"{relation} {target_ref} ('{text}'): a part is where its whole is; drop the "
+            f"'{relation}'"
+        )
     if obj.placed and (obj.parent, obj.relation) != (parent, relation):
         here = "the Floor" if obj.parent is None else obj.parent
         there = "the Floor" if parent is None else parent

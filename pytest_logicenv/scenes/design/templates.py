@@ -94,6 +94,8 @@ TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
             count=(2, 4),
             relations=(("near", "DiningTable"), ("face_to", "DiningTable")),
         ),
+        Slot("Sink", 0.9, on="CounterTop"),  # set into the counter, as AI2-THOR's are
+        Slot("Stove", 0.7, relations=(("edge", None), ("near", "CounterTop"))),
         Slot("Microwave", 0.7, on="CounterTop"),
         Slot("CoffeeMachine", 0.6, on="CounterTop"),
         Slot("Toaster", 0.5, on="CounterTop"),
@@ -118,6 +120,8 @@ TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
         Slot("ToiletPaperHanger", 0.9, on="wall", relations=(("near", "Toilet"),)),
         Slot("TowelHolder", 0.7, on="wall"),
         Slot("HandTowelHolder", 0.4, on="wall"),
+        Slot("Sink", 0.9, relations=(("edge", None),)),
+        Slot("Mirror", 0.8, on="wall", relations=(("above", "Sink"),)),
         Slot("GarbageCan", 0.7, relations=(("edge", None), ("near", "Toilet"))),
         Slot("Plunger", 0.4, relations=(("near", "Toilet"),)),
         Slot("ScrubBrush", 0.3, relations=(("near", "Toilet"),)),

@@ -8,6 +8,8 @@ rotation, every door's and window's wall and offset, and the agent's start.
 **Modules**, in the order a layout uses them:
 
 - :mod:`~.driver`: :func:`solve_layout`, the attempts with other seeds, one layout's steps.
+- :mod:`~.parts`: parts (a dresser's drawers) and what rests in them leave the problem and
+  come back at their parents.
 - :mod:`~.validation` and :mod:`~.fit_checks`: what is wrong with a design before solving.
 - :mod:`~.floor_plan`: rooms in solver cells, their sides, the walls derived from them.
 - :mod:`~.items` and :mod:`~.poses`: what is placed, where (solver terms), and its boxes.

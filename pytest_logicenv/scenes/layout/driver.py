@@ -1,6 +1,7 @@
 """The entry point: :func:`solve_layout` lays out a design, again with other seeds if needed.
 
-It validates the design, builds the room plans, walls and items, then lays the house out
+It takes the parts out of the design (:mod:`~.parts`: they come back at their parents after
+solving), validates the design, builds the room plans, walls and items, then lays the house out
 (:func:`_lay_out`: the doors and windows, then the problems of the decomposition in turn, each
 relaxing its soft relations) and checks that the agent can walk to every task object; when
 some stays out of reach it lays the house out again with another seed, up to :data:`ATTEMPTS`
@@ -28,6 +29,7 @@ from pytest_logicenv.scenes.layout.fit_checks import fit_problems
 from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.items import Item, build_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
+from pytest_logicenv.scenes.layout.parts import part_problems, rejoin, split_parts
 from pytest_logicenv.scenes.layout.reachability import require_door_paths, walkable
 from pytest_logicenv.scenes.layout.solving import solve_problem
 from pytest_logicenv.scenes.layout.state import LayoutState, placed_objects
@@ -66,6 +68,11 @@ def solve_layout(
     :data:`ATTEMPTS` layouts) and when ``timeout_ms`` runs out; a soft relation that cannot be
     met is dropped and recorded instead.
     """
+    problems = part_problems(spec)
+    if problems:
+        raise problem_error(spec, problems)
+    whole = spec  # the parts and what rests in them come back after solving, at their parents
+    spec, riders = split_parts(spec)
     plans = {room.id: make_plan(room, index) for index, room in enumerate(spec.rooms)}
     problems = design_problems(spec, plans)
     if problems:
@@ -81,6 +88,7 @@ def solve_layout(
     for attempt in range(ATTEMPTS):
         # The first layout uses the seed itself; the others seeds far from it.
         scene = _lay_out(house, seed + attempt * 1_000_003, clock, decompose)
+        scene = rejoin(scene, whole, riders)
         out_of_reach, agent = walkable(scene, plans, house.runs)
         if not out_of_reach:
             return _with_start(scene, agent, seed, attempt, fewest)

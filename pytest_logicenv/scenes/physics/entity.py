@@ -1,9 +1,10 @@
 """Table 1's entity dimension: each object where it can physically be, and the agent's start.
 
 Every object is supported (on the floor, on its parent's top within its footprint, inside its
-parent, or hung with its back on a wall of its room), and a parent is a receptacle that takes
-it; no two objects collide (an object and what holds it excepted); each object lies inside its
-designated room, below the ceiling. The openings' clear floor is checked in
+parent, or hung with its back on a wall of its room; a part lies within the object it is a part
+of), and a parent is a receptacle that takes it; no two objects collide (an object and what
+holds it excepted, a part and its whole too); each object lies inside its designated room,
+below the ceiling. The openings' clear floor is checked in
 :mod:`~pytest_logicenv.scenes.physics.clearance`; the agent starts inside its room, on free
 floor, and :mod:`~pytest_logicenv.scenes.physics.reach` checks what it can walk to from there.
 
@@ -87,8 +88,11 @@ def _check_support(
     by_id: dict[str, SceneObject],
     wall_height: float,
 ) -> None:
-    """The object hangs on a wall, stands on the floor, or rests on or in its parent."""
-    if obj.relation == "wall":
+    """The object hangs on a wall, stands on the floor, rests on or in its parent, or is a
+    part of another object."""
+    if obj.part_of is not None:
+        _check_part(out, obj, by_id)
+    elif obj.relation == "wall":
         _check_hung(out, obj, room, wall_height)
     elif obj.parent is None:
         _check_on_floor(out, obj)
@@ -118,6 +122,37 @@ def _check_on_floor(out: Collector, obj: SceneObject) -> None:
         f"floats: its bottom is at {bottom(obj):.3f} m, not on the floor (y = 0)"
         if obj.relation == "on"
         else f"relation {obj.relation!r} without a parent",
+    )
+
+
+def _check_part(out: Collector, obj: SceneObject, by_id: dict[str, SceneObject]) -> None:
+    """A part is attached: its whole is an object of the scene in its room, and the part lies
+    within the whole's footprint, from its bottom up (a faucet may rise above a sink's top)."""
+    where = f"objects[{obj.id}]"
+    whole = by_id.get(obj.part_of or "")
+    if not out.expect(
+        whole is not None and obj.part_of not in (obj.id, *ancestors(whole, by_id)),
+        where,
+        f"a part of {obj.part_of!r}, which is not an object of the scene (or a part of it)",
+    ):
+        return
+    assert whole is not None
+    out.expect(
+        obj.parent is None and obj.relation == "part",
+        where,
+        f"a part of {whole.id!r} rests on nothing (relation 'part', no parent)",
+    )
+    out.expect(
+        whole.room == obj.room,
+        where,
+        f"is in room {obj.room!r} but the {whole.type} it is a part of is in {whole.room!r}",
+    )
+    inner, outer = footprint(obj), footprint(whole)
+    out.expect(
+        inner.inside(outer) and bottom(obj) >= bottom(whole) - TOLERANCE,
+        where,
+        f"is not attached to {whole.id!r}: footprint {inner} vs {outer}, bottom "
+        f"{bottom(obj):.3f} m vs {bottom(whole):.3f} m",
     )
 
 

@@ -52,12 +52,13 @@ def front(obj: SceneObject) -> Point:
 
 
 def ancestors(obj: SceneObject, by_id: dict[str, SceneObject]) -> list[str]:
-    """What holds the object, nearest first (stopping at a missing parent or a cycle)."""
+    """What holds the object, nearest first: its parent, the object a part belongs to, and
+    theirs (stopping at a missing one or a cycle)."""
     chain: list[str] = []
     current = obj
-    while current.parent is not None and current.parent in by_id and current.parent not in chain:
-        chain.append(current.parent)
-        current = by_id[current.parent]
+    while (up := current.parent or current.part_of) is not None and up in by_id and up not in chain:
+        chain.append(up)
+        current = by_id[up]
     return chain
 
 

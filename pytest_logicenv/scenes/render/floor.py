@@ -129,17 +129,24 @@ def _opening(opening: Door | Window, wall: Wall, view: Projection) -> Iterator[s
     yield "</g>"
 
 
+def drawn(obj: SceneObject) -> bool:
+    """Whether the picture shows ``obj``: every object but the parts no plan names (a
+    dresser's drawers are inside it; the drawer a plan names is drawn)."""
+    return obj.part_of is None or obj.role is not None
+
+
 def drawing_order(scene: Scene) -> list[SceneObject]:
-    """The objects, what stands on the floor first and what rests on it after."""
+    """The objects drawn, what stands on the floor first and what rests on (or is a part of)
+    it after."""
     by_id = {o.id: o for o in scene.objects}
 
     def depth(obj: SceneObject) -> int:
-        level, parent = 0, obj.parent
+        level, parent = 0, obj.parent or obj.part_of
         while parent is not None and parent in by_id and level < len(by_id):
-            level, parent = level + 1, by_id[parent].parent
+            level, parent = level + 1, by_id[parent].parent or by_id[parent].part_of
         return level
 
-    return sorted(scene.objects, key=depth)
+    return sorted((o for o in scene.objects if drawn(o)), key=depth)
 
 
 def footprint(obj: SceneObject, view: Projection, *, touched: bool, failed: bool) -> str:
@@ -165,7 +172,9 @@ def describe(obj: SceneObject) -> str:
     details = [obj.type]
     details += [f"{k}={v}" for k, v in obj.attrs.items()]
     details += [k if v else f"not {k}" for k, v in obj.states.items()]
-    if obj.parent is None and obj.relation == "on":
+    if obj.part_of is not None:
+        where = f"a part of {obj.part_of}"
+    elif obj.parent is None and obj.relation == "on":
         where = "on the floor"
     elif obj.relation == "wall":
         where = "on a wall"

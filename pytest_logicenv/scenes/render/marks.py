@@ -11,6 +11,7 @@ from pytest_logicenv.scenes.render.floor import (
     FAILED_STROKE,
     TOUCHED_STROKE,
     Projection,
+    drawn,
     points_attr,
 )
 from pytest_logicenv.scenes.render.labels import PAD_X, PAD_Y, LabelRequest, Placed
@@ -37,8 +38,8 @@ def requests(scene: Scene, view: Projection, route: Route | None) -> list[LabelR
             x, y = view.at(*stop.point)
             key = f"step:{index}:{'failed' if stop.failed else 'ok'}"
             wanted.append(LabelRequest(key, stop.text, STEP_SIZE, _around(x, y), True, False))
-    holders = {obj.parent for obj in scene.objects if obj.parent is not None}
-    objects = sorted(scene.objects, key=lambda o: (not o.task, _area(o)))
+    holders = {obj.parent or obj.part_of for obj in scene.objects}
+    objects = sorted((o for o in scene.objects if drawn(o)), key=lambda o: (not o.task, _area(o)))
     wanted += [_object_label(obj, view, obj.id in holders) for obj in objects if obj.task]
     named = (route.touched | route.failed) if route is not None else frozenset()
     wanted += _opening_labels(scene, view, named)

@@ -1,0 +1,109 @@
+"""Parts in the layout: they have no layout of their own, so they leave the problem and come
+back at their parents.
+
+Before solving, :func:`split_parts` takes out every part (a dresser's drawers) and everything
+resting in or on a part, however deep (the apple in the drawer, the plate on the shelf and the
+cake on the plate): the *riders*. The solver places the rest. :func:`rejoin` then puts the
+riders back, each part at its parent's slot and its contents in it
+(:func:`~pytest_logicenv.scenes.parts.attach_parts`); what rests in a part stands where its part
+is, so the spatial relations of riders other than their supports are recorded as dropped, with
+the reason. A part whose ``part_of`` names no object of the design is a design problem.
+
+>>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
+>>> spec = SceneSpec("s", rooms=(Room("r", "Bedroom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
+...     objects=(SceneObject("dresser", "Dresser", room="r"),
+...              SceneObject("drawer", "Drawer", room="r", relation="part", part_of="dresser"),
+...              SceneObject("sock", "Sock", room="r", parent="drawer", relation="in")))
+>>> solid, riders = split_parts(spec)
+>>> [o.id for o in solid.objects], [o.id for o in riders]
+(['dresser'], ['drawer', 'sock'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pytest_logicenv.errors import Violation
+from pytest_logicenv.scenes.model import Scene, SceneObject, SceneSpec, SpatialRelation
+from pytest_logicenv.scenes.parts import attach_parts
+
+#: Relations that restate where a rider rests: they hold by construction.
+SUPPORTS = frozenset({"in", "on_top_of"})
+
+
+def part_problems(spec: SceneSpec) -> list[Violation]:
+    """Parts whose parent is not an object of the design, or that rest on something."""
+    ids = {obj.id for obj in spec.objects}
+    problems = []
+    for obj in spec.objects:
+        if obj.part_of is None:
+            continue
+        where = f"objects[{obj.id}]"
+        if obj.part_of not in ids:
+            problems.append(
+                Violation(
+                    "support",
+                    where,
+                    f"a part of {obj.part_of!r}, which is not an object of the design: add "
+                    "its parent, or make it an object of its own (no part_of)",
+                )
+            )
+        elif obj.parent is not None:
+            problems.append(
+                Violation(
+                    "support",
+                    where,
+                    f"a part of {obj.part_of!r} cannot also rest on {obj.parent!r}: a part "
+                    "is where its parent is",
+                )
+            )
+    return problems
+
+
+def split_parts(spec: SceneSpec) -> tuple[SceneSpec, tuple[SceneObject, ...]]:
+    """The design without its riders (parts and what rests in them), and the riders."""
+    riding = {obj.id for obj in spec.objects if obj.part_of is not None}
+    grew = True
+    while grew:
+        more = {o.id for o in spec.objects if o.parent in riding and o.id not in riding}
+        riding |= more
+        grew = bool(more)
+    if not riding:
+        return spec, ()
+    solid = replace(
+        spec,
+        objects=tuple(o for o in spec.objects if o.id not in riding),
+        relations=tuple(r for r in spec.relations if not _names(r, riding)),
+    )
+    return solid, tuple(o for o in spec.objects if o.id in riding)
+
+
+def rejoin(scene: Scene, spec: SceneSpec, riders: Sequence[SceneObject]) -> Scene:
+    """The laid-out ``scene`` of the design without riders, with the riders back in place
+    and the design's relations; riders' relations other than supports are dropped."""
+    if not riders:
+        return scene
+    placed = {obj.id: obj for obj in (*scene.objects, *riders)}
+    objects = tuple(placed[obj.id] for obj in spec.objects)
+    riding = {obj.id for obj in riders}
+    dropped = tuple(
+        replace(
+            relation,
+            reason=f"{_rider(relation, riding)} rests in a part: where it is "
+            "follows the part's parent",
+        )
+        for relation in spec.relations
+        if _names(relation, riding) and relation.kind not in SUPPORTS
+    )
+    provenance = replace(scene.provenance, dropped=(*scene.provenance.dropped, *dropped))
+    joined = replace(scene, objects=objects, relations=spec.relations, provenance=provenance)
+    return attach_parts(joined)
+
+
+def _names(relation: SpatialRelation, ids: set[str]) -> bool:
+    return relation.subject in ids or (relation.target is not None and relation.target in ids)
+
+
+def _rider(relation: SpatialRelation, ids: set[str]) -> str:
+    return relation.subject if relation.subject in ids else str(relation.target)

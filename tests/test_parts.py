@@ -1,0 +1,160 @@
+"""Parts (a TV stand's drawer, a sink's faucet): designed, laid out, checked and exported with
+their wholes, and reached by facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_logicenv.errors import LayoutError, SceneError
+from pytest_logicenv.logic.facts import evaluate, parse_facts
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import design_scene
+from pytest_logicenv.scenes.export import to_house
+from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
+from pytest_logicenv.scenes.parts import part_boxes
+from pytest_logicenv.scenes.physics import check_scene
+
+CATALOG = default_catalog()
+
+
+def _plan(setting: list[dict[str, Any]], *rooms: str) -> Plan:
+    return Plan("parts", (), setting=parse_facts(setting, "setting"), rooms=rooms)
+
+
+DRAWER_PLAN = [
+    {"exists": "TVStand", "as": "tv_stand"},
+    {"exists": "Drawer", "as": "drawer", "where": {"part_of": "tv_stand"}},
+    {"exists": "RemoteControl", "as": "remote", "where": {"in": "drawer"}},
+]
+
+
+def test_a_drawer_of_the_tv_stand_is_designed_laid_out_and_checked_with_it() -> None:
+    plan = _plan(DRAWER_PLAN, "LivingRoom")
+    spec = design_scene(plan, None, seed=0)
+    by_id = {obj.id: obj for obj in spec.objects}
+    assert (by_id["drawer"].part_of, by_id["drawer"].relation) == ("tv_stand", "part")
+    assert sorted(o.type for o in spec.objects if o.part_of == "tv_stand") == [
+        "Cabinet",
+        "Cabinet",
+        "Drawer",  # the one the facts bound: no second drawer
+    ]
+    assert (by_id["remote"].parent, by_id["remote"].relation) == ("drawer", "in")
+    scene = solve_layout(spec, seed=0)
+    check = check_scene(scene)
+    assert check.passed, [str(v) for v in check.violations]
+    stand, drawer, remote = (scene.object(n) for n in ("tv_stand", "drawer", "remote"))
+    assert drawer.rotation == stand.rotation
+    assert drawer.room == remote.room == stand.room
+    for fact in parse_facts(
+        [{"exists": "Drawer", "where": {"part_of": "TVStand"}}, {"in": ["remote", "drawer"]}],
+        "goal",
+    ):
+        assert evaluate(fact, scene)
+    assert scene.near("remote", "tv_stand")
+
+
+def test_a_part_the_facts_name_alone_gets_a_whole_in_its_room() -> None:
+    spec = design_scene(_plan([{"exists": "Faucet", "as": "tap"}], "Bathroom"), None)
+    tap = next(o for o in spec.objects if o.id == "tap")
+    whole = next(o for o in spec.objects if o.id == tap.part_of)
+    assert whole.type == "Sink"
+    assert "tap is a part of sink_1: a Faucet always is" in spec.provenance.notes
+
+
+def test_a_kitchen_sink_is_set_into_a_counter_with_its_basin_and_faucet() -> None:
+    spec = design_scene(_plan([{"exists": "Sink", "as": "sink"}], "Kitchen"), None)
+    by_id = {obj.id: obj for obj in spec.objects}
+    assert by_id[by_id["sink"].part_of].type == "CounterTop"
+    assert sorted(o.type for o in spec.objects if o.part_of == "sink") == ["Faucet", "SinkBasin"]
+    scene = solve_layout(spec, seed=0)
+    assert check_scene(scene).passed
+    house = to_house(scene)
+    listed = {p["id"]: p for p in house["metadata"]["logicenv"]["parts"]}
+    assert listed["sink"]["partOf"] == by_id["sink"].part_of
+    assert listed["sink_sink_basin_1"]["inAsset"] == by_id[by_id["sink"].part_of].asset_id
+
+
+def test_a_shelving_unit_has_its_three_shelves_by_level() -> None:
+    spec = design_scene(_plan([{"exists": "ShelvingUnit", "as": "unit"}], "Bedroom"), None)
+    shelves = [o for o in spec.objects if o.part_of == "unit"]
+    assert sorted(s.attrs["level"] for s in shelves) == ["bottom", "middle", "top"]
+    scene = solve_layout(spec, seed=0)
+    heights = {s.attrs["level"]: scene.object(s.id).position[1] for s in shelves}
+    assert heights["top"] > heights["middle"] > heights["bottom"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            [{"exists": "Sofa", "as": "sofa"}, {"exists": "Drawer", "where": {"part_of": "sofa"}}],
+            r"a Sofa has no Drawer .*types with a Drawer: CounterTop, Desk, Dresser",
+        ),
+        (
+            [{"exists": "Drawer", "as": "drawer", "where": {"on": "Floor"}}],
+            r"a Drawer is always a part of a CounterTop or Desk .*say which with",
+        ),
+        (
+            [
+                {"exists": "Desk", "as": "desk"},
+                {"exists": "Drawer", "as": "drawer", "where": {"part_of": "desk"}},
+                {"exists": "Drawer", "as": "drawer", "where": {"in": "desk"}},
+            ],
+            r"drawer is a part of desk .* a part is where its whole is",
+        ),
+    ],
+)
+def test_bad_parts_are_clear_errors(setting: list[dict[str, Any]], message: str) -> None:
+    with pytest.raises(SceneError, match=message):
+        design_scene(_plan(setting, "Bedroom"), None)
+
+
+def test_a_part_without_its_whole_is_a_layout_error() -> None:
+    room = Room("r", "Bedroom", ((0, 0), (3, 0), (3, 3), (0, 3)))
+    spec = SceneSpec(
+        "s",
+        rooms=(room,),
+        objects=(SceneObject("drawer", "Drawer", room="r", relation="part", part_of="dresser"),),
+    )
+    with pytest.raises(LayoutError, match=r"a part of 'dresser', which is not an object"):
+        solve_layout(spec)
+
+
+def test_the_checker_finds_a_part_away_from_its_whole() -> None:
+    scene = solve_layout(design_scene(_plan(DRAWER_PLAN, "LivingRoom"), None, seed=0), seed=0)
+    moved = [
+        o if o.id != "drawer" else SceneObject(**{**o.__dict__, "position": (0.3, 0.1, 0.3)})
+        for o in scene.objects
+    ]
+    violations = [str(v) for v in check_scene(scene.with_objects(moved)).violations]
+    assert any("objects[drawer]: is not attached to 'tv_stand'" in v for v in violations)
+
+
+_SIZES = st.tuples(*(st.floats(0.3, 3.0) for _ in range(3)))
+_PARTS = st.lists(st.sampled_from(["Drawer", "Cabinet"]), max_size=6).flatmap(
+    lambda names: st.sampled_from([names, [*names, "Sink"]])  # a counter has one sink at most
+)
+
+
+@given(_SIZES, _PARTS)
+def test_storage_parts_lie_inside_their_whole_without_overlapping(
+    size: tuple[float, float, float], names: list[str]
+) -> None:
+    boxes = part_boxes("CounterTop", size, [(n, {}) for n in names])
+    spans = []
+    for (w, h, d), (x, y, z) in boxes:
+        low = (x - w / 2, y - h / 2, z - d / 2)
+        high = (x + w / 2, y + h / 2, z + d / 2)
+        for axis in range(3):
+            assert -size[axis] / 2 - 1e-9 <= low[axis] <= high[axis] <= size[axis] / 2 + 1e-9
+        spans.append((low, high))
+    for i, (a_low, a_high) in enumerate(spans):
+        for b_low, b_high in spans[i + 1 :]:
+            shared = [min(a_high[k], b_high[k]) - max(a_low[k], b_low[k]) for k in range(3)]
+            assert min(shared) <= 1e-9
