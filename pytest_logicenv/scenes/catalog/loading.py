@@ -13,7 +13,9 @@ pandas and ai2thor):
   whether they stand on the floor, hang on a wall, go in a corner, against a wall or in the
   middle, and whether a room may hold several;
 * ``receptacles.json``: what usually goes on or in what;
-* ``wall-holes.json``: the openings that door and window assets cut into walls.
+* ``wall-holes.json``: the openings that door and window assets cut into walls;
+* ``asset_groups/*.json``: the furniture ProcTHOR places together (chairs around a dining
+  table, a faucet on a sink, a house plant standing in a corner) and where in a room.
 
 A type's properties are those AI2-THOR gives most of its instances and most of its assets
 (its primary property, which says whether it is carried, pushed or fixed, is the assets' when
@@ -74,6 +76,7 @@ class Databases:
     wall_holes: Mapping[str, Mapping[str, Mapping[str, float]]]
     materials: Mapping[str, list[str]]
     metadata: Mapping[str, Raw]
+    groups: tuple[Raw, ...] = ()
 
 
 def databases_dir() -> Path:
@@ -106,6 +109,7 @@ def read_databases() -> Databases:
         wall_holes=_read(folder / "wall-holes.json"),
         materials=_read(folder / "material-database.json"),
         metadata=thor_types(),
+        groups=tuple(_read(path) for path in sorted((folder / "asset_groups").glob("*.json"))),
     )
 
 
@@ -125,6 +129,12 @@ def build_catalog(db: Databases, custom: Iterable[CustomSpec]) -> Catalog:
     for name in names:
         if db.assets.get(name) or name in db.metadata:
             types[name] = _thor_type(name, db, parents_of.get(name, {}))
+    for name, (role, spots) in _floor_groups(db.groups).items():
+        if name in types:
+            types[name] = dataclasses.replace(types[name], floor_group=role, group_spots=spots)
+    for name, supports in _group_supports(db.groups).items():
+        if name in types:
+            types[name] = dataclasses.replace(types[name], group_supports=supports)
     for spec in custom:
         types[spec.name] = _custom_type(spec, types)
     catalog = Catalog(
@@ -172,6 +182,38 @@ def with_parts(catalog: Catalog, parts: Mapping[str, tuple[PartSpec, ...]]) -> C
         for name, obj_type in catalog.types.items()
     }
     return dataclasses.replace(catalog, types=types, parts=dict(parts))
+
+
+def _floor_groups(groups: Iterable[Raw]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Type -> (``anchor`` or ``member``, the spots of its groups) for what ProcTHOR's asset
+    groups stand on the floor (not what they put on top: a TV on its stand, a faucet)."""
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for group in groups:
+        location = group.get("groupProperties", {}).get("location", {})
+        spots = tuple(s for s in ("corner", "edge", "middle") if location.get(s))
+        for member in group.get("assetMetadata", {}).values():
+            if member.get("position", {}).get("verticalAlignment") == "above":
+                continue
+            role = "member" if member.get("parentInstanceId") is not None else "anchor"
+            for name in member.get("assetIds", {}):
+                before = found.get(name, (role, ()))
+                merged = tuple(s for s in ("corner", "edge", "middle") if s in before[1] + spots)
+                found[name] = ("anchor" if "anchor" in (role, before[0]) else "member", merged)
+    return found
+
+
+def _group_supports(groups: Iterable[Raw]) -> dict[str, tuple[str, ...]]:
+    """Type -> the types ProcTHOR's asset groups put it on (``verticalAlignment`` above)."""
+    found: dict[str, set[str]] = {}
+    for group in groups:
+        members = group.get("assetMetadata", {})
+        for member in members.values():
+            parent = members.get(str(member.get("parentInstanceId")))
+            if parent is None or member.get("position", {}).get("verticalAlignment") != "above":
+                continue
+            for name in member.get("assetIds", {}):
+                found.setdefault(name, set()).update(parent.get("assetIds", {}))
+    return {name: tuple(sorted(supports)) for name, supports in found.items()}
 
 
 # --------------------------------------------------------------------------- AI2-THOR types

@@ -95,6 +95,13 @@ class ObjectType:
     part_only: bool = False
     #: Whether things go *in* it (a fridge) rather than *on* it (a table).
     holds_inside: bool = False
+    #: Where ProcTHOR's asset groups stand it on the floor: ``anchor`` (a dining table, a
+    #: floor house plant: the spots of :attr:`group_spots`), ``member`` (a chair: next to its
+    #: group's anchor), or "" (no group stands it on the floor).
+    floor_group: str = ""
+    group_spots: tuple[str, ...] = ()
+    #: What ProcTHOR's asset groups stand it on (a TV on its stand, pillows on a bed).
+    group_supports: tuple[str, ...] = ()
 
     def has(self, prop: str) -> bool:
         return prop in self.properties

@@ -4,10 +4,11 @@
 :class:`~pytest_logicenv.scenes.model.SceneSpec`: the task objects the facts require
 (``task_objects.py``), made consistent (``consistency.py``), each part with its whole
 (``parts.py``); then the enrichment, from the room templates (``furnish.py``) or a design
-request (``request_objects.py``, ``request_relations.py``), and every object's parts; the
-assets, then what rests on each support made to fit (``assets.py``, ``packing.py``); last the floor plan (``floor_plan.py``) with its doors and windows
-(``doors_windows.py``). The design must already realize every fact that needs no geometry,
-which :func:`provisional_scene` lets anyone check.
+request (``request_objects.py``, ``request_relations.py``), each floor object's spot as ProcTHOR
+annotates its type (``placement.py``) and every object's parts; the assets, then what rests on
+each support made to fit (``assets.py``, ``packing.py``); last the floor plan
+(``floor_plan.py``) with its doors and windows (``doors_windows.py``). The design must already
+realize every fact that needs no geometry, which :func:`provisional_scene` lets anyone check.
 
 >>> from pytest_logicenv.logic.plan import Plan
 >>> from pytest_logicenv.logic.facts import parse_facts
@@ -55,6 +56,7 @@ from pytest_logicenv.scenes.design.draft import Draft, scene_object
 from pytest_logicenv.scenes.design.floor_plan import floor_plan
 from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
 from pytest_logicenv.scenes.design.parts import complete_parts, give_wholes, sinks_into_counters
+from pytest_logicenv.scenes.design.placement import place_as_annotated
 from pytest_logicenv.scenes.design.request import Enrichment
 from pytest_logicenv.scenes.design.request_objects import request_materials, request_objects
 from pytest_logicenv.scenes.design.request_relations import request_relations
@@ -188,6 +190,7 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     else:
         _apply_request(draft, draft.enrichment)
     place_free_objects(draft)
+    place_as_annotated(draft)  # corners, walls, the middle, as ProcTHOR annotates each type
     complete_parts(draft)  # every object with the parts it is made of
     choose_assets(draft)  # furniture first: small objects must fit what they rest on
     if draft.enrichment is None:

@@ -1,0 +1,44 @@
+"""Realism of the example scenes: objects placed as ProcTHOR annotates their types, and parts
+attached to their wholes (``pytest_logicenv/scenes/realism.py`` says how each is judged).
+
+``python benchmarks/run.py realism [CACHE_DIR]`` reads every scene of the committed cache
+(default ``cache/``), prints one line per task, then every object not placed as annotated
+and every part not attached, and last
+``realism: P% objects placed as annotated, S% parts attached, over N scenes``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.model import load_scene
+from pytest_logicenv.scenes.realism import Realism, measure
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str]) -> int:
+    cache = Path(argv[0]) if argv else ROOT / "cache"
+    catalog = default_catalog()
+    total, scenes = Realism(), 0
+    for entry in sorted(p for p in cache.iterdir() if (p / "scenes").is_dir()):
+        files = sorted(
+            f for f in (entry / "scenes").glob("*.json") if not f.stem.endswith(".house")
+        )
+        found = Realism()
+        for path in files:
+            found += measure(load_scene(path), catalog)
+        scenes += len(files)
+        total += found
+        print(
+            f"{entry.name[:40]:40} {len(files):2} scenes  placed {found.placed}/{found.judged}"
+            f"  parts {found.attached}/{found.parts}"
+        )
+    for problem in total.problems:
+        print(f"  {problem}")
+    print(
+        f"realism: {total.placed_percent:.1f}% objects placed as annotated, "
+        f"{total.attached_percent:.1f}% parts attached, over {scenes} scenes"
+    )
+    return 0
