@@ -6,13 +6,14 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from helpers import ROOT
 
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import design_scene
 from pytest_logicenv.scenes.layout import solve_layout
-from pytest_logicenv.scenes.model import Provenance, Room, Scene, SceneObject
+from pytest_logicenv.scenes.model import Provenance, Room, Scene, SceneObject, load_scene
 from pytest_logicenv.scenes.realism import measure
 
 CATALOG = default_catalog()
@@ -74,3 +75,15 @@ def test_the_designer_places_floor_objects_as_annotated_and_notes_what_facts_for
     ) in spec.provenance.notes
     measured = measure(solve_layout(spec, seed=0), CATALOG)
     assert measured.placed_percent == measured.attached_percent == 100.0, measured.problems
+
+
+def test_the_committed_example_scenes_are_all_realistic() -> None:
+    files = [
+        path
+        for path in sorted((ROOT / "cache").glob("*/scenes/*.json"))
+        if not path.stem.endswith(".house")
+    ]
+    total = [measure(load_scene(path), CATALOG) for path in files]
+    problems = [p for m in total for p in m.problems]
+    assert len(files) == 18
+    assert problems == []
