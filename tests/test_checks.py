@@ -179,3 +179,28 @@ def test_misspelled_types_and_roles_get_a_suggestion() -> None:
     found = messages(Plan("t", (Subtask("tv", (factor,), tree),)), known_types={"Television"})
     assert any("unknown object type 'Televison' (did you mean 'Television'?)" in m for m in found)
     assert any("role 't_v' is never bound (did you mean 'tv'?)" in m for m in found)
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("Nightstand", "SideTable"),
+        ("Glass", "Cup"),
+        ("Drawers", "Drawer"),
+        ("Televison", "Television"),
+    ],
+)
+def test_an_unknown_type_gets_the_type_it_means(written: str, meant: str) -> None:
+    factor = Factor(
+        "x",
+        "Is it there?",
+        ("yes", "no"),
+        realizations={
+            "yes": (parse_fact({"exists": written}),),
+            "no": (parse_fact({"absent": written}),),
+        },
+    )
+    tree = Query("x", (("yes", Leaf("a")), ("no", Leaf("b"))))
+    known = {"SideTable", "Cup", "Drawer", "Television", "Sofa"}
+    found = messages(Plan("t", (Subtask("x", (factor,), tree),)), known_types=known)
+    assert any(f"unknown object type {written!r} (did you mean {meant!r}?)" in m for m in found)

@@ -3,8 +3,10 @@
 One package is the single source of truth for what objects exist, how big they are, what they
 can do and where they usually stand: ``loading`` reads the databases the ``procthor`` package
 ships, ``custom`` adds the types AI2-THOR lacks (flagged ``custom``, each with the AI2-THOR
-asset that stands in for it on export), ``synonyms`` holds the one table of everyday words for
-types, ``model`` the data and the lookups, ``clip`` the optional CLIP retrieval.
+asset that stands in for it on export), ``metadata`` summarizes AI2-THOR's own types, ``parts``
+says what each type is made of, ``user_types`` reads a user's type file, ``summary`` says what
+the catalog knows of a type, ``model`` holds the data and the lookups, ``clip`` the optional
+CLIP retrieval. The everyday words for types are :mod:`pytest_logicenv.vocabulary`'s.
 
 >>> catalog = default_catalog()
 >>> catalog.type("Sofa").has("receptacle"), catalog.type("Apple").has("pickupable")
@@ -36,7 +38,7 @@ from pytest_logicenv.scenes.catalog.properties import (
     STRUCTURAL_TYPES,
     THOR_PROPERTIES,
 )
-from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS
+from pytest_logicenv.vocabulary import SYNONYMS
 
 __all__ = [
     "ACCEPTS",

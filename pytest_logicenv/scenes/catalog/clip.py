@@ -16,7 +16,7 @@ from typing import Any
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.model import Catalog, Match
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
-from pytest_logicenv.scenes.catalog.synonyms import words_of
+from pytest_logicenv.vocabulary import words_of
 
 #: Environment variables that configure the optional CLIP backend.
 CLIP_MODEL_ENV = "LOGICENV_CLIP_MODEL"

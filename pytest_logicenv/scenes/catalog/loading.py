@@ -54,8 +54,8 @@ from pytest_logicenv.scenes.catalog.properties import (
     THOR_PROPERTIES,
     UNANNOTATED_PLACEMENT,
 )
-from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS
 from pytest_logicenv.scenes.model import PROPERTIES, Vector
+from pytest_logicenv.vocabulary import SYNONYMS
 
 #: A room counts among a type's usual rooms when ProcTHOR does not weight it but at least this
 #: share of AI2-THOR's scenes of that room type hold one.

@@ -11,8 +11,6 @@
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,8 +18,8 @@ from functools import cached_property
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
-from pytest_logicenv.scenes.catalog.synonyms import SYNONYMS, camel, singular, words_of
 from pytest_logicenv.scenes.model import Vector
+from pytest_logicenv.vocabulary import SYNONYMS, Vocabulary, camel
 
 
 @dataclass(frozen=True)
@@ -173,12 +171,8 @@ class Catalog:
             raise SceneError(self.unknown_type_message(name)) from None
 
     def suggestions(self, name: str) -> list[str]:
-        """Types close to ``name``: its lexical reading first, then similar spellings."""
-        close = difflib.get_close_matches(name, list(self.types), n=4, cutoff=0.5)
-        guess = self.resolve_or_none(words_of(name))
-        if guess is not None:
-            close = [guess.type, *(c for c in close if c != guess.type)]
-        return close
+        """Types close to ``name``: what it means first, then similar spellings."""
+        return self.vocabulary.suggestions(name)
 
     def unknown_type_message(self, name: str) -> str:
         close = self.suggestions(name)
@@ -194,35 +188,20 @@ class Catalog:
         return self._assets_by_id.get(asset_id)
 
     @cached_property
-    def _phrases(self) -> dict[tuple[str, ...], str]:
-        phrases: dict[tuple[str, ...], str] = {}
-        for name in self.types:
-            if name not in STRUCTURAL_TYPES:
-                phrases[tuple(singular(w) for w in words_of(name).split())] = name
-        for phrase, name in self.synonyms.items():
-            if name in self.types:
-                phrases[tuple(singular(w) for w in phrase.split())] = name
-        return phrases
+    def vocabulary(self) -> Vocabulary:
+        """The catalog's types and the words for them (the one synonym table, and a type
+        file's)."""
+        return Vocabulary(frozenset(self.types), self.synonyms, STRUCTURAL_TYPES)
 
     def resolve_or_none(self, description: str) -> Match | None:
         """Lexical retrieval: the type whose name or synonym best matches ``description``."""
-        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(description))]
-        best: tuple[float, str] | None = None
-        for phrase, name in self._phrases.items():
-            n = len(phrase)
-            for start in range(len(words) - n + 1):
-                if tuple(words[start : start + n]) != phrase:
-                    continue
-                # Longer phrases win; among equals, the one nearer the end (the head noun:
-                # "sofa pillow" is a pillow).
-                score = n + (start + n) / (len(words) + 1) * 0.5
-                if best is None or score > best[0]:
-                    best = (score, name)
-        if best is None:
+        found = self.vocabulary.scored_meaning(description)
+        if found is None:
             return None
-        obj_type = self.types[best[1]]
+        name, score = found
+        obj_type = self.types[name]
         asset_id = obj_type.assets[0].id if obj_type.assets else ""
-        return Match(best[1], asset_id, best[0], "lexical")
+        return Match(name, asset_id, score, "lexical")
 
     def resolve(self, description: str, backend: str = "lexical") -> Match:
         """Map a description (``"laundry basket"``) to a type and a suggested asset.

@@ -1,18 +1,26 @@
-"""The words people use for object types: one synonym table, and the word helpers that
-read type names and descriptions.
+"""The words people use for object types: one synonym table, and reading what a word means.
 
-The catalog's lexical retrieval (:meth:`~pytest_logicenv.scenes.catalog.Catalog.resolve`)
-and every did-you-mean (``logicenv types``, unknown types in plans and designs) read this one
-table, so "nightstand" means a SideTable everywhere.
+The catalog's lexical retrieval (:meth:`~pytest_logicenv.scenes.catalog.Catalog.resolve`),
+``logicenv types WORD`` and every did-you-mean (unknown types in plans, in designs, in type
+files) read this one table through :class:`Vocabulary`, so "nightstand" means a SideTable
+everywhere. It depends on nothing else of the package, so every stage may use it.
 
 >>> SYNONYMS["nightstand"], words_of("CoffeeTable"), singular("boxes")
 ('SideTable', 'coffee table', 'box')
+>>> vocabulary = Vocabulary(frozenset({"SideTable", "Cup", "Pillow", "Sofa"}))
+>>> vocabulary.meaning("a glass of water"), vocabulary.meaning("the sofa pillow")
+('Cup', 'Pillow')
+>>> vocabulary.suggestions("Nightstand"), vocabulary.suggestions("Sofaa")
+(['SideTable'], ['Sofa'])
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 
 #: Words that name a type in everyday speech (lower case) -> type. Lexical retrieval also
 #: matches every type's own name split into words ("coffee table"); words are compared in the
@@ -210,3 +218,56 @@ def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
         return word[:-1]
     return word
+
+
+# --------------------------------------------------------------------------- meaning
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Type names and the words for them; ``hidden`` names are never a word's meaning (the
+    floor, a doorway)."""
+
+    types: Collection[str]
+    synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
+    hidden: Collection[str] = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
+
+    @cached_property
+    def _phrases(self) -> dict[tuple[str, ...], str]:
+        phrases: dict[tuple[str, ...], str] = {}
+        for name in sorted(self.types):
+            if name not in self.hidden:
+                phrases[tuple(singular(w) for w in words_of(name).split())] = name
+        for phrase, name in self.synonyms.items():
+            if name in self.types:
+                phrases[tuple(singular(w) for w in phrase.split())] = name
+        return phrases
+
+    def scored_meaning(self, text: str) -> tuple[str, float] | None:
+        """The type whose name or synonym best matches ``text``, with its score."""
+        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(text))]
+        best: tuple[float, str] | None = None
+        for phrase, name in self._phrases.items():
+            n = len(phrase)
+            for start in range(len(words) - n + 1):
+                if tuple(words[start : start + n]) != phrase:
+                    continue
+                # Longer phrases win; among equals, the one nearer the end (the head noun:
+                # "sofa pillow" is a pillow).
+                score = n + (start + n) / (len(words) + 1) * 0.5
+                if best is None or score > best[0]:
+                    best = (score, name)
+        return None if best is None else (best[1], best[0])
+
+    def meaning(self, text: str) -> str | None:
+        """The type ``text`` names by meaning (``"nightstand"``: SideTable), if any."""
+        found = self.scored_meaning(text)
+        return None if found is None else found[0]
+
+    def suggestions(self, name: str, limit: int = 4) -> list[str]:
+        """Types close to ``name``: what it means first, then similar spellings."""
+        close = difflib.get_close_matches(name, sorted(self.types), n=limit, cutoff=0.5)
+        meant = self.meaning(words_of(name))
+        if meant is not None:
+            close = [meant, *(c for c in close if c != meant)]
+        return close[:limit]
