@@ -252,7 +252,7 @@ def constrain(
     for name, value in attrs.items():
         _constrain_attr(obj, name, value, text)
     for name, flag in states.items():
-        _constrain_state(obj, name, flag, text)
+        _constrain_state(draft, obj, name, flag, text)
     if where.room is not None:
         _constrain_room(draft, obj, where.room, text)
     if where.part_of is not None:
@@ -277,12 +277,14 @@ def _constrain_attr(obj: DraftObject, name: str, value: str, text: str) -> None:
     obj.why[f"attr:{name}"] = text
 
 
-def _constrain_state(obj: DraftObject, name: str, flag: bool, text: str) -> None:
+def _constrain_state(draft: Draft, obj: DraftObject, name: str, flag: bool, text: str) -> None:
     needed = STATE_PROPERTY.get(name)
     if needed is not None and not obj.type.has(needed):
+        able = sorted(t.name for t in draft.catalog.types.values() if t.has(needed))
+        shown = ", ".join(able[:12]) + (f" and {len(able) - 12} more" if len(able) > 12 else "")
         raise SceneError(
-            f"'{text}': a {obj.type.name} cannot be {name} (it is not {needed}); "
-            "pick a type that can, or drop the state"
+            f"'{text}': a {obj.type.name} cannot be {name} (it is not {needed}); types that "
+            f"can: {shown} (logicenv types {needed}); pick one, or drop the state"
         )
     if f"state:{name}" in obj.why and obj.states.get(name) != flag:
         raise SceneError(
