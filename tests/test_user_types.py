@@ -243,3 +243,13 @@ def test_types_only_the_hook_adds_are_warned_about(pytester: pytest.Pytester) ->
             "commands cannot see: Trophy; describe them in a type file*"
         ]
     )
+
+
+def test_toml_on_python_3_10_says_to_write_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "types.toml"
+    path.write_text(TROPHY_TOML)
+    monkeypatch.setattr(sys, "version_info", (3, 10, 14, "final", 0))
+    with pytest.raises(TypeFileError, match=r"TOML type files need Python 3.11 or later"):
+        load_catalog(path)

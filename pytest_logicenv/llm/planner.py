@@ -313,7 +313,10 @@ text and the rooms are filled in for you: leave them out.
 
 Facts are JSON objects:
 - {{"exists": T, "as": role, "where": {{"on": R}} or {{"in": R}}, "attrs": {{...}}, \
-"states": {{...}}}}: some object of type T matches ("as", "where", "attrs", "states" optional)
+"states": {{...}}}}: some object of type T matches ("as", "where", "attrs", "states" optional); \
+"where" may also hold "room" and "part_of": drawers, cabinets, shelves, a sink's basin and \
+faucet, a stove's burners and knobs are parts ({{"exists": "Drawer", "as": "drawer", "where": \
+{{"part_of": "dresser"}}}}), and things rest in them ({{"in": ["sock", "drawer"]}})
 - {{"absent": T, "where": ..., "attrs": ..., "states": ...}}: no such object
 - {{"on": [A, B]}}, {{"in": [A, B]}}, {{"near": [A, B]}}: a relation between objects
 - {{"held": A}}: the agent holds A
