@@ -93,6 +93,17 @@ def kitchen() -> Scene:
         obj("statue", "Statue", size=(0.3, 0.6, 0.3), at=(4.5, 1.0)),
         obj("tray", "Tray", "receptacle", size=(0.09, 0.02, 0.09), at=(3.5, 0.5)),
         obj("jar", "Jar", "pickupable", room="pantry", at=(6.0, 2.5)),
+        obj("sink", "Sink", "receptacle", size=(0.6, 0.9, 0.6), at=(2.8, 4.2)),
+        obj("faucet", "Faucet", "toggleable", parent="sink", size=(0.05, 0.3, 0.2),
+            states={"toggled": False}),
+        obj("cloth", "Cloth", "pickupable", "cleaning_tool", "wettable", parent="counter",
+            size=(0.2, 0.01, 0.2)),
+        obj("microwave", "Microwave", "receptacle", "openable", "toggleable", "heat_source",
+            parent="counter", size=(0.5, 0.3, 0.4), states={"open": False}),
+        obj("soap", "SoapBottle", "pickupable", "can_be_used_up", parent="counter",
+            size=(0.08, 0.2, 0.08), states={"used_up": True}),
+        obj("refill", "SoapRefill", "pickupable", "refill_source", parent="counter",
+            size=(0.1, 0.25, 0.1)),
         rooms=(square("kitchen", "Kitchen"), square("pantry", "Pantry", x=5)),
     )  # fmt: skip
     door = Door("pantry_door", "kitchen|pantry", ("kitchen", "pantry"), 2.0, open=False)

@@ -27,6 +27,14 @@ def pick(item: str) -> Call:
     return ("PickUp", {"object": item})
 
 
+def toggle(target: str) -> Call:
+    return ("ToggleOn", {"target": target})
+
+
+# The agent holds the mug at the sink, whose faucet runs.
+AT_RUNNING_SINK = [go("counter"), pick("mug"), go("sink"), toggle("faucet")]
+
+
 def run(world: WorldState, calls: Sequence[Call]) -> None:
     for action, args in calls:
         violation = execute(world, action, args)
@@ -123,10 +131,49 @@ BROKEN: list[tuple[str, list[Call], dict[str, str], str]] = [
     ("Fill", [], {"target": "mug"}, "next_to"),
     ("Fill", [go("counter")], {"target": "knife"}, "fillable"),
     ("Fill", [go("counter")], {"target": "milk"}, "fillable"),
-    ("Fill", [go("counter"), ("Fill", {"target": "mug"})], {"target": "mug"}, "not_filled"),
+    ("Fill", [*AT_RUNNING_SINK, ("Fill", {"target": "mug"})], {"target": "mug"}, "not_filled"),
+    ("Fill", [go("counter")], {"target": "mug"}, "running_water"),
+    ("Fill", [go("counter"), pick("mug"), go("sink")], {"target": "mug"}, "running_water"),
+    ("Wet", [], {"target": "cloth"}, "next_to"),
+    ("Wet", [go("counter")], {"target": "mug"}, "wettable"),
+    ("Wet", [go("counter"), pick("cloth")], {"target": "cloth"}, "running_water"),
+    (
+        "Wet",
+        [go("counter"), pick("cloth"), go("sink"), toggle("faucet"), ("Wet", {"target": "cloth"})],
+        {"target": "cloth"},
+        "not_wet",
+    ),
     ("Empty", [go("fridge")], {"target": "apple"}, "visible"),
-    ("Empty", [], {"target": "milk"}, "next_to"),
-    ("Empty", [go("counter")], {"target": "mug"}, "filled"),
+    ("Empty", [go("counter")], {"target": "milk"}, "holding"),
+    ("Empty", [go("counter"), pick("mug")], {"target": "mug"}, "filled"),
+    ("Open", [go("counter"), toggle("microwave")], {"target": "microwave"}, "appliance_off"),
+    (
+        "ToggleOn",
+        [go("counter"), ("Open", {"target": "microwave"})],
+        {"target": "microwave"},
+        "appliance_closed",
+    ),
+    (
+        "Clean",
+        [go("counter"), pick("cloth"), go("stain")],
+        {"target": "stain", "tool": "cloth"},
+        "wet_tool",
+    ),
+    ("Refill", [], {"target": "soap", "source": "refill"}, "next_to"),
+    (
+        "Refill",
+        [go("counter"), pick("refill")],
+        {"target": "mug", "source": "refill"},
+        "can_be_used_up",
+    ),
+    (
+        "Refill",
+        [go("counter"), pick("refill"), ("Refill", {"target": "soap", "source": "refill"})],
+        {"target": "soap", "source": "refill"},
+        "used_up",
+    ),
+    ("Refill", [go("counter")], {"target": "soap", "source": "refill"}, "holding"),
+    ("Refill", [go("counter"), pick("mug")], {"target": "soap", "source": "mug"}, "refill_source"),
     ("Pour", [go("counter")], {"object": "milk", "target": "mug"}, "holding"),
     ("Pour", [go("counter"), pick("cup")], {"object": "cup", "target": "mug"}, "filled"),
     ("Pour", [go("counter"), pick("milk")], {"object": "milk", "target": "milk"}, "distinct"),
@@ -135,7 +182,13 @@ BROKEN: list[tuple[str, list[Call], dict[str, str], str]] = [
     ("Pour", [go("counter"), pick("milk")], {"object": "milk", "target": "knife"}, "fillable"),
     (
         "Pour",
-        [go("counter"), ("Fill", {"target": "mug"}), pick("milk")],
+        [
+            *AT_RUNNING_SINK,
+            ("Fill", {"target": "mug"}),
+            go("counter"),
+            ("PutOn", {"object": "mug", "target": "counter"}),
+            pick("milk"),
+        ],
         {"object": "milk", "target": "mug"},
         "not_filled",
     ),
@@ -300,7 +353,7 @@ def test_putting_into_a_heat_source_that_is_on_cooks_at_once() -> None:
     assert world.objects["bread"].states["cooked"] is True
 
 
-def test_clean_fill_pour_empty_slice() -> None:
+def test_clean_pour_empty_slice() -> None:
     world = WorldState.from_scene(kitchen())
     run(world, [go("counter"), pick("sponge"), go("stain")])
     run(world, [("Clean", {"target": "stain", "tool": "sponge"})])
@@ -309,12 +362,57 @@ def test_clean_fill_pour_empty_slice() -> None:
     run(world, [pick("milk"), ("Pour", {"object": "milk", "target": "mug"})])
     assert world.objects["mug"].states["filled"] is True
     assert world.objects["milk"].states["filled"] is False
-    run(world, [("Empty", {"target": "mug"}), ("Fill", {"target": "cup"})])
+    run(world, [("Drop", {"object": "milk"}), pick("mug"), ("Empty", {"target": "mug"})])
     assert world.objects["mug"].states["filled"] is False
-    assert world.objects["cup"].states["filled"] is True
-    run(world, [("Drop", {"object": "milk"}), pick("knife")])
+    run(world, [("Drop", {"object": "mug"}), pick("knife")])
     run(world, [("Slice", {"target": "bread", "tool": "knife"})])
     assert holds(world, {"state": "bread", "sliced": True})
+
+
+def test_a_running_faucet_fills_what_is_held_at_it_or_lies_in_its_basin() -> None:
+    world = WorldState.from_scene(kitchen())
+    run(world, [*AT_RUNNING_SINK, ("Fill", {"target": "mug"})])
+    assert world.objects["mug"].states["filled"] is True
+    # What goes into the basin of a running faucet fills by itself (AI2-THOR's physics), and
+    # it does not matter whether the faucet or the cup came first.
+    run(world, [("PutIn", {"object": "mug", "target": "sink"}), go("counter"), pick("cup")])
+    run(world, [go("sink"), ("ToggleOff", {"target": "faucet"})])
+    run(world, [("PutIn", {"object": "cup", "target": "sink"})])
+    assert not world.objects["cup"].states.get("filled")
+    run(world, [toggle("faucet")])
+    assert world.objects["cup"].states["filled"] is True
+
+
+def test_a_cloth_wets_at_a_running_faucet_and_then_cleans() -> None:
+    world = WorldState.from_scene(kitchen())
+    run(world, [go("counter"), pick("cloth"), go("sink"), toggle("faucet")])
+    run(world, [("Wet", {"target": "cloth"}), go("stain")])
+    run(world, [("Clean", {"target": "stain", "tool": "cloth"})])
+    assert world.objects["stain"].states["dirty"] is False
+
+
+def test_running_water_washes_a_dirty_dish_in_the_basin() -> None:
+    world = WorldState.from_scene(kitchen())
+    world.objects["cup"].states["dirty"] = True
+    run(world, [go("counter"), pick("cup"), go("sink"), toggle("faucet")])
+    assert world.objects["cup"].states["dirty"] is True  # held: only Fill and Wet touch it
+    run(world, [("PutIn", {"object": "cup", "target": "sink"})])
+    assert world.objects["cup"].states["dirty"] is False
+
+
+def test_an_appliance_runs_closed_and_opens_off() -> None:
+    world = WorldState.from_scene(kitchen())
+    run(world, [go("counter"), toggle("microwave"), ("ToggleOff", {"target": "microwave"})])
+    run(world, [("Open", {"target": "microwave"}), ("Close", {"target": "microwave"})])
+    # A laptop opens and toggles too, but holds nothing: the appliance rule leaves it alone.
+    world.objects["microwave"].properties = frozenset({"openable", "toggleable"})
+    run(world, [toggle("microwave"), ("Open", {"target": "microwave"})])
+
+
+def test_a_used_up_object_is_refilled_from_a_refill_container() -> None:
+    world = WorldState.from_scene(kitchen())
+    run(world, [go("counter"), pick("refill"), ("Refill", {"target": "soap", "source": "refill"})])
+    assert holds(world, {"state": "soap", "used_up": False})
 
 
 def test_a_dropped_object_lies_on_the_floor_within_reach() -> None:

@@ -1,16 +1,22 @@
 """Actions: what the agent can do, when it may, and what changes (after AI2-THOR and
 VirtualHome's executor).
 
-Each action has named ports (``PutIn(object, target)``), ordered preconditions and an effect on
-a :class:`~pytest_logicenv.sim.world.WorldState`. Ports hold object references as the facts
-language reads them: a type (``Mug``), a role (``red_box``) or an object id. :func:`execute`
-resolves the references, checks the preconditions in order and either applies the effect or
-returns a :class:`PreconditionViolation` that names the action, its arguments, the broken
-precondition and the facts that broke it.
+Each action is data: named ports (``PutIn(object, target)``), ordered preconditions
+(:mod:`pytest_logicenv.sim.preconditions`), an effect and the effect's text. The simulator runs
+these and :func:`action_table` prints them, so the documented rules (``docs/actions.md``) are
+the rules that run. Ports hold object references as the facts language reads them: a type
+(``Mug``), a role (``red_box``) or an object id, optionally with a selector
+(:class:`~pytest_logicenv.sim.selectors.Select`). :func:`execute` binds the references
+(:mod:`pytest_logicenv.sim.binding`), checks the preconditions in order and either applies the
+effect, then lets heat and water act (:func:`~pytest_logicenv.sim.physics.settle`), or returns a
+:class:`PreconditionViolation` that names the action, its arguments, the broken rule and the
+facts that broke it.
 
 A reference that names nothing in the scene is a *missing* violation: the situation does not
-contain what the policy acts on (its missing branch, ``lackbranch``). Any other broken
-precondition breaks causal order on objects that are there (``counterfactual``).
+contain what the policy acts on (its missing branch, ``lackbranch``). A reference that names
+several objects the agent can see, none of them at hand, is ambiguous (``error``: a bug in
+the policy). Any other broken precondition breaks causal order on objects that are there
+(``counterfactual``).
 
 >>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
@@ -38,11 +44,42 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.logic.facts import FLOOR, is_type_ref
+from pytest_logicenv.logic.facts import FLOOR
+from pytest_logicenv.sim.binding import Unbound, candidates
+from pytest_logicenv.sim.physics import settle
+from pytest_logicenv.sim.preconditions import (
+    Bound,
+    Broken,
+    Precondition,
+    accepts,
+    appliance_closed,
+    appliance_off,
+    distinct,
+    hand_free,
+    has_property,
+    has_room,
+    holding,
+    in_state,
+    next_to,
+    open_if_openable,
+    open_way,
+    state_word,
+    under_running_water,
+    way_to,
+    wet_if_wettable,
+)
+from pytest_logicenv.sim.selectors import Select, check_reference, selector
 from pytest_logicenv.sim.world import WorldObject, WorldState
 
-#: The objects an action call is bound to, by port.
-Bound = Mapping[str, WorldObject]
+#: What a port may hold: an object reference, or one with a selector.
+Target = str | Select
+#: The outcome class a broken rule shows, by rule (every other rule: ``counterfactual``).
+RULE_OUTCOMES: Mapping[str, str] = {"exists": "lackbranch", "unambiguous": "error"}
+
+
+def outcome_of(code: str) -> str:
+    """The outcome class a run stopped by the rule ``code`` ends with."""
+    return RULE_OUTCOMES.get(code, "counterfactual")
 
 
 @dataclass(frozen=True)
@@ -50,10 +87,10 @@ class PreconditionViolation:
     """A precondition an action call broke.
 
     ``arguments`` are the ports as the policy wrote them, ``objects`` the object ids they were
-    resolved to (empty when a reference named nothing), ``precondition`` a short code
-    (``holding``, ``next_to``, ``open``, ...), ``requirement`` the precondition in words and
-    ``facts`` what was true instead. ``absent`` is the reference that named nothing in this
-    scene, for the ``exists`` precondition.
+    resolved to (empty when a reference named nothing), ``precondition`` the rule's name
+    (``holding``, ``next_to``, ``open``, ... as in ``docs/actions.md``), ``requirement`` the
+    rule in words and ``facts`` what was true instead. ``absent`` is the reference that named
+    nothing in this scene, for the ``exists`` rule.
     """
 
     action: str
@@ -71,8 +108,9 @@ class PreconditionViolation:
 
     @property
     def kind(self) -> str:
-        """The fault class this violation shows: ``lackbranch`` or ``counterfactual``."""
-        return "lackbranch" if self.missing else "counterfactual"
+        """The outcome class this violation shows: ``lackbranch`` (the call named something
+        this scene lacks), ``error`` (an ambiguous reference) or ``counterfactual``."""
+        return "lackbranch" if self.missing else outcome_of(self.precondition)
 
     @property
     def call(self) -> str:
@@ -101,7 +139,8 @@ class PreconditionViolation:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PreconditionViolation:
-        """The violation :meth:`to_json` wrote (``kind`` follows from ``absent``)."""
+        """The violation :meth:`to_json` wrote (``kind`` follows from ``absent`` and the
+        rule)."""
         absent = data.get("absent")
         return cls(
             action=str(data["action"]),
@@ -115,257 +154,30 @@ class PreconditionViolation:
 
 
 @dataclass(frozen=True)
-class Broken:
-    """What a failed precondition check reports."""
-
-    requirement: str
-    facts: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Precondition:
-    """A precondition: its short ``code``, its ``check``, and ``text``, what it requires in
-    words naming the ports (``the agent holds `object```), for the generated docs."""
-
-    code: str
-    check: Callable[[WorldState, Bound], Broken | None]
-    text: str = ""
-
-
-@dataclass(frozen=True)
 class ActionSpec:
-    """An action: its ports in order, its preconditions in the order they are checked, and its
-    effect (called only when every precondition holds), with ``does``, the effect in words
-    for the generated docs (``docs/actions.md``, ``logicenv actions``)."""
+    """An action: its ports in order, its preconditions in the order they are checked, its
+    effect (called only when every precondition holds) and the effect in words."""
 
     name: str
     ports: tuple[str, ...]
     preconditions: tuple[Precondition, ...]
     effect: Callable[[WorldState, Bound], None]
+    effects: tuple[str, ...]
     #: Ports that may also name a room (``GoTo(Kitchen)``).
     room_ports: tuple[str, ...] = ()
-    does: str = ""
 
+    @property
+    def does(self) -> str:
+        """The effects in one sentence, for the generated docs."""
+        return "; ".join(self.effects)
 
-# --------------------------------------------------------------------------- preconditions
-
-# How a boolean state reads in messages: (when true, when false).
-_STATE_WORDS: Mapping[str, tuple[str, str]] = {
-    "open": ("open", "closed"),
-    "toggled": ("on", "off"),
-    "dirty": ("dirty", "clean"),
-    "filled": ("filled", "empty"),
-    "sliced": ("sliced", "not sliced"),
-    "cooked": ("cooked", "not cooked"),
-}
-_PROPERTY_WORDS: Mapping[str, str] = {
-    "receptacle": "a receptacle",
-    "cleaning_tool": "a cleaning tool",
-    "cutting_tool": "a cutting tool",
-}
-
-
-def _state_word(state: str, value: bool) -> str:
-    true_word, false_word = _STATE_WORDS.get(state, (state, f"not {state}"))
-    return true_word if value else false_word
-
-
-def _where_agent_is(world: WorldState) -> str:
-    spot = world.agent.spot
-    if spot is None:
-        return f"the agent is in {world.agent.room} at no object"
-    return f"the agent is next to {world.objects[spot].label}"
-
-
-def visible(port: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        container = world.enclosure(obj)
-        if container is None:
-            return None
-        return Broken(
-            f"the agent can see {obj.label}",
-            (f"{obj.label} is inside {container.label}", f"{container.label} is closed"),
-        )
-
-    return Precondition("visible", check, f"`{port}` is not inside a closed receptacle")
-
-
-def open_way(port: str) -> Precondition:
-    """The agent walks to the object's room through open doors (a closed door bars it)."""
-
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        return _way_to(world, world.rooms_of(bound[port]))
-
-    return Precondition(
-        "way", check, f"no closed door bars every way from the agent's room to `{port}`'s"
-    )
-
-
-def _way_to(world: WorldState, rooms: Sequence[str]) -> Broken | None:
-    closed = world.closed_way(rooms)
-    if closed is None:
-        return None
-    return Broken(
-        f"an open way from {world.agent.room} to {rooms[0]}",
-        tuple(f"{door.label} is closed" for door in closed),
-    )
-
-
-def next_to(port: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        if world.reachable(obj):
-            return None
-        facts = [_where_agent_is(world)]
-        if obj.room != world.agent.room:
-            facts.append(f"{obj.label} is in {obj.room}")
-        return Broken(f"the agent is next to {obj.label} (GoTo it first)", tuple(facts))
-
-    return Precondition("next_to", check, f"the agent is next to `{port}` (GoTo it first)")
-
-
-def has_property(port: str, prop: str) -> Precondition:
-    word = _PROPERTY_WORDS.get(prop, prop)
-
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        if obj.has(prop):
-            return None
-        return Broken(f"{obj.label} is {word}", (f"{obj.label} ({obj.type}) is not {word}",))
-
-    return Precondition(prop, check, f"`{port}` is {word}")
-
-
-def hand_free() -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        held = world.held()
-        if held is None:
-            return None
-        return Broken("the agent's hand is free", (f"the agent holds {held.label}",))
-
-    return Precondition("hand_free", check, "the agent's hand is free")
-
-
-def holding(port: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        held = world.held()
-        if held is obj:
-            return None
-        fact = "the agent holds nothing" if held is None else f"the agent holds {held.label}"
-        return Broken(f"the agent holds {obj.label}", (fact,))
-
-    return Precondition("holding", check, f"the agent holds `{port}`")
-
-
-def in_state(port: str, state: str, value: bool) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        if obj.states.get(state, False) == value:
-            return None
-        return Broken(
-            f"{obj.label} is {_state_word(state, value)}",
-            (f"{obj.label} is {_state_word(state, not value)}",),
-        )
-
-    code = state if value else f"not_{state}"
-    return Precondition(code, check, f"`{port}` is {_state_word(state, value)}")
-
-
-def open_if_openable(port: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj = bound[port]
-        if not obj.has("openable") or obj.states.get("open", False):
-            return None
-        return Broken(f"{obj.label} is open", (f"{obj.label} is closed",))
-
-    return Precondition("open", check, f"`{port}` is open, if it opens and closes")
-
-
-def distinct(first: str, second: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        a, b = bound[first], bound[second]
-        if a is not b and all(ancestor is not a for ancestor in world.ancestors(b)):
-            return None
-        relation = "the same object as" if a is b else "on or in"
-        return Broken(
-            f"{b.label} is another object than {a.label}, not on or in it",
-            (f"{b.label} is {relation} {a.label}",),
-        )
-
-    return Precondition(
-        "distinct", check, f"`{second}` is another object than `{first}`, not on or in it"
-    )
-
-
-def accepts(obj_port: str, target_port: str) -> Precondition:
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj, target = bound[obj_port], bound[target_port]
-        if not target.accepts or obj.type in target.accepts:
-            return None
-        return Broken(
-            f"{target.label} accepts {obj.label}",
-            (f"{target.label} accepts only {', '.join(target.accepts)}, not {obj.type}",),
-        )
-
-    return Precondition(
-        "compatible",
-        check,
-        f"`{target_port}` takes `{obj_port}`'s type (an object-specific receptacle, such as a "
-        "toaster, takes only its own types)",
-    )
-
-
-def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
-    """An object-specific receptacle (a toaster, a towel holder) takes one object at a time;
-    others take what fits: volumes for ``in``, floor areas for ``on``."""
-
-    def measure(obj: WorldObject) -> float:
-        x, y, z = obj.size
-        return x * y * z if relation == "in" else x * z
-
-    def check(world: WorldState, bound: Bound) -> Broken | None:
-        obj, target = bound[obj_port], bound[target_port]
-        inside = world.children(target, relation)
-        if target.accepts:
-            if not inside:
-                return None
-            return Broken(
-                f"{target.label} has room for {obj.label}",
-                (f"{inside[0].label} is already {relation} {target.label}",),
-            )
-        used = sum(measure(other) for other in inside)
-        if used + measure(obj) <= measure(target) * (1 + 1e-9):
-            return None
-        listing = ", ".join(other.label for other in inside)
-        facts = (f"{target.label} is full" + (f" ({listing} {relation} it)" if inside else ""),)
-        if not inside:
-            facts = (f"{obj.label} is larger than {target.label}",)
-        return Broken(f"{target.label} has room for {obj.label}", facts)
-
-    space = "volume" if relation == "in" else "floor area"
-    return Precondition(
-        "room",
-        check,
-        f"`{target_port}` has room for `{obj_port}` (an object-specific receptacle holds one "
-        f"object; others hold what fits their {space})",
-    )
+    @property
+    def reach_ports(self) -> frozenset[str]:
+        """The ports the action needs within reach (held or at the agent's spot)."""
+        return frozenset(port for rule in self.preconditions for port in rule.reach)
 
 
 # --------------------------------------------------------------------------- effects
-
-
-def _heat(world: WorldState, source: WorldObject) -> None:
-    """A heat source that is on cooks what is on or in it; an object-specific one (a coffee
-    machine that takes mugs) also fills what it holds, as AI2-THOR's coffee machine does."""
-    if not (source.has("heat_source") and source.states.get("toggled", False)):
-        return
-    for inner in world.descendants(source):
-        if inner.has("cookable"):
-            world.set_state(inner, "cooked", True)
-        if source.accepts and inner.has("fillable"):
-            world.set_state(inner, "filled", True)
 
 
 def _go_to(world: WorldState, bound: Bound) -> None:
@@ -382,7 +194,6 @@ def _pick_up(world: WorldState, bound: Bound) -> None:
 def _put(relation: str) -> Callable[[WorldState, Bound], None]:
     def effect(world: WorldState, bound: Bound) -> None:
         world.place(bound["object"], bound["target"], relation)
-        _heat(world, bound["target"])
 
     return effect
 
@@ -394,11 +205,6 @@ def _set(port: str, state: str, value: bool) -> Callable[[WorldState, Bound], No
     return effect
 
 
-def _toggle_on(world: WorldState, bound: Bound) -> None:
-    world.set_state(bound["target"], "toggled", True)
-    _heat(world, bound["target"])
-
-
 def _pour(world: WorldState, bound: Bound) -> None:
     world.set_state(bound["target"], "filled", True)
     world.set_state(bound["object"], "filled", False)
@@ -408,17 +214,19 @@ def _drop(world: WorldState, bound: Bound) -> None:
     world.place(bound["object"], None, "on")
 
 
+# --------------------------------------------------------------------------- the actions
+
+
 def _spec(
     name: str,
     ports: Sequence[str],
     preconditions: Sequence[Precondition],
     effect: Callable[[WorldState, Bound], None],
+    effects: Sequence[str],
     room_ports: Sequence[str] = (),
-    *,
-    does: str,
 ) -> ActionSpec:
     return ActionSpec(
-        name, tuple(ports), tuple(preconditions), effect, tuple(room_ports), does=does
+        name, tuple(ports), tuple(preconditions), effect, tuple(effects), tuple(room_ports)
     )
 
 
@@ -427,22 +235,23 @@ def _switch(
     prop: str,
     state: str,
     value: bool,
-    effect: Callable[[WorldState, Bound], None] | None = None,
-    also: str = "",
+    extra: Sequence[Precondition] = (),
+    effect: str = "",
 ) -> ActionSpec:
     """An action that sets ``state`` of a reachable ``target`` that has ``prop`` and is not
-    already in that state (Open, Close, ToggleOn, ToggleOff, Fill)."""
+    already in that state (Open, Close, ToggleOn, ToggleOff, Fill, Wet)."""
     return _spec(
         name,
         ["target"],
-        [*_reach("target"), has_property("target", prop), in_state("target", state, not value)],
-        effect or _set("target", state, value),
-        does=f"`target` is {_state_word(state, value)}{also}",
+        [
+            next_to("target"),
+            has_property("target", prop),
+            in_state("target", state, not value),
+            *extra,
+        ],
+        _set("target", state, value),
+        [effect or f"`target` is {state_word(state, value)}"],
     )
-
-
-def _reach(port: str) -> tuple[Precondition, Precondition]:
-    return visible(port), next_to(port)
 
 
 def _receive(relation: str) -> tuple[Precondition, ...]:
@@ -451,7 +260,7 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
     return (
         holding("object"),
         distinct("object", "target"),
-        *_reach("target"),
+        next_to("target"),
         has_property("target", "receptacle"),
         *opening,
         accepts("object", "target"),
@@ -459,11 +268,9 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
     )
 
 
-#: What a heat source does, in the docs of the actions that can start it.
-_HEATS = (
-    "; a heat source that is on cooks what is on or in it (an object-specific one, such as "
-    "a coffee machine, also fills it)"
-)
+def _tool(port: str, prop: str) -> tuple[Precondition, Precondition]:
+    return holding(port), has_property(port, prop)
+
 
 #: Every action, by name (each leaf class in :mod:`pytest_logicenv.sim.leaves` says what it does).
 ACTIONS: Mapping[str, ActionSpec] = {
@@ -472,56 +279,63 @@ ACTIONS: Mapping[str, ActionSpec] = {
         _spec(
             "GoTo",
             ["target"],
-            [visible("target"), open_way("target")],
+            [open_way("target")],
             _go_to,
+            ["the agent stands next to `target` (a room: in it, at no object), with what it holds"],
             room_ports=["target"],
-            does="the agent stands next to `target` (next to what it rests on, for an object "
-            "on or in another); `target` may name a room: the agent walks into it",
         ),
         _spec(
             "PickUp",
             ["object"],
-            [*_reach("object"), has_property("object", "pickupable"), hand_free()],
+            [next_to("object"), has_property("object", "pickupable"), hand_free()],
             _pick_up,
-            does="the agent holds `object`",
+            ["the agent holds `object`"],
         ),
         _spec(
             "PutOn",
             ["object", "target"],
             _receive("on"),
             _put("on"),
-            does="`object` is on `target`, the hand is free" + _HEATS,
+            ["`object` rests on `target`; the agent's hand is free"],
         ),
         _spec(
             "PutIn",
             ["object", "target"],
             _receive("in"),
             _put("in"),
-            does="`object` is in `target`, the hand is free" + _HEATS,
+            ["`object` is in `target`; the agent's hand is free"],
         ),
-        _switch("Open", "openable", "open", True),
+        _switch("Open", "openable", "open", True, [appliance_off("target")]),
         _switch("Close", "openable", "open", False),
-        _switch("ToggleOn", "toggleable", "toggled", True, effect=_toggle_on, also=_HEATS),
+        _switch("ToggleOn", "toggleable", "toggled", True, [appliance_closed("target")]),
         _switch("ToggleOff", "toggleable", "toggled", False),
         _spec(
             "Clean",
             ["target", "tool"],
             [
-                *_reach("target"),
-                holding("tool"),
-                has_property("tool", "cleaning_tool"),
+                next_to("target"),
+                *_tool("tool", "cleaning_tool"),
+                wet_if_wettable("tool"),
                 in_state("target", "dirty", True),
             ],
             _set("target", "dirty", False),
-            does="`target` is clean",
+            ["`target` is clean"],
         ),
-        _switch("Fill", "fillable", "filled", True),
+        _switch(
+            "Fill",
+            "fillable",
+            "filled",
+            True,
+            [under_running_water("target")],
+            "`target` is filled with water",
+        ),
+        _switch("Wet", "wettable", "wet", True, [under_running_water("target")]),
         _spec(
             "Empty",
             ["target"],
-            [*_reach("target"), in_state("target", "filled", True)],
+            [holding("target"), in_state("target", "filled", True)],
             _set("target", "filled", False),
-            does="`target` is empty",
+            ["`target` is empty"],
         ),
         _spec(
             "Pour",
@@ -530,32 +344,43 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 holding("object"),
                 in_state("object", "filled", True),
                 distinct("object", "target"),
-                *_reach("target"),
+                next_to("target"),
                 has_property("target", "fillable"),
                 in_state("target", "filled", False),
             ],
             _pour,
-            does="`target` is filled, `object` empty",
+            ["`target` is filled; `object` is empty"],
         ),
         _spec(
             "Slice",
             ["target", "tool"],
             [
-                *_reach("target"),
+                next_to("target"),
                 has_property("target", "sliceable"),
                 in_state("target", "sliced", False),
-                holding("tool"),
-                has_property("tool", "cutting_tool"),
+                *_tool("tool", "cutting_tool"),
             ],
             _set("target", "sliced", True),
-            does="`target` is sliced",
+            ["`target` is sliced"],
+        ),
+        _spec(
+            "Refill",
+            ["target", "source"],
+            [
+                next_to("target"),
+                has_property("target", "can_be_used_up"),
+                in_state("target", "used_up", True),
+                *_tool("source", "refill_source"),
+            ],
+            _set("target", "used_up", False),
+            ["`target` is no longer used up"],
         ),
         _spec(
             "Drop",
             ["object"],
             [holding("object")],
             _drop,
-            does="`object` lies on the floor where the agent stands, the hand is free",
+            ["`object` lies on the floor where the agent stands"],
         ),
     )
 }
@@ -564,9 +389,10 @@ ACTIONS: Mapping[str, ActionSpec] = {
 # --------------------------------------------------------------------------- calls
 
 
-def check_call(action: str, arguments: Mapping[str, str]) -> None:
+def check_call(action: str, arguments: Mapping[str, Target]) -> None:
     """Raise :class:`PolicyError` unless ``action`` is known and ``arguments`` fill exactly
-    its ports with object references (the caller adds where the call is written)."""
+    its ports with well-formed object references (the caller adds where the call is
+    written)."""
     spec = ACTIONS.get(action)
     if spec is None:
         close = difflib.get_close_matches(action, ACTIONS, n=1)
@@ -579,33 +405,17 @@ def check_call(action: str, arguments: Mapping[str, str]) -> None:
     for port in spec.ports:
         if port not in arguments:
             raise PolicyError(f"{action} needs port {port!r} (ports: {ports})")
-        check_reference(arguments[port], f"{action} port {port!r}")
-        if arguments[port] == FLOOR:
+        target = arguments[port]
+        where = f"{action} port {port!r}"
+        if isinstance(target, Select):
+            target.check(where)
+        else:
+            check_reference(target, where)
+        if (target.ref if isinstance(target, Select) else target) == FLOOR:
             raise PolicyError(
-                f"{action} port {port!r}: Floor is not an object an action can use; "
+                f"{where}: Floor is not an object an action can use; "
                 "Drop(object) puts what the agent holds on the floor"
             )
-
-
-def check_reference(ref: object, where: str) -> None:
-    """Raise :class:`PolicyError` unless ``ref`` is a well-formed object reference."""
-    if not isinstance(ref, str) or not ref or ref != ref.strip() or any(c in ref for c in "{}"):
-        raise PolicyError(
-            f"{where}: {ref!r} is not an object reference; write a type (Mug), "
-            "a role (red_box) or an object id"
-        )
-
-
-def _missing(spec: ActionSpec, arguments: Mapping[str, str], ref: str) -> PreconditionViolation:
-    thing = f"a {ref}" if is_type_ref(ref) else ref
-    return PreconditionViolation(
-        spec.name,
-        tuple((port, arguments[port]) for port in spec.ports),
-        "exists",
-        f"this scene contains {thing}",
-        (f"no {ref} in this scene",),
-        absent=ref,
-    )
 
 
 @dataclass(frozen=True)
@@ -619,31 +429,33 @@ class Performed:
 
 
 def execute(
-    world: WorldState, action: str, arguments: Mapping[str, str]
+    world: WorldState, action: str, arguments: Mapping[str, Target]
 ) -> PreconditionViolation | None:
     """Run one action call: apply its effect and return ``None``, or change nothing and
     return the precondition it broke (see :func:`perform`)."""
     return perform(world, action, arguments).violation
 
 
-def perform(world: WorldState, action: str, arguments: Mapping[str, str]) -> Performed:
+def perform(world: WorldState, action: str, arguments: Mapping[str, Target]) -> Performed:
     """Run one action call and say what it was bound to.
 
-    A reference naming several objects (a type) binds to the first combination, in scene
-    order, that meets every precondition; if none does, the violation reported is the one of
-    the combination that got furthest.
+    Every port is bound first (:mod:`pytest_logicenv.sim.binding`: the reference names
+    something, the agent can see it, it means one object); then the preconditions are checked
+    in order on the bound objects.
     """
     check_call(action, arguments)
     spec = ACTIONS[action]
+    selects = {port: selector(arguments[port]) for port in spec.ports}
+    written = tuple((port, str(selects[port])) for port in spec.ports)
     options: list[list[WorldObject]] = []
     for port in spec.ports:
-        ref = arguments[port]
-        found = world.candidates(ref)
-        if not found:
-            room = world.room_named(ref) if port in spec.room_ports else None
-            if room is None:
-                return Performed(_missing(spec, arguments, ref))
-            return Performed(_enter(world, spec, arguments, room))
+        select = selects[port]
+        found = candidates(world, select, at_hand=port in spec.reach_ports)
+        if isinstance(found, Unbound):
+            room = world.room_named(select.ref) if port in spec.room_ports else None
+            if room is not None and select.bare and found.code == "exists":
+                return Performed(_enter(world, spec, written, room))
+            return Performed(_unbound(spec, written, port, found))
         options.append(found)
     best: tuple[int, PreconditionViolation] | None = None
     for combination in itertools.product(*options):
@@ -652,43 +464,53 @@ def perform(world: WorldState, action: str, arguments: Mapping[str, str]) -> Per
             broken = precondition.check(world, bound)
             if broken is not None:
                 if best is None or index > best[0]:
-                    best = (index, _violation(spec, arguments, bound, precondition, broken))
+                    best = (index, _violation(spec, written, bound, precondition.code, broken))
                 break
         else:
             spec.effect(world, bound)
+            settle(world)
             return Performed(None, tuple(obj.id for obj in combination))
     assert best is not None  # every port had a candidate, so some combination was checked
     return Performed(best[1], tuple(obj_id for _, obj_id in best[1].objects))
 
 
 def _enter(
-    world: WorldState, spec: ActionSpec, arguments: Mapping[str, str], room: str
+    world: WorldState, spec: ActionSpec, written: tuple[tuple[str, str], ...], room: str
 ) -> PreconditionViolation | None:
     """Walk into ``room`` (only GoTo has a room port), if the way is open."""
-    blocked = _way_to(world, (room,))
+    blocked = way_to(world, (room,))
     if blocked is None:
         world.move_agent(room, None)
         return None
+    return PreconditionViolation(spec.name, written, "way", blocked.requirement, blocked.facts)
+
+
+def _unbound(
+    spec: ActionSpec, written: tuple[tuple[str, str], ...], port: str, unbound: Unbound
+) -> PreconditionViolation:
+    objects = tuple((port, obj_id) for obj_id in unbound.objects)
     return PreconditionViolation(
         spec.name,
-        tuple((p, arguments[p]) for p in spec.ports),
-        "way",
-        blocked.requirement,
-        blocked.facts,
+        written,
+        unbound.code,
+        unbound.broken.requirement,
+        unbound.broken.facts,
+        objects=objects,
+        absent=unbound.absent,
     )
 
 
 def _violation(
     spec: ActionSpec,
-    arguments: Mapping[str, str],
+    written: tuple[tuple[str, str], ...],
     bound: Bound,
-    precondition: Precondition,
+    code: str,
     broken: Broken,
 ) -> PreconditionViolation:
     return PreconditionViolation(
         spec.name,
-        tuple((port, arguments[port]) for port in spec.ports),
-        precondition.code,
+        written,
+        code,
         broken.requirement,
         broken.facts,
         objects=tuple((port, bound[port].id) for port in spec.ports),

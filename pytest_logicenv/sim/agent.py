@@ -26,8 +26,9 @@ from typing import Any
 
 from pytest_logicenv.errors import PolicyStopped
 from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
-from pytest_logicenv.sim.actions import ACTIONS, perform
+from pytest_logicenv.sim.actions import ACTIONS, Target, perform
 from pytest_logicenv.sim.outcome import Step
+from pytest_logicenv.sim.selectors import selector
 from pytest_logicenv.sim.world import WorldState
 
 
@@ -45,11 +46,11 @@ class Agent:
 
     # -- acting ----------------------------------------------------------------------------
 
-    def act(self, action: str, **arguments: str) -> None:
+    def act(self, action: str, **arguments: Target) -> None:
         """Do ``action`` with its ports; raise :class:`PolicyStopped` if a precondition is
         broken (and :class:`~pytest_logicenv.errors.PolicyError` for a malformed call)."""
         done = perform(self.world, action, arguments)
-        args = tuple(arguments[port] for port in ACTIONS[action].ports)
+        args = tuple(str(selector(arguments[port])) for port in ACTIONS[action].ports)
         violation = done.violation
         self._trace.append(
             Step(
@@ -67,46 +68,52 @@ class Agent:
         if violation is not None:
             raise PolicyStopped(violation)
 
-    def go_to(self, target: str) -> None:
+    def go_to(self, target: Target) -> None:
         self.act("GoTo", target=target)
 
-    def pick_up(self, obj: str) -> None:
+    def pick_up(self, obj: Target) -> None:
         self.act("PickUp", object=obj)
 
-    def put_on(self, obj: str, target: str) -> None:
+    def put_on(self, obj: Target, target: Target) -> None:
         self.act("PutOn", object=obj, target=target)
 
-    def put_in(self, obj: str, target: str) -> None:
+    def put_in(self, obj: Target, target: Target) -> None:
         self.act("PutIn", object=obj, target=target)
 
-    def open(self, target: str) -> None:
+    def open(self, target: Target) -> None:
         self.act("Open", target=target)
 
-    def close(self, target: str) -> None:
+    def close(self, target: Target) -> None:
         self.act("Close", target=target)
 
-    def toggle_on(self, target: str) -> None:
+    def toggle_on(self, target: Target) -> None:
         self.act("ToggleOn", target=target)
 
-    def toggle_off(self, target: str) -> None:
+    def toggle_off(self, target: Target) -> None:
         self.act("ToggleOff", target=target)
 
-    def clean(self, target: str, tool: str) -> None:
+    def clean(self, target: Target, tool: Target) -> None:
         self.act("Clean", target=target, tool=tool)
 
-    def fill(self, target: str) -> None:
+    def fill(self, target: Target) -> None:
         self.act("Fill", target=target)
 
-    def empty(self, target: str) -> None:
+    def wet(self, target: Target) -> None:
+        self.act("Wet", target=target)
+
+    def refill(self, target: Target, source: Target) -> None:
+        self.act("Refill", target=target, source=source)
+
+    def empty(self, target: Target) -> None:
         self.act("Empty", target=target)
 
-    def pour(self, obj: str, target: str) -> None:
+    def pour(self, obj: Target, target: Target) -> None:
         self.act("Pour", object=obj, target=target)
 
-    def slice(self, target: str, tool: str) -> None:
+    def slice(self, target: Target, tool: Target) -> None:
         self.act("Slice", target=target, tool=tool)
 
-    def drop(self, obj: str) -> None:
+    def drop(self, obj: Target) -> None:
         self.act("Drop", object=obj)
 
     # -- looking ---------------------------------------------------------------------------

@@ -5,6 +5,17 @@ agent of one run before ticking. Objects are named as the facts language names t
 (``Mug``), a role (``red_box``) or an object id. Actions succeed or end the run at a broken
 precondition; conditions answer SUCCESS or FAILURE from what the agent can see.
 
+An action's first port takes selector keywords, the facts language's qualifiers: ``on``,
+``in_``, ``room``, ``part_of``, ``attrs``, ``states`` and ``any`` (any one of several will do);
+any port takes a :class:`~pytest_logicenv.sim.selectors.Select`. A reference that names several
+objects the agent can see, none of them at hand, is an error that lists them:
+
+>>> leaf = GoTo("Window", room="Study")
+>>> leaf.ports
+{'target': Select('Window', room='Study')}
+>>> PutIn("Book", Select("Shelf", room="Study", attrs={"level": "top"})).references()
+('Book', 'Shelf', 'Study')
+
 >>> import py_trees
 >>> toy = py_trees.composites.Selector("toy", memory=True, children=[
 ...     py_trees.decorators.Inverter("no toy", Exists("toy", on="Floor")),
@@ -37,8 +48,10 @@ import py_trees
 
 from pytest_logicenv.errors import FactError, PolicyError
 from pytest_logicenv.logic.facts import Fact, bound_roles, describe, parse_fact, references, to_json
-from pytest_logicenv.sim.actions import ACTIONS, check_call
+from pytest_logicenv.sim.actions import ACTIONS, Target, check_call
 from pytest_logicenv.sim.agent import Agent
+from pytest_logicenv.sim.selectors import Select as Select  # policies import it from here
+from pytest_logicenv.sim.selectors import selector
 
 
 class AgentBehaviour(py_trees.behaviour.Behaviour):
@@ -72,16 +85,17 @@ class AgentBehaviour(py_trees.behaviour.Behaviour):
 
 
 class ActionLeaf(AgentBehaviour):
-    """Does one action; SUCCESS when it takes effect (a broken precondition ends the run)."""
+    """Does one action; SUCCESS when it takes effect (a broken precondition ends the run).
+    A port holds an object reference or a :class:`~pytest_logicenv.sim.selectors.Select`."""
 
-    def __init__(self, action: str, ports: Mapping[str, str], *, name: str | None = None):
+    def __init__(self, action: str, ports: Mapping[str, Target], *, name: str | None = None):
         check_call(action, ports)
         super().__init__(name or action)
         self.action = action
         self.ports = {port: ports[port] for port in ACTIONS[action].ports}
 
     def references(self) -> tuple[str, ...]:
-        return tuple(self.ports.values())
+        return tuple(name for port in self.ports.values() for name in selector(port).names())
 
     def update(self) -> py_trees.common.Status:
         self.agent.act(self.action, **self.ports)
@@ -249,24 +263,44 @@ class ConditionLeaf(AgentBehaviour):
 # --------------------------------------------------------------------------- the leaves by name
 
 
+def _first(ref: Target, qualifiers: Mapping[str, Any]) -> Target:
+    """The first port's reference with the leaf's selector keywords (an unknown keyword is a
+    :class:`PolicyError` that names it)."""
+    return selector(ref, **qualifiers) if qualifiers else ref
+
+
 class _OnTarget(ActionLeaf):
-    def __init__(self, target: str, *, name: str | None = None) -> None:
-        super().__init__(type(self).__name__, {"target": target}, name=name)
+    def __init__(self, target: Target, *, name: str | None = None, **qualifiers: Any) -> None:
+        super().__init__(type(self).__name__, {"target": _first(target, qualifiers)}, name=name)
 
 
 class _OnObject(ActionLeaf):
-    def __init__(self, object: str, *, name: str | None = None) -> None:
-        super().__init__(type(self).__name__, {"object": object}, name=name)
+    def __init__(self, object: Target, *, name: str | None = None, **qualifiers: Any) -> None:
+        super().__init__(type(self).__name__, {"object": _first(object, qualifiers)}, name=name)
 
 
 class _ObjectToTarget(ActionLeaf):
-    def __init__(self, object: str, target: str, *, name: str | None = None) -> None:
-        super().__init__(type(self).__name__, {"object": object, "target": target}, name=name)
+    def __init__(
+        self, object: Target, target: Target, *, name: str | None = None, **qualifiers: Any
+    ) -> None:
+        ports = {"object": _first(object, qualifiers), "target": target}
+        super().__init__(type(self).__name__, ports, name=name)
 
 
 class _TargetWithTool(ActionLeaf):
-    def __init__(self, target: str, tool: str, *, name: str | None = None) -> None:
-        super().__init__(type(self).__name__, {"target": target, "tool": tool}, name=name)
+    def __init__(
+        self, target: Target, tool: Target, *, name: str | None = None, **qualifiers: Any
+    ) -> None:
+        ports = {"target": _first(target, qualifiers), "tool": tool}
+        super().__init__(type(self).__name__, ports, name=name)
+
+
+class _TargetFromSource(ActionLeaf):
+    def __init__(
+        self, target: Target, source: Target, *, name: str | None = None, **qualifiers: Any
+    ) -> None:
+        ports = {"target": _first(target, qualifiers), "source": source}
+        super().__init__(type(self).__name__, ports, name=name)
 
 
 class GoTo(_OnTarget):
@@ -307,11 +341,15 @@ class Clean(_TargetWithTool):
 
 
 class Fill(_OnTarget):
-    """Fill ``target`` with water."""
+    """Fill ``target`` with water under a running faucet (held at it, or in its basin)."""
+
+
+class Wet(_OnTarget):
+    """Wet ``target`` (a cloth, a sponge) under a running faucet."""
 
 
 class Empty(_OnTarget):
-    """Empty the filled ``target``."""
+    """Empty the filled ``target`` the agent holds."""
 
 
 class Pour(_ObjectToTarget):
@@ -320,6 +358,10 @@ class Pour(_ObjectToTarget):
 
 class Slice(_TargetWithTool):
     """Slice ``target`` with the held cutting ``tool``."""
+
+
+class Refill(_TargetFromSource):
+    """Refill the used-up ``target`` from the held refill container ``source``."""
 
 
 class Drop(_OnObject):

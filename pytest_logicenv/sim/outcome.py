@@ -13,7 +13,8 @@ Classes (paper Appendix A):
     the policy acted on an object this situation does not contain, returned FAILURE, or did
     not finish within the tick budget: it has no branch for this situation;
 ``error``
-    user code raised an exception (the traceback is kept).
+    user code raised an exception (the traceback is kept), or an action named several objects
+    without saying which (the candidates are listed): a bug in the policy, not a fault class.
 
 >>> outcome = Outcome("lackbranch", status="FAILURE", ticks=1,
 ...                   situation=(("Are there wet wipes on the table?", "NO"),),
@@ -158,6 +159,8 @@ class Outcome:
                     f"{self.violation.call} acts on {self.violation.absent}, "
                     "which this situation does not contain"
                 )
+            if self.violation.kind == "error":
+                return f"{self.violation.call} is ambiguous: {self.violation.reason}"
             return f"{self.violation.call} broke a precondition: {self.violation.requirement}"
         if self.kind == "pass":
             return "the policy returned SUCCESS and every goal fact holds"

@@ -54,6 +54,7 @@ class WorldObject:
         "footprint",
         "id",
         "parent",
+        "part_of",
         "properties",
         "relation",
         "role",
@@ -78,6 +79,7 @@ class WorldObject:
         accepts: Iterable[str] = (),
         size: tuple[float, float, float] = (0.0, 0.0, 0.0),
         footprint: Footprint | None = None,
+        part_of: str | None = None,
     ) -> None:
         self.id = id
         self.type = type
@@ -97,6 +99,9 @@ class WorldObject:
         # The spot (a floor-standing object id) an object was dropped beside: it lies there,
         # and walking to it is walking to that spot.
         self.beside: str | None = None
+        # The object this one is a part of (a drawer of a dresser): it has no place of its
+        # own and goes where its whole goes.
+        self.part_of = part_of
 
     @classmethod
     def from_scene(cls, obj: SceneObject | Window | Door) -> WorldObject:
@@ -114,6 +119,7 @@ class WorldObject:
                 accepts=obj.accepts,
                 size=obj.size,
                 footprint=obj.footprint,
+                part_of=getattr(obj, "part_of", None),
             )
         return cls(
             obj.id,
@@ -205,7 +211,7 @@ class WorldState:
     def _footprint(self, obj: WorldObject) -> Footprint | None:
         """Where ``obj`` is on the floor plane: where what it rests on stands, or for what
         the agent holds, where the agent stands."""
-        bottom = [obj, *self.ancestors(obj)][-1]
+        bottom = self.bottom(obj)
         if bottom.relation == HELD:
             spot = self.agent.spot
             return self.objects[spot].footprint if spot is not None else self._agent_point()
@@ -274,11 +280,30 @@ class WorldState:
             seen.add(obj.id)
             yield obj
 
+    def whole(self, obj: WorldObject) -> WorldObject:
+        """The object ``obj`` is a part of, outermost (a drawer's dresser), else ``obj``."""
+        seen = {obj.id}
+        while obj.part_of is not None and obj.part_of in self.objects:
+            obj = self.objects[obj.part_of]
+            if obj.id in seen:
+                break
+            seen.add(obj.id)
+        return obj
+
+    def bottom(self, obj: WorldObject) -> WorldObject:
+        """What carries ``obj`` in the end: follows what it rests on and what it is a part
+        of down to an object that stands on the floor, hangs on a wall or is held."""
+        seen: set[str] = set()
+        while obj.id not in seen:
+            seen.add(obj.id)
+            obj = self.whole([obj, *self.ancestors(obj)][-1])
+        return obj
+
     def ground(self, obj: WorldObject) -> WorldObject | None:
-        """The floor-standing (or wall-mounted) object under ``obj``; for something the agent
-        holds, the spot where the agent stands (``None`` if it stands at no object); for
-        something dropped beside a spot, that spot."""
-        bottom = [obj, *self.ancestors(obj)][-1]
+        """The floor-standing (or wall-mounted) object under ``obj`` (a part: under its
+        whole); for something the agent holds, the spot where the agent stands (``None`` if
+        it stands at no object); for something dropped beside a spot, that spot."""
+        bottom = self.bottom(obj)
         if bottom.relation == HELD:
             spot = self.agent.spot
             return self.objects[spot] if spot is not None else None
@@ -322,6 +347,22 @@ class WorldState:
         for child in self.children(obj):
             yield child
             yield from self.descendants(child)
+
+    def parts(self, obj: WorldObject) -> list[WorldObject]:
+        """The parts of ``obj`` (a dresser's drawers)."""
+        return [part for part in self.objects.values() if part.part_of == obj.id]
+
+    def carried(self, obj: WorldObject) -> Iterator[WorldObject]:
+        """Everything that goes where ``obj`` goes: what rests on or in it and its parts, and
+        theirs (cycles are cut)."""
+        seen, frontier = {obj.id}, [obj]
+        while frontier:
+            current = frontier.pop()
+            for inner in (*self.children(current), *self.parts(current)):
+                if inner.id not in seen:
+                    seen.add(inner.id)
+                    frontier.append(inner)
+                    yield inner
 
     def held(self) -> WorldObject | None:
         held = self.agent.held
@@ -379,7 +420,7 @@ class WorldState:
 
     def _set_room(self, obj: WorldObject, room: str) -> None:
         obj.room = room
-        for inner in self.descendants(obj):
+        for inner in self.carried(obj):
             inner.room = room
 
 

@@ -1,0 +1,111 @@
+"""What happens by itself after every action: heat and running water, as AI2-THOR's physics.
+
+Two rules, applied by :func:`settle` after every action that takes effect (so the order in
+which a policy switches a faucet on and puts a cup in the sink does not matter):
+
+* **heat**: a heat source that is on (a toaster, a stove burner, a microwave) cooks every
+  cookable object on or in it; an object-specific one (a coffee machine that takes mugs) also
+  fills what it holds, as AI2-THOR's coffee machine does.
+* **water**: a faucet that runs pours over its basin (a sink's or a bathtub's): every object
+  directly in or on that basin is filled if it can be filled, wet if it can be wet and clean if
+  it was dirty (AI2-THOR's ``Fill`` and ``Dirty`` components react to touching running water
+  the same way; wetting is our extension). Something the agent *holds* at a running faucet is
+  only touched by its water through the ``Fill`` and ``Wet`` actions.
+
+A faucet's basin: with parts, the basins that share the faucet's parent (or are its parent);
+without parts, the basins in its room that stand where it stands or near it.
+
+>>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.sim.world import WorldState
+>>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
+>>> sink = SceneObject("sink", "Sink", room="kitchen", properties=("receptacle",))
+>>> faucet = SceneObject("faucet", "Faucet", room="kitchen", parent="sink",
+...                      properties=("toggleable",), states={"toggled": True})
+>>> cup = SceneObject("cup", "Cup", room="kitchen", parent="sink", relation="in",
+...                   properties=("fillable", "pickupable"))
+>>> world = WorldState.from_scene(Scene("s", rooms=(room,), objects=(sink, faucet, cup)))
+>>> settle(world); world.objects["cup"].states["filled"]
+True
+"""
+
+from __future__ import annotations
+
+from pytest_logicenv.sim.world import WorldObject, WorldState
+
+#: Types whose running state pours water.
+WATER_SOURCE_TYPES = frozenset({"Faucet", "ShowerHead"})
+#: Types that catch a water source's water: what is in or on them is under it.
+BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
+
+
+def settle(world: WorldState) -> None:
+    """Apply heat and water to everything they reach."""
+    for source in list(world.objects.values()):
+        if source.has("heat_source") and source.states.get("toggled", False):
+            _heat(world, source)
+    for faucet in running_faucets(world):
+        for basin in basins_of(world, faucet):
+            for inner in world.children(basin):
+                soak(world, inner)
+
+
+def _heat(world: WorldState, source: WorldObject) -> None:
+    for inner in world.descendants(source):
+        if inner.has("cookable"):
+            _set(world, inner, "cooked", True)
+        if source.accepts and inner.has("fillable"):
+            _set(world, inner, "filled", True)
+
+
+def soak(world: WorldState, obj: WorldObject) -> None:
+    """What running water does to ``obj``: fills it, wets it, washes it."""
+    if obj.has("fillable"):
+        _set(world, obj, "filled", True)
+    if obj.has("wettable"):
+        _set(world, obj, "wet", True)
+    if obj.states.get("dirty", False):
+        _set(world, obj, "dirty", False)
+
+
+def _set(world: WorldState, obj: WorldObject, state: str, value: bool) -> None:
+    if obj.states.get(state, False) != value:
+        world.set_state(obj, state, value)
+
+
+def water_sources(world: WorldState) -> list[WorldObject]:
+    """Every faucet (or shower head) of the world, running or not."""
+    return [obj for obj in world.objects.values() if obj.type in WATER_SOURCE_TYPES]
+
+
+def running_faucets(world: WorldState) -> list[WorldObject]:
+    return [obj for obj in water_sources(world) if obj.states.get("toggled", False)]
+
+
+def basins_of(world: WorldState, faucet: WorldObject) -> list[WorldObject]:
+    """The basins a faucet pours into."""
+    basins = [obj for obj in world.objects.values() if obj.type in BASIN_TYPES]
+    if faucet.part_of is not None:
+        fixture = faucet.part_of
+        return [b for b in basins if b.id == fixture or b.part_of in (fixture, faucet.id)]
+    ground = world.ground(faucet)
+    return [
+        basin
+        for basin in basins
+        if basin.room == faucet.room
+        and (world.ground(basin) is ground or world.near(basin.id, faucet.id))
+    ]
+
+
+def running_water_over(world: WorldState, obj: WorldObject) -> WorldObject | None:
+    """The running faucet whose water reaches ``obj`` (in or on its basin, or held by the
+    agent standing at the faucet or its basin), or ``None``."""
+    held = obj is world.held()
+    for faucet in running_faucets(world):
+        basins = basins_of(world, faucet)
+        if not held and obj.parent in {basin.id for basin in basins}:
+            return faucet
+        if held and world.agent.spot is not None:
+            spots = {world.ground(place) for place in (faucet, *basins)}
+            if world.objects[world.agent.spot] in spots:
+                return faucet
+    return None

@@ -1,0 +1,161 @@
+"""Action targets with selectors: which of several objects a call means.
+
+An action port names an object the way facts do: a type (``Window``), a role (``red_box``) or
+an id. A :class:`Select` adds the facts language's qualifiers, so a policy can say which of
+two windows it means: ``Select("Window", room="Study")``, ``Select("Book", attrs={"cover":
+"hard"})``, ``Select("Plate", on="DiningTable")``, ``Select("Drawer", part_of="TVStand")``.
+``any=True`` says that any one of the matching objects will do (the first, in scene order,
+that meets the action's preconditions): the only way a call binds one of several objects
+without naming which.
+
+The qualifiers mean what they mean in an ``exists`` fact and are checked by the facts
+language's own matcher: ``on``/``in`` what the object rests on or in (``Floor`` for the
+floor), ``room`` a room id or type, ``part_of`` the object it is a part of, ``attrs`` and
+``states`` what it has and is.
+
+>>> Select("Window", room="Study")
+Select('Window', room='Study')
+>>> str(Select("Book", on="Floor", attrs={"cover": "hard"}))
+'Book on Floor with cover=hard'
+>>> Select("Mug", states={"dirty": True}).check("PickUp port 'object'")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.logic.facts import (
+    FLOOR,
+    STATES,
+    Exists,
+    Where,
+    canonical_state,
+    describe,
+    matches,
+)
+from pytest_logicenv.sim.world import WorldObject, WorldState
+
+#: The qualifiers a selector takes (the Python keyword ``in`` is written ``in_``).
+QUALIFIERS: tuple[str, ...] = ("on", "in", "room", "part_of", "attrs", "states", "any")
+
+
+@dataclass(frozen=True)
+class Select:
+    """An object reference with qualifiers; see the module docstring."""
+
+    ref: str
+    on: str | None = None
+    in_: str | None = None
+    room: str | None = None
+    part_of: str | None = None
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    states: Mapping[str, bool] = field(default_factory=dict)
+    any: bool = False
+
+    def __repr__(self) -> str:
+        shown = [repr(self.ref)]
+        for name in ("on", "in_", "room", "part_of", "attrs", "states", "any"):
+            value = getattr(self, name)
+            if value:
+                shown.append(f"{name}={value!r}")
+        return f"Select({', '.join(shown)})"
+
+    @property
+    def bare(self) -> bool:
+        """Whether no qualifier narrows the reference."""
+        return not (self.on or self.in_ or self.room or self.part_of or self.attrs or self.states)
+
+    @property
+    def where(self) -> Where:
+        return Where(on=self.on, in_=self.in_, room=self.room)
+
+    def as_fact(self) -> Exists:
+        """The ``exists`` fact that holds when some object fits this selector."""
+        return Exists(self.ref, None, self.where, dict(self.attrs), dict(self.states))
+
+    def references(self) -> tuple[str, ...]:
+        """The object references it uses (the room is a room name, checked as one)."""
+        refs = (self.ref, self.on, self.in_, self.part_of)
+        return tuple(ref for ref in refs if ref is not None and ref != FLOOR)
+
+    def names(self) -> tuple[str, ...]:
+        """Every name it uses: its references and its room."""
+        return (*self.references(), *((self.room,) if self.room else ()))
+
+    def __str__(self) -> str:
+        text = describe(self.as_fact())[2:]  # without "a "
+        if self.part_of:
+            text += f" of {self.part_of}"
+        return text + (" (any one)" if self.any else "")
+
+    def check(self, where: str) -> None:
+        """Raise :class:`PolicyError` unless every part is well formed; ``where`` says where
+        the selector is written."""
+        check_reference(self.ref, where)
+        if self.on is not None and self.in_ is not None:
+            raise PolicyError(f"{where}: a selector cannot be both on and in something")
+        for name, ref in (("on", self.on), ("in", self.in_), ("part_of", self.part_of)):
+            if ref is not None:
+                check_reference(ref, f"{where} qualifier {name!r}")
+        if self.room is not None and (not isinstance(self.room, str) or not self.room.strip()):
+            raise PolicyError(f"{where}: room={self.room!r} is not a room id or type")
+        for name, value in self.attrs.items():
+            if not isinstance(value, str):
+                raise PolicyError(f"{where}: attribute {name!r} must be a string, got {value!r}")
+        for name, flag in self.states.items():
+            if canonical_state(name) != name:
+                known = ", ".join(STATES)
+                fix = canonical_state(name)
+                hint = f"write {fix!r}" if fix else f"known states: {known}"
+                raise PolicyError(f"{where}: unknown state {name!r} in a selector; {hint}")
+            if not isinstance(flag, bool):
+                raise PolicyError(f"{where}: state {name!r} must be true or false, got {flag!r}")
+
+    def fits(self, world: WorldState, obj: WorldObject) -> bool:
+        """Whether ``obj`` is named by the reference and meets every qualifier."""
+        if not matches(obj, self.ref) or not _fits_fact(world, obj, self):
+            return False
+        if self.part_of is None:
+            return True
+        whole = world.objects.get(obj.part_of) if obj.part_of is not None else None
+        return whole is not None and matches(whole, self.part_of)
+
+
+def _fits_fact(world: WorldState, obj: WorldObject, select: Select) -> bool:
+    from pytest_logicenv.logic.facts import _fits
+
+    index = {other.id: other for other in world.objects.values()}
+    return _fits(world, obj, select.where, select.attrs, select.states, index)  # type: ignore[arg-type]
+
+
+def selector(ref: str | Select, **qualifiers: Any) -> Select:
+    """``ref`` as a :class:`Select`, with ``qualifiers`` (the keywords of :data:`QUALIFIERS`,
+    ``in`` as ``in_``) added; an unknown keyword is a :class:`PolicyError` naming it."""
+    unknown = sorted(set(qualifiers) - {*QUALIFIERS, "in_"} - {"in"})
+    if unknown:
+        raise PolicyError(
+            f"unknown selector qualifier {unknown[0]!r}; the qualifiers are: "
+            f"{', '.join(QUALIFIERS)}"
+        )
+    given = {("in_" if key == "in" else key): value for key, value in qualifiers.items()}
+    given = {key: value for key, value in given.items() if value is not None}
+    if isinstance(ref, Select):
+        if not given:
+            return ref
+        fields = {name: getattr(ref, name) for name in ("on", "in_", "room", "part_of")}
+        fields.update(attrs=ref.attrs, states=ref.states, any=ref.any)
+        fields.update(given)
+        return Select(ref.ref, **fields)
+    return Select(ref, **given)
+
+
+def check_reference(ref: object, where: str) -> None:
+    """Raise :class:`PolicyError` unless ``ref`` is a well-formed object reference."""
+    if not isinstance(ref, str) or not ref or ref != ref.strip() or any(c in ref for c in "{}"):
+        raise PolicyError(
+            f"{where}: {ref!r} is not an object reference; write a type (Mug), "
+            "a role (red_box) or an object id"
+        )

@@ -1,0 +1,162 @@
+"""Action targets with selectors, the binding rule (exists, visible, unambiguous) and parts."""
+
+from __future__ import annotations
+
+import py_trees
+import pytest
+from sim_scenes import obj, scene, square
+
+from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.scenes.model import Window
+from pytest_logicenv.sim.actions import execute
+from pytest_logicenv.sim.leaves import GoTo, Open, PickUp, PutIn, Select
+from pytest_logicenv.sim.runner import run_policy
+from pytest_logicenv.sim.world import WorldState
+
+
+def two_rooms() -> WorldState:
+    """A study and a living room, each with a window, a shelf and books."""
+    study, living = square("study", "Study"), square("living_room", "LivingRoom", x=5)
+    windows = (
+        Window("window_s", "wall_s", "study", 1.0, open=True),
+        Window("window_l", "wall_l", "living_room", 1.0, open=True),
+    )
+    return WorldState.from_scene(
+        scene(
+            obj("table", "DiningTable", "receptacle", room="study", size=(1.2, 0.8, 0.8)),
+            obj("desk", "Desk", "receptacle", room="study", size=(1.2, 0.8, 0.6), at=(4, 4)),
+            obj("hard", "Book", "pickupable", room="study", parent="table",
+                attrs={"cover": "hard"}, size=(0.2, 0.05, 0.3)),
+            obj("soft", "Book", "pickupable", room="study", parent="table",
+                attrs={"cover": "soft"}, size=(0.2, 0.05, 0.3)),
+            obj("plate_t", "Plate", "pickupable", "receptacle", room="study", parent="table"),
+            obj("plate_d", "Plate", "pickupable", "receptacle", room="study", parent="desk"),
+            obj("shelf_s", "Shelf", "receptacle", room="study", size=(1, 0.3, 0.4), at=(2, 4)),
+            obj("shelf_l", "Shelf", "receptacle", room="living_room", size=(1, 0.3, 0.4),
+                at=(7, 4)),
+            rooms=(study, living),
+            windows=windows,
+            agent_room="study",
+        )
+    )  # fmt: skip
+
+
+def test_a_type_that_names_several_objects_in_sight_is_ambiguous() -> None:
+    world = two_rooms()
+    violation = execute(world, "GoTo", {"target": "Window"})
+    assert violation is not None
+    assert (violation.precondition, violation.kind) == ("unambiguous", "error")
+    listed = "window_s in study, window_l in living_room"
+    assert violation.facts == (f"Window names 2 objects: {listed}",)
+    assert "add a selector: room=" in violation.requirement
+
+
+def test_selectors_say_which_object() -> None:
+    world = two_rooms()
+    assert execute(world, "GoTo", {"target": Select("Window", room="LivingRoom")}) is None
+    assert world.agent.room == "living_room"
+    assert execute(world, "GoTo", {"target": Select("Plate", on="desk")}) is None
+    assert world.agent.spot == "desk"
+    assert execute(world, "GoTo", {"target": "table"}) is None
+    assert execute(world, "PickUp", {"object": Select("Book", attrs={"cover": "hard"})}) is None
+    assert world.agent.held == "hard"
+    shelf = Select("Shelf", room="study")
+    assert execute(world, "GoTo", {"target": shelf}) is None
+    assert execute(world, "PutOn", {"object": "Book", "target": shelf}) is None
+    assert world.objects["hard"].parent == "shelf_s"
+
+
+def test_the_object_at_hand_is_meant_for_an_action_that_needs_it_in_reach() -> None:
+    world = two_rooms()
+    assert execute(world, "GoTo", {"target": "desk"}) is None
+    assert execute(world, "PickUp", {"object": "Plate"}) is None  # the desk's, not the table's
+    assert world.agent.held == "plate_d"
+    assert execute(world, "GoTo", {"target": "table"}) is None
+    violation = execute(world, "PutOn", {"object": "plate_d", "target": "Book"})
+    assert violation is not None
+    assert violation.precondition == "unambiguous"  # two books at hand
+
+
+def test_any_binds_the_first_candidate_that_meets_the_preconditions() -> None:
+    world = two_rooms()
+    assert execute(world, "GoTo", {"target": Select("Book", any=True)}) is None
+    assert execute(world, "PickUp", {"object": Select("Book", any=True)}) is None
+    assert world.agent.held == "hard"
+
+
+def test_a_selector_that_matches_nothing_is_what_this_situation_lacks() -> None:
+    world = two_rooms()
+    violation = execute(world, "PickUp", {"object": Select("Book", attrs={"cover": "paper"})})
+    assert violation is not None
+    assert (violation.precondition, violation.kind) == ("exists", "lackbranch")
+    assert violation.absent == "Book with cover=paper"
+    assert violation.facts == ("no Book with cover=paper in this scene",)
+
+
+def test_objects_inside_a_closed_container_are_no_candidates() -> None:
+    world = WorldState.from_scene(
+        scene(
+            obj("fridge", "Fridge", "receptacle", "openable", size=(0.8, 1.8, 0.7), at=(4, 4),
+                states={"open": False}),
+            obj("table", "DiningTable", "receptacle", size=(1.2, 0.8, 0.8)),
+            obj("cold", "Apple", "pickupable", parent="fridge", relation="in"),
+            obj("warm", "Apple", "pickupable", parent="table"),
+        )
+    )  # fmt: skip
+    assert execute(world, "GoTo", {"target": "Apple"}) is None  # one apple in sight
+    assert world.agent.spot == "table"
+    assert execute(world, "GoTo", {"target": "fridge"}) is None
+    violation = execute(world, "PickUp", {"object": Select("Apple", in_="fridge")})
+    assert violation is not None
+    assert (violation.precondition, violation.kind) == ("visible", "counterfactual")
+    assert violation.facts == ("cold is inside fridge", "fridge is closed")
+
+
+def test_parts_are_reached_through_their_whole_and_selected_by_it() -> None:
+    world = WorldState.from_scene(
+        scene(
+            obj("stand", "TVStand", "receptacle", size=(1.2, 0.6, 0.4)),
+            obj("dresser", "Dresser", "receptacle", size=(1.2, 0.9, 0.5), at=(4, 4)),
+            obj("drawer_t", "Drawer", "receptacle", "openable", relation=None,
+                states={"open": False}),
+            obj("drawer_d", "Drawer", "receptacle", "openable", relation=None,
+                states={"open": False}),
+            obj("remote", "RemoteControl", "pickupable", parent="drawer_t", relation="in"),
+        )
+    )  # fmt: skip
+    world.objects["drawer_t"].part_of = "stand"
+    world.objects["drawer_d"].part_of = "dresser"
+    drawer = Select("Drawer", part_of="TVStand")
+    assert execute(world, "GoTo", {"target": drawer}) is None
+    assert world.agent.spot == "stand"
+    assert execute(world, "PickUp", {"object": "remote"}) is not None  # in the closed drawer
+    assert execute(world, "Open", {"target": drawer}) is None
+    assert execute(world, "PickUp", {"object": "remote"}) is None
+
+
+def test_an_ambiguous_call_ends_the_run_as_an_error_that_lists_the_candidates() -> None:
+    def policy() -> py_trees.behaviour.Behaviour:
+        return GoTo("Window")
+
+    outcome = run_policy(policy, two_rooms().scene)
+    assert outcome.kind == "error"
+    assert outcome.headline() == (
+        "Error: GoTo(Window) is ambiguous: Window names 2 objects: window_s in study, "
+        "window_l in living_room"
+    )
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: GoTo("Window", rom="Study"), "unknown selector qualifier 'rom'"),
+        (lambda: PickUp("Mug", states={"clean": True}), "unknown state 'clean'"),
+        (lambda: PickUp("Mug", states={"isDirty": True}), "write 'dirty'"),
+        (lambda: Open("Drawer", on="desk", in_="box"), "cannot be both on and in"),
+        (lambda: PutIn("toy", Select("Box", part_of="{x}")), "'{x}' is not an object reference"),
+        (lambda: PickUp("Mug", attrs={"size": 3}), "attribute 'size' must be a string"),
+    ],
+)
+def test_malformed_selectors_are_policy_errors(build: object, message: str) -> None:
+    with pytest.raises(PolicyError, match=message):
+        build()  # type: ignore[operator]
