@@ -13,7 +13,7 @@ from sim_scenes import kitchen, obj, scene, snapshot, square
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import evaluate, parse_fact
 from pytest_logicenv.scenes.model import Window
-from pytest_logicenv.sim.actions import ACTIONS, execute
+from pytest_logicenv.sim.actions import ACTIONS, EVERY_PORT, action_table, execute
 from pytest_logicenv.sim.world import HELD, WorldState
 
 Call = tuple[str, dict[str, str]]
@@ -547,3 +547,21 @@ def test_any_sequence_of_actions_keeps_the_world_consistent(sequence: list[Call]
                 assert item.room == world.objects[item.parent].room
             if item.relation == HELD:
                 assert item.room == world.agent.room
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_the_table_lists_every_rule_with_its_outcome() -> None:
+    rows = {row.action: row for row in action_table()}
+    assert set(ACTIONS) < set(rows)
+    for name, spec in ACTIONS.items():
+        codes = [code for code, _, _ in rows[name].preconditions]
+        assert codes == [rule.code for rule in spec.preconditions]
+        assert rows[name].effects
+    binding = rows[EVERY_PORT].preconditions
+    assert [(code, outcome) for code, _, outcome in binding] == [
+        ("exists", "lackbranch"),
+        ("visible", "counterfactual"),
+        ("unambiguous", "error"),
+    ]

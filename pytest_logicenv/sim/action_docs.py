@@ -1,17 +1,20 @@
-"""The actions documented from the rules the simulator runs: ports, preconditions in the order
-they are checked, and effects, as Markdown (``docs/actions.md``) or plain text.
+"""The actions documented from the rules the simulator runs: the binding rules, every action's
+ports, preconditions in the order they are checked (with the outcome each breaks into) and
+effects, then what heat and water do, as Markdown (``docs/actions.md``) or plain text.
 
-Generated, never written by hand: a test holds the committed ``docs/actions.md`` to what
-:func:`actions_markdown` makes of :data:`~pytest_logicenv.sim.actions.ACTIONS`, so changing
-a rule changes its documentation (``logicenv actions --markdown > docs/actions.md``).
+Generated, never written by hand: the rows are :func:`~pytest_logicenv.sim.actions.
+action_table`, made of the same data the simulator runs, and a test holds the committed
+``docs/actions.md`` to what :func:`actions_markdown` makes of them, so changing a rule changes
+its documentation (``logicenv actions --markdown > docs/actions.md``).
 
->>> print(actions_text().splitlines()[-2])
-Drop(object): `object` lies on the floor where the agent stands, the hand is free
+>>> print(actions_text().splitlines()[-3])
+Drop(object): `object` lies on the floor where the agent stands
 """
 
 from __future__ import annotations
 
-from pytest_logicenv.sim.actions import ACTIONS, ActionSpec
+from pytest_logicenv.sim.actions import RuleRow, action_table
+from pytest_logicenv.sim.world import CLOSED_CONTAINERS
 
 HEADER = """\
 # Actions
@@ -25,42 +28,54 @@ the ports in order (`PutIn("toy", "box")`); BehaviorTree.CPP XML names them
 
 **Binding.** A port holds an object reference. A capitalized name is a type (`Mug`: any
 mug); any other name is a role, bound by an `"as"` in the plan's facts (`red_box`), or an
-object id (`mug_1`). A reference that names several objects binds to the first, in scene
-order, for which every precondition holds; when none does, the failure is that of the object
-that got furthest. Objects inside a closed receptacle are hidden: the
-agent cannot see, take or go to them until it opens the receptacle, and conditions
-(`Exists`, `IsOn`, ...) do not see them either.
+object id (`mug_1`). A selector says which of several objects: `Select("Window",
+room="Study")`, or keywords on a leaf's first port (`GoTo("Window", room="Study")`), with the
+facts language's qualifiers `on`, `in`, `room`, `part_of`, `attrs`, `states`, and `any=True`
+when any one will do; in XML, ports (`room="Study"`, `target_room="Study"`,
+`attrs="cover=hard"`). Every port is bound by the first row's rules before the action's own.
 
-**Faults.** A reference that names nothing in the scene ends the run as `lackbranch` (the
-policy acts on what this situation does not contain). Otherwise the preconditions are checked
-in the order listed; the first one broken ends the run as `counterfactual`, and the failure
-names it by the code in brackets (`broken precondition [holding]: ...`).
+**Faults.** Each rule, when broken, ends the run with the outcome in the last column, names
+the rule by its code (`broken precondition [holding]: ...`) and changes nothing. Rules modelled
+on AI2-THOR follow its behaviour; those marked *extension* are ours.
+
+## Closed containers
+
 """
 
 
 def actions_markdown() -> str:
-    """``docs/actions.md``: the header above and one table row per action."""
-    lines = [
-        HEADER,
-        "| Action | Preconditions, in the order checked | Effect |",
-        "| --- | --- | --- |",
-    ]
-    for spec in ACTIONS.values():
-        conditions = "<br>".join(
-            f"{i}. {p.text} `[{p.code}]`" for i, p in enumerate(spec.preconditions, start=1)
-        )
-        lines.append(f"| `{_call(spec)}` | {conditions} | {spec.does} |")
+    """``docs/actions.md``: the header, the closed-container rule and one row per rule set."""
+    lines = [HEADER + CLOSED_CONTAINERS, "", "## The table", ""]
+    lines.append("| Action | Preconditions, in the order checked | Effects | When broken |")
+    lines.append("| --- | --- | --- | --- |")
+    lines.extend(_row(row) for row in action_table())
     return "\n".join(lines) + "\n"
 
 
 def actions_text() -> str:
-    """The same, for a terminal: each action, what it does, then its preconditions."""
+    """The same, for a terminal: each row, what it does, then what it needs."""
     lines = []
-    for spec in ACTIONS.values():
-        lines.append(f"{_call(spec)}: {spec.does}")
-        lines += [f"  needs [{p.code}] {p.text}" for p in spec.preconditions]
+    for row in action_table():
+        lines.append(f"{_name(row)}: {'; '.join(row.effects) or '-'}")
+        lines += [
+            f"  needs [{code}] {text} ({outcome})" for code, text, outcome in row.preconditions
+        ]
     return "\n".join(lines) + "\n"
 
 
-def _call(spec: ActionSpec) -> str:
-    return f"{spec.name}({', '.join(spec.ports)})"
+def _name(row: RuleRow) -> str:
+    return f"{row.action}({', '.join(row.ports)})" if row.ports else row.action
+
+
+def _row(row: RuleRow) -> str:
+    checks = "<br>".join(
+        f"{i}. {text} `[{code}]`" for i, (code, text, _) in enumerate(row.preconditions, 1)
+    )
+    outcomes = {outcome for _, _, outcome in row.preconditions}
+    if len(outcomes) == 1:
+        broken = outcomes.pop()
+    else:
+        broken = "<br>".join(f"`[{code}]` {outcome}" for code, _, outcome in row.preconditions)
+    name = f"`{_name(row)}`" if row.ports else row.action
+    effects = "<br>".join(row.effects)
+    return f"| {name} | {checks or '-'} | {effects or '-'} | {broken or '-'} |"

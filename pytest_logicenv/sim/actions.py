@@ -45,8 +45,8 @@ from typing import Any
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import FLOOR
-from pytest_logicenv.sim.binding import Unbound, candidates
-from pytest_logicenv.sim.physics import settle
+from pytest_logicenv.sim.binding import BINDING_RULES, Unbound, candidates
+from pytest_logicenv.sim.physics import PHYSICS_RULES, settle
 from pytest_logicenv.sim.preconditions import (
     Bound,
     Broken,
@@ -329,7 +329,14 @@ ACTIONS: Mapping[str, ActionSpec] = {
             [under_running_water("target")],
             "`target` is filled with water",
         ),
-        _switch("Wet", "wettable", "wet", True, [under_running_water("target")]),
+        _switch(
+            "Wet",
+            "wettable",
+            "wet",
+            True,
+            [under_running_water("target")],
+            "`target` is wet (extension: AI2-THOR has no wet state)",
+        ),
         _spec(
             "Empty",
             ["target"],
@@ -373,7 +380,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 *_tool("source", "refill_source"),
             ],
             _set("target", "used_up", False),
-            ["`target` is no longer used up"],
+            ["`target` is no longer used up (extension)"],
         ),
         _spec(
             "Drop",
@@ -384,6 +391,40 @@ ACTIONS: Mapping[str, ActionSpec] = {
         ),
     )
 }
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """One row of the action table: an action (or a rule every action obeys) with its ports,
+    its preconditions in order as ``(rule, text, outcome when broken)``, and its effects."""
+
+    action: str
+    ports: tuple[str, ...]
+    preconditions: tuple[tuple[str, str, str], ...]
+    effects: tuple[str, ...]
+
+
+#: The name the table gives the binding rules and the physics.
+EVERY_PORT = "(every port of every action, first)"
+AFTER_EVERY_ACTION = "(after every action that takes effect)"
+
+
+def action_table() -> list[RuleRow]:
+    """The rules the simulator runs, as rows: the binding rules, every action of
+    :data:`ACTIONS` in order, then the physics (the data ``docs/actions.md`` is made of)."""
+    rows = [RuleRow(EVERY_PORT, (), _with_outcomes(BINDING_RULES), ())]
+    for spec in ACTIONS.values():
+        rules = tuple((rule.code, rule.text) for rule in spec.preconditions)
+        rows.append(RuleRow(spec.name, spec.ports, _with_outcomes(rules), spec.effects))
+    rows.append(RuleRow(AFTER_EVERY_ACTION, (), (), PHYSICS_RULES))
+    return rows
+
+
+def _with_outcomes(rules: Sequence[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    return tuple((code, text, outcome_of(code)) for code, text in rules)
 
 
 # --------------------------------------------------------------------------- calls

@@ -30,6 +30,21 @@ from pytest_logicenv.sim.world import WorldObject, WorldState
 
 #: Candidates listed in an ambiguity message before "and N more".
 LISTED = 6
+#: The binding rules in the order they are checked, as the action table prints them.
+BINDING_RULES: tuple[tuple[str, str], ...] = (
+    ("exists", "the reference, with its selector, names an object this scene contains"),
+    (
+        "visible",
+        "the agent can see it: it is not inside a closed container or a closed part "
+        "(a drawer); hidden objects are no candidates",
+    ),
+    (
+        "unambiguous",
+        "it names one object in sight, or one at hand (held, or at the agent's spot) for a "
+        "port the action needs within reach; `any=True` takes the first that meets the "
+        "preconditions",
+    ),
+)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,14 @@ from pytest_logicenv.sim.world import WorldObject, WorldState
 WATER_SOURCE_TYPES = frozenset({"Faucet", "ShowerHead"})
 #: Types that catch a water source's water: what is in or on them is under it.
 BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
+#: What :func:`settle` does, as the action table prints it.
+PHYSICS_RULES: tuple[str, ...] = (
+    "heat: a heat source that is on cooks every cookable object on or in it; an "
+    "object-specific one (a coffee machine) also fills what it holds",
+    "water: a running faucet (or shower head) fills every fillable object directly in or on "
+    "its basin, wets every wettable one (extension) and washes every dirty one (held "
+    "objects: only through `Fill` and `Wet`)",
+)
 
 
 def settle(world: WorldState) -> None:

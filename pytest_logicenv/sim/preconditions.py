@@ -130,7 +130,7 @@ def hand_free() -> Precondition:
             return None
         return Broken("the agent's hand is free", (f"the agent holds {held.label}",))
 
-    return Precondition("hand_free", "the agent's one hand is free", check)
+    return Precondition("hand_free", "the agent's hand is free (it holds one object)", check)
 
 
 def holding(port: str) -> Precondition:
@@ -196,7 +196,10 @@ def appliance_off(port: str) -> Precondition:
             (f"{obj.label} is running",),
         )
 
-    text = f"an appliance (openable, toggleable receptacle) {_port(port)} is off"
+    text = (
+        f"an appliance (openable, toggleable receptacle) {_port(port)} is off "
+        "(AI2-THOR's microwave rule, extended to every appliance)"
+    )
     return Precondition("appliance_off", text, check)
 
 
@@ -212,7 +215,10 @@ def appliance_closed(port: str) -> Precondition:
             (f"{obj.label} is open",),
         )
 
-    text = f"an appliance (openable, toggleable receptacle) {_port(port)} is closed"
+    text = (
+        f"an appliance (openable, toggleable receptacle) {_port(port)} is closed "
+        "(AI2-THOR's microwave rule, extended to every appliance)"
+    )
     return Precondition("appliance_closed", text, check)
 
 
@@ -327,5 +333,5 @@ def wet_if_wettable(port: str) -> Precondition:
             (f"{tool.label} is dry",),
         )
 
-    text = f"{_port(port)} is wet, if it can be (a cloth, a sponge, a towel)"
+    text = f"{_port(port)} is wet, if it can be (a cloth, a sponge; extension)"
     return Precondition("wet_tool", text, check)

@@ -39,6 +39,19 @@ from pytest_logicenv.scenes.model import (
 
 #: The relation of an object the agent holds (the facts ``held`` form reads it).
 HELD = "held"
+#: The one rule for what a policy can see and do with the contents of a closed container
+#: (:meth:`WorldState.enclosure` decides it; ``docs/actions.md`` prints it).
+CLOSED_CONTAINERS = (
+    "An object inside a closed container (an openable receptacle that is closed: a fridge, "
+    "a box, a drawer or cabinet that is a part of a dresser or a counter), at any depth, is "
+    "hidden from the policy. Conditions do not see it (`Exists` answers no, `Absent` yes, "
+    "`IsIn` no); actions do not bind it (a type names only the objects in sight, and an action "
+    "on a hidden object stops with the counterfactual `visible`, naming the closed "
+    "container); nothing can be put into a closed container (`open`). What stands on top of a "
+    "closed container, the container itself and its parts stay in sight. Opening the "
+    "container shows its contents, closing hides them again. Goal facts, a scene's "
+    "realization and the physics (heat in a closed microwave) see everything."
+)
 #: ``(min_x, min_z, max_x, max_z)`` on the floor plane.
 Footprint = tuple[float, float, float, float]
 
