@@ -103,7 +103,7 @@ MODEL = (
     ("model", "body", "message"),
     [
         ('<Action ID="GoTo"><input_port name="destination"/></Action>', "<AlwaysSuccess/>",
-         "declares port 'destination' (line 1), which GoTo does not have (its ports: target)"),
+         "declares port 'destination' (line 1), which GoTo does not have (its ports: target, room"),
         ('<Control ID="GoTo"/>', "<AlwaysSuccess/>", "GoTo is a Action node here"),
         ('<Action ID="Dock"/>', "<Dock/>",
          "TreeNodesModel declares it (m.xml:1) but nothing implements it: register"),

@@ -111,7 +111,9 @@ def test_groot_palette_lists_our_leaves_and_the_users(
     assert main(["groot-palette", "--nodes", nodes_module]) == 0
     out = capsys.readouterr().out
     assert out.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<root BTCPP_format="4">')
-    assert '<Action ID="PickUp">\n      <input_port name="object" type="std::string">' in out
+    pick_up = out[out.index('<Action ID="PickUp">') :].split("</Action>")[0]
+    assert '<input_port name="object" type="std::string">' in pick_up
+    assert '<input_port name="room" type="std::string">object: which room' in pick_up
     assert '<output_port name="left" type="int"></output_port>' in out
     assert "<description>Counts its port n down into left.</description>" in out
     assert "Sequence" not in out  # Groot knows BT.CPP's own nodes

@@ -9,6 +9,7 @@ from sim_scenes import obj, scene, square
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.scenes.model import Window
 from pytest_logicenv.sim.actions import execute
+from pytest_logicenv.sim.bt import XmlPolicy, parse_bt_xml
 from pytest_logicenv.sim.leaves import GoTo, Open, PickUp, PutIn, Select
 from pytest_logicenv.sim.runner import run_policy
 from pytest_logicenv.sim.world import WorldState
@@ -160,3 +161,47 @@ def test_an_ambiguous_call_ends_the_run_as_an_error_that_lists_the_candidates() 
 def test_malformed_selectors_are_policy_errors(build: object, message: str) -> None:
     with pytest.raises(PolicyError, match=message):
         build()  # type: ignore[operator]
+
+
+# --------------------------------------------------------------------------- in BT.CPP XML
+
+
+def xml(body: str, **blackboard: str) -> XmlPolicy:
+    text = f'<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>{body}</Sequence>'
+    return parse_bt_xml(text + "</BehaviorTree></root>", blackboard=blackboard or None)
+
+
+def test_selectors_are_ports_in_xml() -> None:
+    body = (
+        '<GoTo target="table"/><PickUp object="Book" attrs="cover=hard"/>'
+        '<GoTo target="Shelf" room="study"/>'
+        '<PutOn object="Book" target="Shelf" target_room="study"/>'
+    )
+    world = two_rooms()
+    outcome = run_policy(xml(body), world.scene, goal=[{"on": ["hard", "shelf_s"]}])
+    assert outcome.kind == "pass", outcome.explain()
+    assert [str(step) for step in outcome.trace][1:3] == [
+        "PickUp(Book with cover=hard) ok",
+        "GoTo(Shelf in the study) ok",
+    ]
+
+
+def test_xml_selectors_may_come_from_the_blackboard() -> None:
+    policy = xml('<GoTo target="Window" room="{where}"/>', where="LivingRoom")
+    outcome = run_policy(policy, two_rooms().scene)
+    assert outcome.kind == "pass", outcome.explain()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('<GoTo target="Window" rom="Study"/>', "GoTo has no port 'rom'; its ports are: target"),
+        ('<PickUp object="Book" attrs="cover"/>', "write key=value pairs"),
+        ('<PickUp object="Book" states="clean=true"/>', "unknown state 'clean'"),
+        ('<PickUp object="Book" any="maybe"/>', "must be true or false"),
+        ('<PutOn object="Book" target="Shelf" target_part_of="{x}y"/>', "not an object"),
+    ],
+)
+def test_bad_xml_selectors_are_load_errors(body: str, message: str) -> None:
+    with pytest.raises(PolicyError, match=message):
+        xml(body)

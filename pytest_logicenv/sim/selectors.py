@@ -22,7 +22,7 @@ Select('Window', room='Study')
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,3 +159,88 @@ def check_reference(ref: object, where: str) -> None:
             f"{where}: {ref!r} is not an object reference; write a type (Mug), "
             "a role (red_box) or an object id"
         )
+
+
+# --------------------------------------------------------------------------- as text ports
+
+#: The qualifiers as BehaviorTree.CPP ports, with their descriptions (``in`` is ``in``).
+PORT_QUALIFIERS: Mapping[str, str] = {
+    "room": "which room it is in (a room id or type)",
+    "on": "what it rests on (Floor for the floor)",
+    "in": "what it is in",
+    "part_of": "the object it is a part of",
+    "attrs": "attributes it has, key=value;key=value",
+    "states": "states it is in, state=true;state=false",
+    "any": "true if any one of several will do",
+}
+
+
+def qualifier_port(ports: Sequence[str], port: str, qualifier: str) -> str:
+    """The text port that qualifies ``port``: the qualifier itself for an action's first
+    port (``room``), prefixed by the port's name for the others (``target_room``)."""
+    return qualifier if port == ports[0] else f"{port}_{qualifier}"
+
+
+def text_ports(ports: Sequence[str]) -> list[tuple[str, str]]:
+    """Every qualifier port of an action with these ports, with its description."""
+    return [
+        (qualifier_port(ports, port, qualifier), f"{port}: {text}")
+        for port in ports
+        for qualifier, text in PORT_QUALIFIERS.items()
+    ]
+
+
+def targets_from_text(
+    action: str, ports: Sequence[str], values: Mapping[str, str]
+) -> dict[str, str | Select]:
+    """An action's ports from text ports (BehaviorTree.CPP attributes): each port's
+    reference, made a :class:`Select` when qualifier ports are given. A port that is neither
+    an action port nor a qualifier port is a :class:`PolicyError` that lists them."""
+    known = {
+        qualifier_port(ports, port, qualifier): (port, qualifier)
+        for port in ports
+        for qualifier in PORT_QUALIFIERS
+    }
+    qualifiers: dict[str, dict[str, Any]] = {port: {} for port in ports}
+    targets: dict[str, str | Select] = {}
+    for name, value in values.items():
+        if name in ports:
+            targets[name] = value
+        elif name in known:
+            port, qualifier = known[name]
+            where = f"{action} port {name}={value!r}"
+            qualifiers[port][qualifier] = _parse_qualifier(qualifier, value, where)
+        else:
+            listed = ", ".join([*ports, *known])
+            raise PolicyError(f"{action} has no port {name!r}; its ports are: {listed}")
+    for port, given in qualifiers.items():
+        if given and port in targets:
+            targets[port] = selector(targets[port], **given)
+    return targets
+
+
+def _parse_qualifier(qualifier: str, value: str, where: str) -> Any:
+    if qualifier == "any":
+        return _parse_flag(value, where)
+    if qualifier == "attrs":
+        return dict(_pairs(value, where))
+    if qualifier == "states":
+        return {name: _parse_flag(flag, where) for name, flag in _pairs(value, where)}
+    return value
+
+
+def _pairs(text: str, where: str) -> list[tuple[str, str]]:
+    pairs = []
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        name, equals, value = item.partition("=")
+        if not equals or not name.strip():
+            raise PolicyError(f"{where}: write key=value pairs separated by ';', e.g. cover=hard")
+        pairs.append((name.strip(), value.strip()))
+    return pairs
+
+
+def _parse_flag(text: str, where: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered not in ("true", "false"):
+        raise PolicyError(f"{where}: must be true or false")
+    return lowered == "true"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import py_trees
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.sim.actions import ACTIONS, check_call, check_reference
+from pytest_logicenv.sim.actions import ACTIONS, check_call
 from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry
 from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
 from pytest_logicenv.sim.bt.decorators import SubTree
@@ -37,6 +37,7 @@ from pytest_logicenv.sim.bt.registry import Registry
 from pytest_logicenv.sim.bt.script import Script, ScriptSyntaxError, parse_script
 from pytest_logicenv.sim.bt.xmlread import Element, echo
 from pytest_logicenv.sim.leaves import CONDITIONS, AgentBehaviour
+from pytest_logicenv.sim.selectors import check_reference, targets_from_text
 
 Behaviour = py_trees.behaviour.Behaviour
 GENERIC = ("Action", "Condition", "Control", "Decorator")
@@ -286,6 +287,8 @@ class Builder:
             if len(literal) == len(raw):
                 self.call(element, spec.id, literal)
             for port, value in literal.items():
+                if port not in ACTIONS[spec.id].ports:
+                    continue  # a qualifier port, checked with the call
                 try:
                     check_reference(value, f"{spec.id} port {port!r}")
                 except PolicyError as error:
@@ -293,7 +296,7 @@ class Builder:
 
     def call(self, element: Element, action: str, ports: Mapping[str, str]) -> None:
         try:
-            check_call(action, ports)
+            check_call(action, targets_from_text(action, ACTIONS[action].ports, ports))
         except PolicyError as error:
             raise fail(element, str(error)) from None
 

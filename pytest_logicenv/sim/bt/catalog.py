@@ -22,6 +22,7 @@ from pytest_logicenv.sim.bt.node import FAILURE, RUNNING, SKIPPED, SUCCESS
 from pytest_logicenv.sim.bt.ports import Port, PortType, inout_port, input_port, output_port
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction, XmlCondition
 from pytest_logicenv.sim.leaves import CONDITIONS
+from pytest_logicenv.sim.selectors import text_ports
 
 Behaviour = py_trees.behaviour.Behaviour
 NodeKind = Literal["Action", "Condition", "Control", "Decorator"]
@@ -210,8 +211,14 @@ def _simulator() -> list[NodeSpec]:
             NodeSpec(
                 action,
                 "Action",
-                lambda r, a=action: XmlAction(r.name, a, r.literal, r.known),  # type: ignore[misc]
-                tuple(input_port(port) for port in spec.ports),
+                lambda r, a=action: XmlAction(r.name, a, r.literal, r.known, r.raw),  # type: ignore[misc]
+                (
+                    *(input_port(port) for port in spec.ports),
+                    *(
+                        input_port(name, description=text, optional=True)
+                        for name, text in text_ports(spec.ports)
+                    ),
+                ),
                 description=_summary(action),
                 origin="simulator",
             )

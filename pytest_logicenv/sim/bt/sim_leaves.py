@@ -12,33 +12,48 @@ from collections.abc import Mapping
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import Fact, bound_roles, references
-from pytest_logicenv.sim.actions import ACTIONS, check_call
+from pytest_logicenv.sim.actions import ACTIONS, Target, check_call
 from pytest_logicenv.sim.bt.node import FAILURE, SUCCESS, BtLeaf, BtStatus
 from pytest_logicenv.sim.leaves import AgentBehaviour, condition_fact, condition_label
+from pytest_logicenv.sim.selectors import selector, targets_from_text
 
 
 class XmlAction(BtLeaf, AgentBehaviour):
     """One simulator action; ``known`` holds the port values known when the tree was built
-    (checked against the scene before a run)."""
+    (checked against the scene before a run). Qualifier ports (``room``, ``target_room``,
+    ...) make a port's reference a selector."""
 
     def __init__(
-        self, name: str, action: str, literal: Mapping[str, str], known: Mapping[str, str]
+        self,
+        name: str,
+        action: str,
+        literal: Mapping[str, str],
+        known: Mapping[str, str],
+        raw: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(name)
         self.action = action
         self.known = dict(known)
         self.port_names = ACTIONS[action].ports
-        self.literal = dict(literal) if len(literal) == len(self.port_names) else None
+        given = len(raw) if raw is not None else len(self.port_names)
+        self.literal = self._targets(literal) if len(literal) == given else None
+
+    def _targets(self, values: Mapping[str, str]) -> dict[str, Target]:
+        return targets_from_text(self.action, self.port_names, values)
 
     def references(self) -> tuple[str, ...]:
-        return tuple(self.known[port] for port in self.port_names if port in self.known)
+        try:
+            targets = self._targets(self.known)
+        except PolicyError:  # a qualifier read at tick time, checked then
+            targets = {port: self.known[port] for port in self.port_names if port in self.known}
+        return tuple(name for target in targets.values() for name in selector(target).names())
 
     def on_tick(self) -> BtStatus:
         if self.literal is not None:
             arguments = self.literal
         else:
-            arguments = {port: self.ports.text(port) for port in self.port_names}
             try:
+                arguments = self._targets({port: self.ports.text(port) for port in self.ports.raw})
                 check_call(self.action, arguments)
             except PolicyError as error:
                 raise self.fail(str(error)) from None
