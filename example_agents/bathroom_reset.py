@@ -17,7 +17,8 @@ the plan's factors:
     puts the dirty towel in the laundry basket without opening it:
     ``towel=yes``, ``towel_dirty=yes``;
 ``unreachable``
-    hangs every towel on the towel holder, dirty or not: ``towel=yes``, ``towel_dirty=yes``;
+    goes to the light switch when the light is on but leaves without switching it off:
+    ``light=yes``;
 ``lackbranch``
     takes the towel from the floor without looking whether there is one, no plan for when
     there is none: ``towel=no``.
@@ -95,9 +96,11 @@ def counterfactual_policy() -> Behaviour:
 
 
 def unreachable_policy() -> Behaviour:
-    """Hangs every towel on the towel holder, dirty or not."""
-    towel = _towel(carry("towel", "towel_holder"))
-    return sequence("BathroomReset", towel, _window(), _light())
+    """Goes to the light switch but leaves the light on. (Hanging every towel on the holder,
+    dirty or not, would do what the clean-towel situation asks without checking the dirt:
+    that is a missing branch, ``lackbranch``.)"""
+    light = when("Light", IsToggledOn("light"), sequence("SwitchOff", GoTo("light")))
+    return sequence("BathroomReset", _towel(_put_towel_away()), _window(), light)
 
 
 def lackbranch_policy() -> Behaviour:

@@ -41,7 +41,7 @@ class Fault:
 EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
     "bathroom_reset": {
         "counterfactual": Fault("counterfactual", "towel_dirty", "yes"),
-        "unreachable": Fault("unreachable", "towel_dirty", "yes"),
+        "unreachable": Fault("unreachable", "light", "yes"),
         "lackbranch": Fault("lackbranch", "towel", "no"),
     },
     "breakfast": {

@@ -23,6 +23,7 @@ from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, select
 from pytest_logicenv.scenes.design import design_scene, provisional_scene
 from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.sim.branches import branches_of
 from pytest_logicenv.sim.outcome import FAULTS, Outcome
 from pytest_logicenv.sim.runner import Policy, run_policy, vocabulary
 
@@ -72,6 +73,7 @@ def run(task: str, policy: Policy, trajectory: Trajectory) -> Outcome:
         goal=trajectory.goal,
         situation=situation,
         known=known(task),
+        branches=branches_of(plan(task), trajectory),
     )
 
 

@@ -185,12 +185,18 @@ def _run_policies(
 def _run_all(
     policy: PolicyFactory, prepared: _Prepared, known: frozenset[str]
 ) -> tuple[list[str], float]:
+    from pytest_logicenv.logic.trajectories import trajectory_for
+    from pytest_logicenv.sim.branches import branches_of
     from pytest_logicenv.sim.runner import run_policy
 
     cases: Sequence[Case] = prepared.environments.cases
     kinds = []
     started = time.perf_counter()
     for case, scene in zip(cases, prepared.scenes, strict=True):
-        outcome = run_policy(policy, scene, goal=case.goal, situation=case.situation, known=known)
+        branches = branches_of(prepared.plan, trajectory_for(prepared.plan, case.conditions))
+        outcome = run_policy(
+            policy, scene, goal=case.goal, situation=case.situation, known=known,
+            branches=branches,
+        )  # fmt: skip
         kinds.append(outcome.kind)
     return kinds, time.perf_counter() - started

@@ -125,6 +125,17 @@ class LogicEnv:
         """The situation as the plan's decision paths (one per subtask), with their leaves."""
         return trajectory_for(self.plan, self.conditions)
 
+    @cached_property
+    def branches(self) -> tuple[Any, ...]:
+        """Per subtask, this situation's leaf and the others, for diagnosis by branch (none
+        when the entry's plan cannot be read: the run is then judged without it)."""
+        from pytest_logicenv.sim.branches import branches_of
+
+        try:
+            return branches_of(self.plan, self.trajectory)
+        except LogicEnvError:
+            return ()
+
     @property
     def _fix(self) -> str:
         regenerate = (
@@ -200,6 +211,7 @@ class LogicEnv:
 
         ticks = max_ticks or self.max_ticks
         options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
+        options["branches"] = self.branches
         if ticks:
             options["max_ticks"] = ticks
         try:

@@ -39,6 +39,8 @@ class Agent:
         self.world = world
         self.tick = 0
         self._trace: list[Step] = []
+        # The facts the policy's conditions checked, for diagnosis by branch.
+        self.checked: list[Fact] = []
 
     @property
     def trace(self) -> tuple[Step, ...]:
@@ -129,6 +131,7 @@ class Agent:
         receptacles are hidden). ``name`` and ``args`` label the trace step."""
         parsed = parse_fact(fact) if isinstance(fact, Mapping) else fact
         result = evaluate(parsed, self.world.visible())
+        self.checked.append(parsed)
         label = tuple(args) if args is not None else (describe(parsed),)
         where = self.world.agent
         step = Step(self.tick, "condition", name, label, result, room=where.room, spot=where.spot)

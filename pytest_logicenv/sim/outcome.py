@@ -10,8 +10,10 @@ Classes (paper Appendix A):
 ``unreachable``
     the policy returned SUCCESS but a goal fact is false;
 ``lackbranch``
-    the policy acted on an object this situation does not contain, returned FAILURE, or did
-    not finish within the tick budget: it has no branch for this situation;
+    the policy acted on an object this situation does not contain, returned FAILURE, did
+    not finish within the tick budget, or returned SUCCESS having done what another leaf of
+    the same subtask asks (its goal holds, this situation's does not;
+    :mod:`pytest_logicenv.sim.branches`): it has no branch for this situation;
 ``error``
     user code raised an exception (the traceback is kept), or an action named several objects
     without saying which (the candidates are listed): a bug in the policy, not a fault class.
@@ -34,6 +36,7 @@ from typing import Any
 from pytest_logicenv.errors import LogicEnvError, PolicyFault, RunFileError
 from pytest_logicenv.logic.facts import Fact, describe, parse_facts, to_json
 from pytest_logicenv.sim.actions import PreconditionViolation
+from pytest_logicenv.sim.branches import BranchDiagnosis
 
 #: The outcome classes, in the order reports list them.
 KINDS: tuple[str, ...] = ("pass", "counterfactual", "unreachable", "lackbranch", "error")
@@ -122,6 +125,9 @@ class Outcome:
     scene: str = ""
     max_ticks: int = 0
     goal: tuple[Fact, ...] = field(default=(), repr=False)
+    #: The branches the policy took instead of this situation's, at a SUCCESS with a goal
+    #: fact false (a ``lackbranch`` when it never checked which, else ``unreachable``).
+    branches: tuple[BranchDiagnosis, ...] = ()
     #: The fault a test declares its policy has (``expect_fault``); see :meth:`expecting`.
     expected: str | None = None
 
@@ -164,6 +170,12 @@ class Outcome:
             return f"{self.violation.call} broke a precondition: {self.violation.requirement}"
         if self.kind == "pass":
             return "the policy returned SUCCESS and every goal fact holds"
+        if self.kind == "lackbranch" and self.branches:
+            taken = "; ".join(f"{b.question} = {b.assumed.text}" for b in self.branches)
+            return (
+                "the policy returned SUCCESS having done what another situation asks "
+                f"({taken}), never checking which situation this is"
+            )
         if self.kind == "unreachable":
             count = len(self.false_goals)
             facts = "goal fact is" if count == 1 else "goal facts are"
@@ -192,6 +204,7 @@ class Outcome:
                 f"broken precondition [{self.violation.precondition}]: "
                 f"{self.violation.requirement}; but {self.violation.reason}"
             )
+        lines.extend(f"branch taken: {diagnosis}" for diagnosis in self.branches)
         if self.false_goals:
             lines.append("false goal facts: " + "; ".join(describe(f) for f in self.false_goals))
         if self.trace:
@@ -217,6 +230,7 @@ class Outcome:
             "violation": None if self.violation is None else self.violation.to_json(),
             "false_goals": [to_json(fact) for fact in self.false_goals],
             "goal": [to_json(fact) for fact in self.goal],
+            "branches": [diagnosis.to_json() for diagnosis in self.branches],
             "error": self.error,
             "max_ticks": self.max_ticks,
             "trace": [step.to_json() for step in self.trace],

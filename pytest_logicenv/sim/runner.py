@@ -47,6 +47,7 @@ from pytest_logicenv.errors import PolicyError, PolicyRuntimeError, PolicyStoppe
 from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
 from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.sim.agent import Agent
+from pytest_logicenv.sim.branches import SubtaskBranches, diagnose
 from pytest_logicenv.sim.bt.node import SKIPPED
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
@@ -73,6 +74,7 @@ def run_policy(
     situation: Sequence[tuple[str, str]] | None = None,
     max_ticks: int = DEFAULT_MAX_TICKS,
     known: Collection[str] | None = None,
+    branches: Sequence[SubtaskBranches] = (),
 ) -> Outcome:
     """Run ``policy`` once in ``scene`` and classify the outcome.
 
@@ -81,6 +83,9 @@ def run_policy(
     provenance conditions). ``known`` lists names that may legitimately be absent from this
     scene (those of every scene of the task, see :func:`vocabulary`): when given, a policy
     that names anything else is rejected with a :class:`PolicyError` before the run.
+    ``branches`` are the plan's leaves per subtask (:func:`~pytest_logicenv.sim.branches.
+    branches_of`): a SUCCESS with this situation's goal false but another leaf's goal true,
+    the question between them never checked, is a ``lackbranch`` naming the branch taken.
 
     Bad input (an unloadable XML file, a factory that returns no behaviour, a name that can
     never resolve, a malformed goal fact) raises a :class:`PolicyError` or ``FactError``;
@@ -151,8 +156,13 @@ def run_policy(
         return finish("error", status=status, ticks=ticks, trace=agent.trace, error=message)
     if root.status == Status.SUCCESS:
         false = tuple(fact for fact in goals if not evaluate(fact, world))
-        kind = "unreachable" if false else "pass"
-        return finish(kind, status=status, ticks=ticks, trace=agent.trace, false_goals=false)
+        taken = tuple(diagnose(world, branches, agent.checked)) if false else ()
+        unchecked = bool(taken) and not any(diagnosis.checked for diagnosis in taken)
+        kind = "lackbranch" if unchecked else "unreachable" if false else "pass"
+        return finish(
+            kind, status=status, ticks=ticks, trace=agent.trace, false_goals=false,
+            branches=taken,
+        )  # fmt: skip
     return finish("lackbranch", status=status, ticks=ticks, trace=agent.trace)
 
 
