@@ -519,7 +519,8 @@ def test_the_violation_reported_is_of_the_candidate_that_got_furthest() -> None:
 
 NAMES = ["counter", "fridge", "apple", "lunchbox", "milk", "mug", "cup", "knife", "sponge"]
 NAMES += ["bread", "toaster", "coffee_machine", "stain", "lamp", "statue", "tray", "Kitchen"]
-NAMES += ["jar", "pantry_door", "Pantry"]
+NAMES += ["jar", "pantry_door", "Pantry", "sink", "faucet", "cloth", "microwave", "soap"]
+NAMES += ["refill", "Mug", "Cup"]
 
 
 def calls() -> st.SearchStrategy[Call]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import py_trees
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sim_scenes import obj, scene, square
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.scenes.model import Window
-from pytest_logicenv.sim.actions import execute
+from pytest_logicenv.sim.actions import ACTIONS, execute, perform
 from pytest_logicenv.sim.bt import XmlPolicy, parse_bt_xml
 from pytest_logicenv.sim.leaves import GoTo, Open, PickUp, PutIn, Select
 from pytest_logicenv.sim.runner import run_policy
@@ -205,3 +207,42 @@ def test_xml_selectors_may_come_from_the_blackboard() -> None:
 def test_bad_xml_selectors_are_load_errors(body: str, message: str) -> None:
     with pytest.raises(PolicyError, match=message):
         xml(body)
+
+
+# --------------------------------------------------------------------------- the binding rule
+
+REFS = ["Book", "Plate", "Shelf", "Window", "hard", "table", "desk", "Mug"]
+ROOMS = [None, "study", "LivingRoom", "Kitchen"]
+
+
+def selects() -> st.SearchStrategy[Select]:
+    return st.builds(
+        Select,
+        st.sampled_from(REFS),
+        on=st.sampled_from([None, "table", "desk", "Floor"]),
+        room=st.sampled_from(ROOMS),
+        attrs=st.sampled_from([{}, {"cover": "hard"}, {"cover": "soft"}]),
+        any=st.booleans(),
+    )
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(["GoTo", "PickUp", "Open"]), selects())
+def test_a_call_binds_an_object_its_selector_fits_or_says_why_not(
+    action: str, select: Select
+) -> None:
+    world = two_rooms()
+    execute(world, "GoTo", {"target": "table"})
+    port = ACTIONS[action].ports[0]
+    fitting = [o for o in world.objects.values() if select.fits(world, o)]
+    done = perform(world, action, {port: select})
+    violation = done.violation
+    if violation is None or violation.precondition not in ("exists", "visible", "unambiguous"):
+        (bound,) = done.objects
+        assert bound in {o.id for o in fitting}
+        assert len(fitting) == 1 or select.any or world.reachable(world.objects[bound])
+    elif violation.precondition == "exists":
+        assert not fitting
+    elif violation.precondition == "unambiguous":
+        assert len(fitting) > 1
+        assert not select.any
