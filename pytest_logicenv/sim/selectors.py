@@ -86,6 +86,8 @@ class Select:
         return (*self.references(), *((self.room,) if self.room else ()))
 
     def __str__(self) -> str:
+        if self.bare and not self.any:
+            return self.ref
         text = describe(self.as_fact())[2:]  # without "a "
         if self.part_of:
             text += f" of {self.part_of}"
@@ -116,7 +118,11 @@ class Select:
 
     def fits(self, world: WorldState, obj: WorldObject) -> bool:
         """Whether ``obj`` is named by the reference and meets every qualifier."""
-        if not matches(obj, self.ref) or not _fits_fact(world, obj, self):
+        if not matches(obj, self.ref):
+            return False
+        if self.bare:
+            return True
+        if not _fits_fact(world, obj, self):
             return False
         if self.part_of is None:
             return True
