@@ -96,6 +96,8 @@ PROPERTIES: tuple[str, ...] = (
     "cleaning_tool",
     "cutting_tool",
     "wall_mounted",
+    "wettable",  # wets under running water; a wet cloth cleans (our extension)
+    "refill_source",  # refills a used-up object (our extension)
 )
 
 Point = tuple[float, float]

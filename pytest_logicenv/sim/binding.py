@@ -61,10 +61,9 @@ class Unbound:
 def candidates(world: WorldState, select: Select, *, at_hand: bool) -> list[WorldObject] | Unbound:
     """The objects a port may be bound to, or why it cannot be bound. ``at_hand`` says
     whether the action needs this port within reach (then the candidate at hand is meant)."""
-    named = world.candidates(select.ref)
-    fitting = [obj for obj in named if select.fits(world, obj)]
+    fitting = select.select(world)
     if not fitting:
-        return _missing(select, bool(named))
+        return _missing(select, bool(world.candidates(select.ref)))
     seen = [obj for obj in fitting if world.is_visible(obj)]
     if not seen:
         return _hidden(world, fitting[0])

@@ -198,6 +198,7 @@ CONDITIONS: Mapping[str, ConditionSpec] = {
         _cond("IsDirty", _OBJ, _state("dirty", True)),
         _cond("IsClean", _OBJ, _state("dirty", False)),
         _cond("IsFilled", _OBJ, _state("filled", True)),
+        _cond("IsWet", _OBJ, _state("wet", True)),
         _cond("HasAttr", _OBJ, _attrs, extra="attrs", extra_required=True),
         _cond("InState", _OBJ, _states, extra="states", extra_required=True),
     )
@@ -452,6 +453,10 @@ class IsClean(_Single):
 
 class IsFilled(_Single):
     """``object`` is filled."""
+
+
+class IsWet(_Single):
+    """``object`` is wet (a cloth that was held under a running faucet)."""
 
 
 class HasAttr(ConditionLeaf):

@@ -34,7 +34,7 @@ from pytest_logicenv.logic.facts import (
     Where,
     canonical_state,
     describe,
-    matches,
+    selected,
 )
 from pytest_logicenv.sim.world import WorldObject, WorldState
 
@@ -70,7 +70,7 @@ class Select:
 
     @property
     def where(self) -> Where:
-        return Where(on=self.on, in_=self.in_, room=self.room)
+        return Where(on=self.on, in_=self.in_, room=self.room, part_of=self.part_of)
 
     def as_fact(self) -> Exists:
         """The ``exists`` fact that holds when some object fits this selector."""
@@ -89,8 +89,6 @@ class Select:
         if self.bare and not self.any:
             return self.ref
         text = describe(self.as_fact())[2:]  # without "a "
-        if self.part_of:
-            text += f" of {self.part_of}"
         return text + (" (any one)" if self.any else "")
 
     def check(self, where: str) -> None:
@@ -116,25 +114,16 @@ class Select:
             if not isinstance(flag, bool):
                 raise PolicyError(f"{where}: state {name!r} must be true or false, got {flag!r}")
 
-    def fits(self, world: WorldState, obj: WorldObject) -> bool:
-        """Whether ``obj`` is named by the reference and meets every qualifier."""
-        if not matches(obj, self.ref):
-            return False
+    def select(self, world: WorldState) -> list[WorldObject]:
+        """The objects the reference names that meet every qualifier, in scene order: the
+        facts language's own matcher (:func:`~pytest_logicenv.logic.facts.selected`)."""
         if self.bare:
-            return True
-        if not _fits_fact(world, obj, self):
-            return False
-        if self.part_of is None:
-            return True
-        whole = world.objects.get(obj.part_of) if obj.part_of is not None else None
-        return whole is not None and matches(whole, self.part_of)
+            return world.candidates(self.ref)
+        return [world.objects[obj.id] for obj in selected(self.as_fact(), world)]
 
-
-def _fits_fact(world: WorldState, obj: WorldObject, select: Select) -> bool:
-    from pytest_logicenv.logic.facts import _fits
-
-    index = {other.id: other for other in world.objects.values()}
-    return _fits(world, obj, select.where, select.attrs, select.states, index)  # type: ignore[arg-type]
+    def fits(self, world: WorldState, obj: WorldObject) -> bool:
+        """Whether ``obj`` is one of the objects this selector names."""
+        return any(found is obj for found in self.select(world))
 
 
 def selector(ref: str | Select, **qualifiers: Any) -> Select:

@@ -66,6 +66,7 @@ from pytest_logicenv.logic.facts.evaluate import (
     evaluate_all,
     false_facts,
     matches,
+    selected,
 )
 from pytest_logicenv.logic.facts.json_form import parse_fact, parse_facts, to_json
 from pytest_logicenv.logic.facts.model import (
@@ -118,6 +119,7 @@ __all__ = [
     "parse_fact",
     "parse_facts",
     "references",
+    "selected",
     "to_json",
     "walk",
 ]

@@ -170,6 +170,18 @@ def _holds(fact: Fact, snap: _Snapshot) -> bool:
     not_a_fact(fact)
 
 
+def selected(fact: Exists | Absent, world: World) -> list[ObjectView]:
+    """The objects an ``exists``/``absent`` fact is about: those its reference names that
+    meet its ``where``, ``attrs`` and ``states``, in the world's order. The simulator binds
+    action targets with it, so a selector means what the same qualifiers mean in a fact."""
+    snap = _Snapshot.of(world)
+    return [
+        obj
+        for obj in snap.objects
+        if _fits(snap, obj, fact.ref, fact.where, fact.attrs, fact.states)
+    ]
+
+
 def _some_fits(
     snap: _Snapshot,
     ref: str,
@@ -178,12 +190,22 @@ def _some_fits(
     states: Mapping[str, bool],
 ) -> bool:
     """Whether some object that ``ref`` names is ``where`` with ``attrs`` and ``states``."""
-    return any(
+    return any(_fits(snap, obj, ref, where, attrs, states) for obj in snap.objects)
+
+
+def _fits(
+    snap: _Snapshot,
+    obj: ObjectView,
+    ref: str,
+    where: Where,
+    attrs: Mapping[str, str],
+    states: Mapping[str, bool],
+) -> bool:
+    return (
         matches(obj, ref)
         and _is_where(snap, obj, where)
         and _has_attrs(obj, attrs)
         and _has_states(obj, states)
-        for obj in snap.objects
     )
 
 

@@ -25,6 +25,7 @@ STATES: tuple[str, ...] = (
     "cooked",
     "used_up",
     "broken",
+    "wet",
 )
 # Friendly spellings people (and LLMs) write, mapped to the canonical state name.
 STATE_ALIASES: Mapping[str, str] = {
@@ -35,6 +36,7 @@ STATE_ALIASES: Mapping[str, str] = {
     "isOpen": "open",
     "isDirty": "dirty",
     "usedUp": "used_up",
+    "isWet": "wet",
 }
 #: The reference that means "the floor of the object's room".
 FLOOR = "Floor"

@@ -320,7 +320,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     # -- refills: what restores a used-up dispenser
     CustomSpec(
         "SoapRefill",
-        ("pickupable", "can_be_used_up"),
+        ("pickupable", "can_be_used_up", "refill_source"),
         ("Bathroom", "Kitchen"),
         (0.1, 0.22, 0.07),
         stand_in="SoapBottle",

@@ -65,6 +65,7 @@ STATE_PROPERTY: Mapping[str, str] = {
     "cooked": "cookable",
     "used_up": "can_be_used_up",
     "broken": "breakable",
+    "wet": "wettable",
 }
 #: What AI2-THOR's object-specific receptacles take (its documentation's table, for the types
 #: the asset database holds; a toaster takes bread, which AI2-THOR slices first).
@@ -82,10 +83,10 @@ PRIMARY_PROPERTIES: tuple[str, ...] = ("pickupable", "moveable", "static")
 #: paper's Appendix E case 1 asks. ``logicenv types`` lists them as extensions.
 EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
     "DeskLamp": ("pickupable",),
-    "Towel": ("dirtyable",),
-    "HandTowel": ("dirtyable",),
-    "Cloth": ("cleaning_tool",),
-    "DishSponge": ("cleaning_tool",),
+    "Towel": ("dirtyable", "wettable"),
+    "HandTowel": ("dirtyable", "wettable"),
+    "Cloth": ("cleaning_tool", "wettable"),
+    "DishSponge": ("cleaning_tool", "wettable"),
     "ScrubBrush": ("cleaning_tool",),
     "PaperTowelRoll": ("cleaning_tool",),
     "SprayBottle": ("cleaning_tool",),
