@@ -8,7 +8,9 @@ and doors become objects too, so ``Close(window)`` works like ``Close(fridge)``.
 A WorldState implements the facts :class:`~pytest_logicenv.logic.facts.World` protocol and shows the
 *truth*: goal facts are judged on it. The agent sees less: :meth:`WorldState.visible` is the
 world as the agent can observe it, without the objects inside closed receptacles, and that is
-what condition leaves evaluate.
+what condition leaves evaluate; actions bind only what it shows. One rule,
+:data:`CLOSED_CONTAINERS`, says what a policy can see and do with a closed container's
+contents, for conditions and actions alike.
 
 >>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
 >>> from pytest_logicenv.logic.facts import evaluate, parse_fact
