@@ -246,3 +246,31 @@ def test_a_call_binds_an_object_its_selector_fits_or_says_why_not(
     elif violation.precondition == "unambiguous":
         assert len(fitting) > 1
         assert not select.any
+
+
+def test_a_stove_knob_switches_its_burner_which_cooks_through_the_pan() -> None:
+    world = WorldState.from_scene(
+        scene(
+            obj("stove", "Stove", "receptacle", size=(0.8, 0.9, 0.6)),
+            obj("knob_l", "StoveKnob", "toggleable", relation=None,
+                attrs={"position": "front_left"}),
+            obj("knob_r", "StoveKnob", "toggleable", relation=None,
+                attrs={"position": "front_right"}),
+            obj("burner_l", "StoveBurner", "toggleable", "heat_source", "receptacle",
+                relation=None, attrs={"position": "front_left"}),
+            obj("burner_r", "StoveBurner", "toggleable", "heat_source", "receptacle",
+                relation=None, attrs={"position": "front_right"}),
+            obj("pan", "Pan", "receptacle", "pickupable", parent="burner_l"),
+            obj("egg", "Egg", "cookable", "pickupable", parent="pan", relation="in"),
+        )
+    )  # fmt: skip
+    for part in ("knob_l", "knob_r", "burner_l", "burner_r"):
+        world.objects[part].part_of = "stove"
+    knob = Select("StoveKnob", attrs={"position": "front_left"})
+    assert execute(world, "GoTo", {"target": knob}) is None
+    assert execute(world, "ToggleOn", {"target": knob}) is None
+    assert world.objects["burner_l"].states["toggled"] is True
+    assert not world.objects["burner_r"].states.get("toggled")
+    assert world.objects["egg"].states["cooked"] is True
+    assert execute(world, "ToggleOff", {"target": knob}) is None
+    assert world.objects["burner_l"].states["toggled"] is False

@@ -46,7 +46,7 @@ from typing import Any
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import FLOOR
 from pytest_logicenv.sim.binding import BINDING_RULES, Unbound, candidates
-from pytest_logicenv.sim.physics import PHYSICS_RULES, settle
+from pytest_logicenv.sim.physics import PHYSICS_RULES, controlled_by, settle
 from pytest_logicenv.sim.preconditions import (
     Bound,
     Broken,
@@ -205,6 +205,15 @@ def _set(port: str, state: str, value: bool) -> Callable[[WorldState, Bound], No
     return effect
 
 
+def _toggle(value: bool) -> Callable[[WorldState, Bound], None]:
+    def effect(world: WorldState, bound: Bound) -> None:
+        target = bound["target"]
+        for obj in (target, *controlled_by(world, target)):
+            world.set_state(obj, "toggled", value)
+
+    return effect
+
+
 def _pour(world: WorldState, bound: Bound) -> None:
     world.set_state(bound["target"], "filled", True)
     world.set_state(bound["object"], "filled", False)
@@ -237,6 +246,7 @@ def _switch(
     value: bool,
     extra: Sequence[Precondition] = (),
     effect: str = "",
+    apply: Callable[[WorldState, Bound], None] | None = None,
 ) -> ActionSpec:
     """An action that sets ``state`` of a reachable ``target`` that has ``prop`` and is not
     already in that state (Open, Close, ToggleOn, ToggleOff, Fill, Wet)."""
@@ -249,7 +259,7 @@ def _switch(
             in_state("target", state, not value),
             *extra,
         ],
-        _set("target", state, value),
+        apply or _set("target", state, value),
         [effect or f"`target` is {state_word(state, value)}"],
     )
 
@@ -271,6 +281,8 @@ def _receive(relation: str) -> tuple[Precondition, ...]:
 def _tool(port: str, prop: str) -> tuple[Precondition, Precondition]:
     return holding(port), has_property(port, prop)
 
+
+_KNOB = "a stove knob switches the burner it controls too (same stove, same position)"
 
 #: Every action, by name (each leaf class in :mod:`pytest_logicenv.sim.leaves` says what it does).
 ACTIONS: Mapping[str, ActionSpec] = {
@@ -307,8 +319,23 @@ ACTIONS: Mapping[str, ActionSpec] = {
         ),
         _switch("Open", "openable", "open", True, [appliance_off("target")]),
         _switch("Close", "openable", "open", False),
-        _switch("ToggleOn", "toggleable", "toggled", True, [appliance_closed("target")]),
-        _switch("ToggleOff", "toggleable", "toggled", False),
+        _switch(
+            "ToggleOn",
+            "toggleable",
+            "toggled",
+            True,
+            [appliance_closed("target")],
+            f"`target` is on; {_KNOB}",
+            _toggle(True),
+        ),
+        _switch(
+            "ToggleOff",
+            "toggleable",
+            "toggled",
+            False,
+            effect=f"`target` is off; {_KNOB}",
+            apply=_toggle(False),
+        ),
         _spec(
             "Clean",
             ["target", "tool"],

@@ -30,12 +30,17 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pytest_logicenv.sim.world import WorldObject, WorldState
 
 #: Types whose running state pours water.
 WATER_SOURCE_TYPES = frozenset({"Faucet", "ShowerHead"})
 #: Types that catch a water source's water: what is in or on them is under it.
 BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
+#: Controls and what they switch, as AI2-THOR's ``controlledObjects`` pair them: a stove knob
+#: switches the burner of the same stove at the same ``position``.
+CONTROLS: Mapping[str, str] = {"StoveKnob": "StoveBurner"}
 #: What :func:`settle` does, as the action table prints it.
 PHYSICS_RULES: tuple[str, ...] = (
     "heat: a heat source that is on cooks every cookable object on or in it; an "
@@ -78,6 +83,22 @@ def soak(world: WorldState, obj: WorldObject) -> None:
 def _set(world: WorldState, obj: WorldObject, state: str, value: bool) -> None:
     if obj.states.get(state, False) != value:
         world.set_state(obj, state, value)
+
+
+def controlled_by(world: WorldState, control: WorldObject) -> list[WorldObject]:
+    """The objects a control (a stove knob) switches: the parts of its whole of the type it
+    controls, at its ``position`` (all of them when it has none)."""
+    kind = CONTROLS.get(control.type)
+    if kind is None or control.part_of is None:
+        return []
+    where = control.attrs.get("position")
+    return [
+        obj
+        for obj in world.objects.values()
+        if obj.type == kind
+        and obj.part_of == control.part_of
+        and (where is None or obj.attrs.get("position") == where)
+    ]
 
 
 def water_sources(world: WorldState) -> list[WorldObject]:
