@@ -83,9 +83,13 @@ def test_doing_another_leafs_job_unchecked_is_a_lackbranch_that_names_the_factor
                 ["Is there a toy on the floor?", "YES"],
                 ["What type of toy is it?", "other"],
             ],
+            "action": "Place the toy in the white toy box.",
+            "expected_action": "Place the toy in the blue toy box.",
             "checked": False,
         }
     ]
+    read_back = Outcome.from_json(outcome.to_json())
+    assert read_back.explain() == outcome.explain()
 
 
 def test_a_policy_that_checked_the_factor_has_the_branch_and_stays_unreachable() -> None:

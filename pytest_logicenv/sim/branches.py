@@ -23,7 +23,7 @@ facts (``Do nothing``) holds anywhere and explains nothing, so it is never the b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,8 +123,22 @@ class BranchDiagnosis:
             "answer": self.expected.text,
             "assumed": self.assumed.text,
             "taken": [list(pair) for pair in self.taken.situation],
+            "action": self.taken.action,
+            "expected_action": self.expected_branch.action,
             "checked": self.checked,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BranchDiagnosis:
+        """The diagnosis :meth:`to_json` wrote, as far as its explanation needs (the
+        branches' goals and realizations are not written)."""
+        subtask, factor, question = str(data["subtask"]), str(data["factor"]), data["question"]
+        expected = Answer(factor, str(question), "", str(data["answer"]))
+        assumed = Answer(factor, str(question), "", str(data["assumed"]))
+        said = tuple(Answer("", str(q), "", str(a)) for q, a in data.get("taken", ()))
+        taken = Branch(subtask, said, str(data.get("action", "")), ())
+        mine = Branch(subtask, (), str(data.get("expected_action", "")), ())
+        return cls(mine, taken, expected, assumed, bool(data.get("checked", False)))
 
 
 def branches_of(plan: Plan, trajectory: Trajectory) -> tuple[SubtaskBranches, ...]:

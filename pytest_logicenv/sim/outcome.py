@@ -257,6 +257,9 @@ class Outcome:
                 scene=str(data.get("scene", "")),
                 max_ticks=int(data.get("max_ticks", 0)),
                 goal=parse_facts(data.get("goal", []), "goal"),
+                branches=tuple(
+                    BranchDiagnosis.from_json(item) for item in data.get("branches", ())
+                ),
                 expected=None if expected is None else str(expected),
             )
         except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as problem:
