@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import py_trees
 import pytest
 from hypothesis import given, settings
@@ -9,8 +11,8 @@ from hypothesis import strategies as st
 from sim_scenes import obj, scene, square
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.scenes.model import Window
-from pytest_logicenv.sim.actions import ACTIONS, execute, perform
+from pytest_logicenv.scenes.model import SceneObject, Window
+from pytest_logicenv.sim.actions import ACTIONS, Target, execute, perform
 from pytest_logicenv.sim.bt import XmlPolicy, parse_bt_xml
 from pytest_logicenv.sim.leaves import GoTo, Open, PickUp, PutIn, Select
 from pytest_logicenv.sim.runner import run_policy
@@ -274,3 +276,75 @@ def test_a_stove_knob_switches_its_burner_which_cooks_through_the_pan() -> None:
     assert world.objects["egg"].states["cooked"] is True
     assert execute(world, "ToggleOff", {"target": knob}) is None
     assert world.objects["burner_l"].states["toggled"] is False
+
+
+# --------------------------------------------------------------------------- parts in scenes
+
+
+def part(id: str, type: str, whole: str, *props: str, **fields: Any) -> SceneObject:
+    """A part as the designer makes one: no parent, the relation ``part``."""
+    return obj(id, type, *props, relation="part", part_of=whole, **fields)
+
+
+def kitchen_with_parts() -> WorldState:
+    return WorldState.from_scene(
+        scene(
+            obj("counter", "CounterTop", "receptacle", size=(2.0, 0.9, 0.6), at=(1, 4)),
+            part("sink", "Sink", "counter", "receptacle"),
+            part("basin", "SinkBasin", "sink", "receptacle", size=(0.5, 0.2, 0.4)),
+            part("faucet", "Faucet", "sink", "toggleable", states={"toggled": False}),
+            part("drawer", "Drawer", "counter", "receptacle", "openable",
+                 states={"open": False}),
+            obj("cloth", "Cloth", "pickupable", "cleaning_tool", "wettable", parent="drawer",
+                relation="in", size=(0.2, 0.01, 0.2)),
+            obj("cup", "Cup", "pickupable", "fillable", "receptacle", parent="counter",
+                size=(0.08, 0.1, 0.08)),
+            obj("dresser", "Dresser", "receptacle", size=(1.2, 0.9, 0.5), at=(4, 1)),
+            part("dresser_drawer", "Drawer", "dresser", "receptacle", "openable",
+                 states={"open": False}),
+        )
+    )  # fmt: skip
+
+
+def test_a_faucet_part_fills_what_is_in_the_basin_of_its_sink() -> None:
+    world = kitchen_with_parts()
+    calls: list[tuple[str, dict[str, Target]]] = [
+        ("GoTo", {"target": "faucet"}),  # a part is reached at its whole: the counter
+        ("PickUp", {"object": "cup"}),
+        ("PutIn", {"object": "cup", "target": "basin"}),
+        ("ToggleOn", {"target": "faucet"}),
+    ]
+    for action, args in calls:
+        assert execute(world, action, args) is None, (action, args)
+    assert world.agent.spot == "counter"
+    assert world.objects["cup"].states["filled"] is True
+
+
+def test_a_closed_drawer_part_hides_its_contents_until_opened() -> None:
+    world = kitchen_with_parts()
+    drawer = Select("Drawer", part_of="CounterTop")  # not the dresser's
+    assert execute(world, "GoTo", {"target": drawer}) is None
+    violation = execute(world, "PickUp", {"object": "cloth"})
+    assert violation is not None
+    assert violation.facts == ("cloth is inside drawer", "drawer is closed")
+    assert execute(world, "Open", {"target": drawer}) is None
+    assert execute(world, "PickUp", {"object": "Cloth"}) is None
+    # A part of a part counts as a part of the whole, as in facts: the basin of the counter.
+    assert execute(world, "GoTo", {"target": Select("SinkBasin", part_of="counter")}) is None
+    assert execute(world, "ToggleOn", {"target": "faucet"}) is None
+    assert execute(world, "Wet", {"target": "cloth"}) is None
+    ambiguous = execute(world, "GoTo", {"target": "Drawer"})
+    assert ambiguous is not None
+    assert ambiguous.facts == (
+        "Drawer names 2 objects: drawer in kitchen, dresser_drawer in kitchen",
+    )
+
+
+def test_parts_move_with_their_whole() -> None:
+    world = kitchen_with_parts()
+    world.move_agent("kitchen", world.objects["counter"])
+    world.hold(world.objects["counter"])  # not a thing one carries, but a whole that moves
+    world.move_agent("pantry", None)
+    assert {world.objects[p].room for p in ("sink", "basin", "faucet", "drawer", "cloth")} == {
+        "pantry"
+    }

@@ -134,7 +134,7 @@ class WorldObject:
                 accepts=obj.accepts,
                 size=obj.size,
                 footprint=obj.footprint,
-                part_of=getattr(obj, "part_of", None),
+                part_of=obj.part_of,
             )
         return cls(
             obj.id,
