@@ -89,6 +89,30 @@ def test_a_shelving_unit_has_its_three_shelves_by_level() -> None:
     assert heights["top"] > heights["middle"] > heights["bottom"]
 
 
+def test_a_pan_stands_on_a_stove_burner_and_a_pot_beside_it() -> None:
+    """A burner is its quarter of the stove's top: what stands on it is a pan or a pot, wider
+    than the ring, as on a real stove."""
+    setting = [
+        {"exists": "Stove", "as": "stove"},
+        *(
+            {
+                "exists": "StoveBurner",
+                "as": f"{p}_burner",
+                "where": {"part_of": "stove"},
+                "attrs": {"position": f"{p}_left"},
+            }
+            for p in ("front", "back")
+        ),
+        {"exists": "Pan", "as": "pan", "where": {"on": "front_burner"}},
+        {"exists": "Pot", "as": "pot", "where": {"on": "back_burner"}},
+    ]
+    scene = solve_layout(design_scene(_plan(setting, "Kitchen"), None, seed=0), seed=0)
+    check = check_scene(scene)
+    assert check.passed, [str(v) for v in check.violations]
+    assert scene.object("pan").parent == "front_burner"
+    assert scene.object("pot").parent == "back_burner"
+
+
 @pytest.mark.parametrize(
     ("setting", "message"),
     [

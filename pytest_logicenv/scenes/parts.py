@@ -10,8 +10,8 @@ towards its front), and it turns with its parent. The slots, by part type:
 * a sink (in a counter): a full-height block at the counter's right end, its top the
   counter's; a sink's basin: sunk into its top; a bathtub's basin: most of the tub;
 * a faucet: standing on the parent's top, at the back;
-* stove burners: the four quarters of the top (``position`` front_left, ...); stove knobs: a
-  row on the front, in the same order;
+* stove burners: the four quarters of the top (``position`` front_left, ...), each what a pan
+  on that burner stands on; stove knobs: a row on the front, in the same order;
 * any other part (a user's): the parent's box cut into equal slices across.
 
 What rests in or on a part lies inside the part's box, side by side across it, on its bottom
@@ -39,6 +39,8 @@ STACKED_DRAWERS = frozenset({"Dresser"})
 DRAWER_BAND = 0.2
 #: Thickness (metres) of a shelf board and of a burner.
 BOARD = 0.02
+#: Gap (metres) between neighbouring burners' quarters of a stove top.
+BURNER_GAP = 0.02
 LEVELS = ("top", "middle", "bottom")
 CORNERS = ("front_left", "front_right", "back_left", "back_right")
 
@@ -133,11 +135,13 @@ def _slots(name: str, size: Vector, attrs: Sequence[Mapping[str, str]]) -> list[
 
 
 def _burner(size: Vector, corner: int) -> Box:
+    """A burner's quarter of the top: a pan or a pot stands over its burner and reaches past
+    the ring, as on a real stove (the ring alone, 0.22 m across, held no pan asset)."""
     width, height, depth = size
     x = (-1 if corner % 2 == 0 else 1) * width / 4
     z = (1 if corner < 2 else -1) * depth / 4
-    side = min(width, depth) * 0.4
-    return (side, BOARD, side), (x, height / 2 + BOARD / 2, z)
+    slot = (width / 2 - BURNER_GAP, BOARD, depth / 2 - BURNER_GAP)
+    return slot, (x, height / 2 + BOARD / 2, z)
 
 
 def _knob(size: Vector, corner: int) -> Box:
