@@ -31,16 +31,17 @@ _STATE_WORDS = {"toggled": "switched on", "used_up": "used up"}
 
 
 def where_text(where: Where) -> str:
-    """``on Sofa in the LivingRoom``; a new qualifier is worded here."""
+    """``on Sofa in the LivingRoom``, ``of Desk in the Study`` (a part's whole first, so
+    that the room is the whole's too); a new qualifier is worded here."""
     parts = []
+    if where.part_of is not None:
+        parts.append(f"of {where.part_of}")
     if where.on is not None:
         parts.append(f"on {where.on}")
     if where.in_ is not None:
         parts.append(f"in {where.in_}")
     if where.room is not None:
         parts.append(f"in the {where.room}")
-    if where.part_of is not None:
-        parts.append(f"of {where.part_of}")
     return " ".join(parts)
 
 
