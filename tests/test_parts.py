@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from pytest_logicenv.errors import LayoutError, SceneError
 from pytest_logicenv.logic.facts import evaluate, parse_facts
-from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.plan import Plan, plan_from_json
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import design_scene
 from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
-from pytest_logicenv.scenes.parts import part_boxes
+from pytest_logicenv.scenes.parts import part_boxes, row_fits
 from pytest_logicenv.scenes.physics import check_scene
 
 CATALOG = default_catalog()
@@ -111,6 +111,81 @@ def test_a_pan_stands_on_a_stove_burner_and_a_pot_beside_it() -> None:
     assert check.passed, [str(v) for v in check.violations]
     assert scene.object("pan").parent == "front_burner"
     assert scene.object("pot").parent == "back_burner"
+
+
+def _footprint(obj: SceneObject) -> tuple[float, float, float, float]:
+    width, _, depth = obj.size
+    if obj.rotation in (90, 270):
+        width, depth = depth, width
+    x, _, z = obj.position
+    return x - width / 2, x + width / 2, z - depth / 2, z + depth / 2
+
+
+def _overlap(a: SceneObject, b: SceneObject) -> bool:
+    ax0, ax1, az0, az1 = _footprint(a)
+    bx0, bx1, bz0, bz1 = _footprint(b)
+    return min(ax1, bx1) - max(ax0, bx0) > 1e-6 and min(az1, bz1) - max(az0, bz0) > 1e-6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_stands_on_a_counter_keeps_off_its_sink(seed: int) -> None:
+    """The sink set into a counter takes the counter's right end: nothing stands on it or on
+    its faucet (a toaster in the basin collided with the faucet)."""
+    on_counter = ["Toaster", "CoffeeMachine", "Microwave", "Bowl", "Plate", "Mug"]
+    setting = [
+        {"exists": "CounterTop", "as": "counter"},
+        {"exists": "Sink", "as": "sink", "where": {"part_of": "counter"}},
+        *({"exists": t, "where": {"on": "counter"}} for t in on_counter),
+    ]
+    spec = design_scene(_plan(setting, "Kitchen"), None, seed=seed)
+    scene = solve_layout(spec, seed=seed)
+    check = check_scene(scene)
+    assert check.passed, [str(v) for v in check.violations]
+    sink = scene.object("sink")
+    standing = [o for o in scene.objects if o.parent == "counter" and o.relation == "on"]
+    assert {o.type for o in standing} >= set(on_counter) - {"Microwave"}
+    assert [o.id for o in standing if _overlap(o, sink)] == []
+
+
+PAN_TO_BURNER = {
+    "format": "logicenv-plan/1",
+    "task": "Put the pan from the cabinet on the stove's front-left burner.",
+    "rooms": ["Kitchen"],
+    "setting": [
+        {"exists": "CounterTop", "as": "counter"},
+        {"exists": "Cabinet", "as": "cabinet", "where": {"part_of": "counter"}},
+        {"exists": "Stove", "as": "stove"},
+        {
+            "exists": "StoveBurner",
+            "as": "burner",
+            "where": {"part_of": "stove"},
+            "attrs": {"position": "front_left"},
+        },
+        {"exists": "Pan", "as": "pan", "where": {"in": "cabinet"}},
+    ],
+    "subtasks": [
+        {
+            "name": "pan",
+            "factors": [],
+            "tree": {"action": "Put the pan on the burner.", "goal": [{"on": ["pan", "burner"]}]},
+        }
+    ],
+}
+
+
+def test_a_counter_whose_cabinet_cannot_hold_the_pan_takes_a_roomier_asset() -> None:
+    """A pan the goals put on a burner is chosen last, to fit the burner; when the cabinet it
+    starts in is too narrow for it, the counter takes an asset whose cabinets hold it, as a
+    support does for what stands on it."""
+    plan = plan_from_json(PAN_TO_BURNER)
+    roomier = 0
+    for seed in range(60):
+        spec = design_scene(plan, None, seed=seed)  # never "do not fit side by side"
+        by_id = {obj.id: obj for obj in spec.objects}
+        assert by_id["pan"].parent == "cabinet"
+        assert row_fits(by_id["cabinet"].size, [by_id["pan"].size], True)
+        roomier += any("counter took a roomier CounterTop" in n for n in spec.provenance.notes)
+    assert roomier > 0
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,8 @@ towards its front), and it turns with its parent. The slots, by part type:
   below them (a dresser, which has only drawers, stacks them from top to bottom);
 * shelves: boards spread over the height, ``level`` top, middle and bottom;
 * a sink (in a counter): a full-height block at the counter's right end, its top the
-  counter's; a sink's basin: sunk into its top; a bathtub's basin: most of the tub;
+  counter's, which nothing else stands on (:func:`top_taken`); a sink's basin: sunk into its
+  top; a bathtub's basin: most of the tub;
 * a faucet: standing on the parent's top, at the back;
 * stove burners: the four quarters of the top (``position`` front_left, ...), each what a pan
   on that burner stands on; stove knobs: a row on the front, in the same order;
@@ -58,7 +59,7 @@ def part_boxes(
     for index, (name, _) in enumerate(parts):
         by_type.setdefault(name, []).append(index)
     sinks = by_type.pop("Sink", [])
-    sink_width = min(0.8, width * 0.5) if sinks else 0.0
+    sink_width = _sink_width(width) if sinks else 0.0
     for index in sinks:
         boxes[index] = (
             (sink_width, height, min(0.6, depth * 0.9)),
@@ -75,6 +76,21 @@ def part_boxes(
         for index, box in zip(indices, _slots(name, parent_size, attrs), strict=True):
             boxes[index] = box
     return [box if box is not None else ((width, height, depth), (0.0, 0.0, 0.0)) for box in boxes]
+
+
+def top_taken(part_types: Iterable[str], width: float) -> float:
+    """How much of a whole's width its parts take from its top, at its right end (``+x`` in
+    its own frame): a sink set into a counter takes its slot, so what stands on the counter
+    stays off the sink and its faucet; 0 when no part does.
+
+    >>> top_taken(["Drawer", "Sink"], 3.0), top_taken(["Drawer"], 3.0)
+    (0.8, 0.0)
+    """
+    return _sink_width(width) if "Sink" in part_types else 0.0
+
+
+def _sink_width(width: float) -> float:
+    return min(0.8, width * 0.5)
 
 
 def _storage(parent_type: str, size: Vector, drawers: int, cabinets: int) -> list[Box]:

@@ -22,6 +22,7 @@ from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import area, fits_in, holds, packs
 from pytest_logicenv.scenes.design.parts import part_crowding, size_parts
 from pytest_logicenv.scenes.model import Vector
+from pytest_logicenv.scenes.parts import top_taken
 
 #: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
 #: no taller than this (metres) when its type has one: a bed without a canopy, a desk without a
@@ -146,7 +147,7 @@ def _holding_children(
     if not kids:
         return assets
     need = [min(k.type.assets_for(k.attrs), key=area).size for k in kids]
-    roomy = [a for a in assets if holds(a.size, need)]
+    roomy = [a for a in assets if holds(_surface(draft, obj, a.size, kids), need)]
     if roomy:
         return roomy
     draft.notes.append(f"{obj.id} holds {len(kids)} objects; chose its largest asset")
@@ -175,7 +176,7 @@ def _make_fit(draft: Draft, holder: DraftObject, children: Mapping[str, list[Dra
     if holder.part_of is not None:
         _fit_part(draft, holder, kids, children)
         return
-    while not packs(holder.size, [k.size for k in kids]):
+    while not packs(_surface(draft, holder, holder.size, kids), [k.size for k in kids]):
         spare = [k for k in kids if not k.task and k.id not in children]
         if not spare:
             _roomier(draft, holder, kids)
@@ -195,15 +196,65 @@ def _fit_part(
     children: Mapping[str, list[DraftObject]],
 ) -> None:
     """What rests in a part (a drawer, a shelf) lies there in a row: enrichment added last
-    is left out until the rest does; the task's own that do not are an error."""
+    is left out until the rest does; when the task's own do not, the whole takes a roomier
+    asset (a counter whose cabinets hold the pan), and only if none of its kind does is it an
+    error."""
     while (problem := part_crowding(part, kids)) is not None:
         spare = [k for k in kids if not k.task and k.id not in children]
         if not spare:
-            raise SceneError(problem)
+            if not _roomier_whole(draft, part, children):
+                raise SceneError(problem)
+            return
         dropped = spare[-1]
         del draft.objects[dropped.id]
         kids.remove(dropped)
         draft.notes.append(f"{dropped.id} left out: no room for it in {part.id}")
+
+
+def _roomier_whole(
+    draft: Draft, part: DraftObject, children: Mapping[str, list[DraftObject]]
+) -> bool:
+    """Give the whole ``part`` belongs to the smallest asset of its kind whose parts hold what
+    rests in each (and whose top what stands on it); ``False``, nothing changed, if none."""
+    whole = draft.objects[part.part_of or ""]
+    while whole.part_of is not None:  # a sink's basin: the counter the sink is set in
+        whole = draft.objects[whole.part_of]
+    before = whole.asset
+    on_top = children.get(whole.id, [])
+    assets = _of_its_kind(whole)
+    if any(kid.relation == "on" for kid in on_top):
+        assets = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT] or assets
+    for asset in sorted(assets, key=lambda a: (area(a), a.id)):
+        whole.asset, whole.size = asset, asset.size
+        size_parts(draft, whole)
+        if _holds_all(draft, whole, children):
+            draft.notes.append(
+                f"{whole.id} took a roomier {whole.type.name}: its parts hold "
+                f"{', '.join(k.id for k in children[part.id])}"
+            )
+            if whole.parent is not None:  # it changed: what holds it must still hold all
+                _make_fit(draft, draft.objects[whole.parent], children)
+            return True
+    if before is not None:
+        whole.asset, whole.size = before, before.size
+        size_parts(draft, whole)
+    return False
+
+
+def _holds_all(draft: Draft, whole: DraftObject, children: Mapping[str, list[DraftObject]]) -> bool:
+    """Whether what rests in each of ``whole``'s parts (theirs too) fits there, and what
+    stands on it fits its top."""
+    on_top = children.get(whole.id, [])
+    if on_top and not packs(_surface(draft, whole, whole.size, on_top), [k.size for k in on_top]):
+        return False
+    pending = draft.parts_of(whole)
+    while pending:
+        part = pending.pop()
+        kids = children.get(part.id, [])
+        if kids and part_crowding(part, kids) is not None:
+            return False
+        pending += draft.parts_of(part)
+    return True
 
 
 def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> None:
@@ -213,7 +264,9 @@ def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> 
     assets = _of_its_kind(holder)
     if any(kid.relation == "on" for kid in kids):
         assets = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT] or assets
-    roomy = [a for a in assets if packs(a.size, [k.size for k in kids])]
+    roomy = [
+        a for a in assets if packs(_surface(draft, holder, a.size, kids), [k.size for k in kids])
+    ]
     if not roomy:
         raise _crowded(holder, kids)
     places = _goal_places(draft, holder, goal_destinations(draft.plan))
@@ -226,6 +279,17 @@ def _roomier(draft: Draft, holder: DraftObject, kids: Sequence[DraftObject]) -> 
     draft.notes.append(
         f"{holder.id} took a roomier {holder.type.name}: {names} rest {kids[0].relation} it"
     )
+
+
+def _surface(
+    draft: Draft, holder: DraftObject, size: Vector, kids: Sequence[DraftObject]
+) -> Vector:
+    """What ``kids`` have of a support of ``size``: on its top, not the end its parts take
+    (a counter's sink), as the layout keeps them off it."""
+    if not any(kid.relation == "on" for kid in kids):
+        return size
+    taken = top_taken((part.type.name for part in draft.parts_of(holder)), size[0])
+    return (size[0] - taken, size[1], size[2])
 
 
 def _crowded(holder: DraftObject, kids: Sequence[DraftObject]) -> SceneError:

@@ -98,23 +98,39 @@ def _region(state: LayoutState, item: Item, pose: Pose, poses: Poses) -> list[Co
 
 
 def _on_parent(state: LayoutState, item: Item, pose: Pose, poses: Poses) -> Cond:
-    """The real footprint within the parent's real footprint, exactly."""
+    """The real footprint within the parent's real footprint, exactly; on its top, off the
+    end its parts take (a counter's sink: which end depends on the way the parent faces)."""
     parent_item = state.items[item.parent or ""]
     parent_pose = state.pose_of(item.parent or "", poses)
+    taken = state.taken_tops.get(parent_item.id, 0.0) if item.kind == "on" else 0.0
     return any_of(
         *(
             all_of(
                 cond,
                 parent_cond,
-                below(parent.x_lo, geo.x_lo),
-                below(geo.x_hi, parent.x_hi),
-                below(parent.z_lo, geo.z_lo),
-                below(geo.z_hi, parent.z_hi),
+                below(parent.x_lo, geo.x_lo, -cut[0]),
+                below(geo.x_hi, parent.x_hi, -cut[1]),
+                below(parent.z_lo, geo.z_lo, -cut[2]),
+                below(geo.z_hi, parent.z_hi, -cut[3]),
             )
             for cond, geo in rotation_cases(item, pose, False)
-            for parent_cond, parent in rotation_cases(parent_item, parent_pose, False)
+            for parent_cond, parent in rotation_cases(parent_item, parent_pose, taken > 0)
+            for cut in [_taken_end(parent.front, taken)]
         )
     )
+
+
+#: The side of a footprint (x_lo, x_hi, z_lo, z_hi) its right end (its own +x) lies on, by the
+#: way it faces: as :func:`~pytest_logicenv.scenes.parts.turned` turns a part's offset.
+_RIGHT_END = {(0, 1): 1, (1, 0): 2, (0, -1): 0, (-1, 0): 3}
+
+
+def _taken_end(front: tuple[int, int] | None, taken: float) -> tuple[float, ...]:
+    """How far each side of a parent's footprint moves in: ``taken`` at its right end."""
+    cut = [0.0, 0.0, 0.0, 0.0]
+    if taken > 0 and front is not None:
+        cut[_RIGHT_END[front]] = taken
+    return tuple(cut)
 
 
 def _on_a_wall(state: LayoutState, item: Item, pose: Pose) -> list[Cond]:

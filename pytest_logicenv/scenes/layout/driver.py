@@ -29,7 +29,12 @@ from pytest_logicenv.scenes.layout.fit_checks import fit_problems
 from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.items import Item, build_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
-from pytest_logicenv.scenes.layout.parts import part_problems, rejoin, split_parts
+from pytest_logicenv.scenes.layout.parts import (
+    part_problems,
+    rejoin,
+    split_parts,
+    taken_tops,
+)
 from pytest_logicenv.scenes.layout.reachability import require_door_paths, walkable
 from pytest_logicenv.scenes.layout.solving import solve_problem
 from pytest_logicenv.scenes.layout.state import LayoutState, placed_objects
@@ -82,7 +87,8 @@ def solve_layout(
     if problems:
         raise problem_error(spec, problems)
     clock = Clock(timeout_ms)
-    house = _House(spec, plans, items, z3.Context(), derive_walls(list(plans.values())))
+    runs = derive_walls(list(plans.values()))
+    house = _House(spec, plans, items, z3.Context(), runs, taken_tops(whole))
     require_door_paths(spec)
     fewest: list[str] = []  # what the best layout so far left out of reach
     for attempt in range(ATTEMPTS):
@@ -111,6 +117,8 @@ class _House:
     items: dict[str, Item]
     ctx: z3.Context
     runs: tuple[WallRun, ...]
+    #: What the parts take of their wholes' tops (a counter's sink), by whole.
+    taken_tops: dict[str, float]
 
 
 def _with_start(
@@ -143,7 +151,15 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
     while True:
         steps = gather_linked(first_steps, items, list(gathered.values()))
         state = LayoutState(
-            spec, house.plans, items, obstacles, house.ctx, seed, clock, prune=decompose
+            spec,
+            house.plans,
+            items,
+            obstacles,
+            house.ctx,
+            seed,
+            clock,
+            prune=decompose,
+            taken_tops=house.taken_tops,
         )
         _solve_in_turn(state, steps)
         stranded = stranded_relations(spec, steps, items, state.dropped)

@@ -7,7 +7,9 @@ cake on the plate): the *riders*. The solver places the rest. :func:`rejoin` the
 riders back, each part at its parent's slot and its contents in it
 (:func:`~pytest_logicenv.scenes.parts.attach_parts`); what rests in a part stands where its part
 is, so the spatial relations of riders other than their supports are recorded as dropped, with
-the reason. A part whose ``part_of`` names no object of the design is a design problem.
+the reason. A part whose ``part_of`` names no object of the design is a design problem. A
+part that takes its whole's top (a counter's sink) keeps what stands on the whole off it
+(:func:`taken_tops`).
 
 >>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
 >>> spec = SceneSpec("s", rooms=(Room("r", "Bedroom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
@@ -26,7 +28,7 @@ from dataclasses import replace
 
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.scenes.model import Scene, SceneObject, SceneSpec, SpatialRelation
-from pytest_logicenv.scenes.parts import attach_parts
+from pytest_logicenv.scenes.parts import attach_parts, top_taken
 
 #: Relations that restate where a rider rests: they hold by construction.
 SUPPORTS = frozenset({"in", "on_top_of"})
@@ -77,6 +79,17 @@ def split_parts(spec: SceneSpec) -> tuple[SceneSpec, tuple[SceneObject, ...]]:
         relations=tuple(r for r in spec.relations if not _names(r, riding)),
     )
     return solid, tuple(o for o in spec.objects if o.id in riding)
+
+
+def taken_tops(spec: SceneSpec) -> dict[str, float]:
+    """Object id -> the width at its right end its parts take from its top (a counter's sink):
+    what stands on it keeps off that end (:func:`~.constraints.hard_constraints`)."""
+    kinds: dict[str, list[str]] = {}
+    for obj in spec.objects:
+        if obj.part_of is not None:
+            kinds.setdefault(obj.part_of, []).append(obj.type)
+    taken = {obj.id: top_taken(kinds.get(obj.id, ()), obj.size[0]) for obj in spec.objects}
+    return {object_id: width for object_id, width in taken.items() if width > 0}
 
 
 def rejoin(scene: Scene, spec: SceneSpec, riders: Sequence[SceneObject]) -> Scene:

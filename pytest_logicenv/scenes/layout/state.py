@@ -44,6 +44,8 @@ class LayoutState:
     #: Decomposed: leave out the no-collision constraints the supports already imply.
     prune: bool
     poses: Poses = field(default_factory=dict)
+    #: Object id -> width (metres) its parts take at the right end of its top (a sink).
+    taken_tops: dict[str, float] = field(default_factory=dict)
     kept: dict[int, SpatialRelation] = field(default_factory=dict)
     dropped: dict[int, SpatialRelation] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
