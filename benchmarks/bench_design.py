@@ -1,4 +1,4 @@
-"""Design speed and size: every trajectory of the six example plans, five seeds each.
+"""Design speed and size: every trajectory of the example plans, five seeds each.
 
 ``python benchmarks/run.py design`` prints one line per plan and, last, the totals. The
 baseline is the catalog load it needs once per process, measured in the same run.

@@ -39,6 +39,11 @@ class Fault:
 
 #: task (the example module's name) -> faulty policy -> its fault; ``correct`` has none.
 EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
+    "bathroom_mirror": {
+        "counterfactual": Fault("counterfactual", "mirror", "yes"),
+        "unreachable": Fault("unreachable", "mirror", "yes"),
+        "lackbranch": Fault("lackbranch", "refill", "no"),
+    },
     "bathroom_reset": {
         "counterfactual": Fault("counterfactual", "towel_dirty", "yes"),
         "unreachable": Fault("unreachable", "light", "yes"),
@@ -54,20 +59,45 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "toy_type", "doll"),
         "lackbranch": Fault("lackbranch", "wipe", "no"),
     },
+    "cook_potato": {
+        "counterfactual": Fault("counterfactual", "pan", "cabinet"),
+        "unreachable": Fault("unreachable", "pan", "cabinet"),
+        "lackbranch": Fault("lackbranch", "potato", "fridge"),
+    },
     "fetch_lamp_or_pillow": {
         "counterfactual": Fault("counterfactual", "pan", "yes"),
         "unreachable": Fault("unreachable", "pan", "yes"),
         "lackbranch": Fault("lackbranch", "pan", "no"),
+    },
+    "living_room_drawers": {
+        "counterfactual": Fault("counterfactual", "remote", "yes"),
+        "unreachable": Fault("unreachable", "keys", "yes"),
+        "lackbranch": Fault("lackbranch", "keys", "no"),
     },
     "living_room_pillow_toy": {
         "counterfactual": Fault("counterfactual", "wipes", "yes"),
         "unreachable": Fault("unreachable", "toy", "yes"),
         "lackbranch": Fault("lackbranch", "sofa_pillow", "no"),
     },
+    "load_dishwasher": {
+        "counterfactual": Fault("counterfactual", "running", "yes"),
+        "unreachable": Fault("unreachable", "running", "no"),
+        "lackbranch": Fault("lackbranch", "clean_bowl", "yes"),
+    },
+    "study_night": {
+        "counterfactual": Fault("counterfactual", "window", "no"),
+        "unreachable": Fault("unreachable", "window", "yes"),
+        "lackbranch": Fault("lackbranch", "book", "drawer"),
+    },
     "tidy_bed": {
         "counterfactual": Fault("counterfactual", "clock", "yes"),
         "unreachable": Fault("unreachable", "book_kind", "essay"),
         "lackbranch": Fault("lackbranch", "book_kind", "other"),
+    },
+    "wash_mug": {
+        "counterfactual": Fault("counterfactual", "mug_dirty", "yes"),
+        "unreachable": Fault("unreachable", "mug", "yes"),
+        "lackbranch": Fault("lackbranch", "mug", "no"),
     },
 }
 

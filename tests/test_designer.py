@@ -1,4 +1,4 @@
-"""The procedural designer, on the six example plans and on contradictory ones."""
+"""The procedural designer, on the example plans and on contradictory ones."""
 
 from __future__ import annotations
 

@@ -30,7 +30,15 @@ from pytest_logicenv.sim.runner import Policy, run_policy, vocabulary
 TASKS = tuple(EXAMPLE_FAULTS)
 KINDS = ("correct", *FAULTS)
 #: Tasks whose module has BehaviorTree.CPP twins of all four policies.
-WITH_XML = ("bathroom_reset", "breakfast", "clean_living_room", "tidy_bed")
+WITH_XML = (
+    "bathroom_reset",
+    "breakfast",
+    "clean_living_room",
+    "cook_potato",
+    "load_dishwasher",
+    "study_night",
+    "tidy_bed",
+)
 
 
 def module(task: str) -> ModuleType:
