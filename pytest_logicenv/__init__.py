@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_logicenv.errors import (
     AnswerError,
     CacheError,
+    CacheRebuilt,
     CatalogHookWarning,
     EnrichmentError,
     ExpectFaultError,
@@ -74,6 +75,7 @@ _LAZY = {
 __all__ = [
     "AnswerError",
     "CacheError",
+    "CacheRebuilt",
     "CatalogHookWarning",
     "EnrichmentError",
     "ExpectFaultError",

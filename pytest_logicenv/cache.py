@@ -11,11 +11,16 @@ One entry per marked task and its settings::
 
 An entry is written whole or not at all: it is built in a temporary directory beside the
 cache and renamed into place, under a lock, so concurrent pytest-xdist workers never see half
-an entry and only one of them generates. What a killed run leaves of its temporary directory
-is removed by the next write of that entry. The lock files and temporaries are hidden files,
-which the cache's own ``.gitignore`` keeps out of the commit of ``cache/``. A corrupt or
-hand-broken file is a :class:`~pytest_logicenv.errors.CacheError` naming the file and the
-command that regenerates the entry; it never crashes the whole run.
+an entry and only one of them generates. Replacing an entry takes two renames (the old entry
+aside, the new one in); a run killed between them leaves the old entry aside, hidden, and the
+next access restores it (:meth:`Cache.restore`). What a killed run leaves of its temporary
+directory is removed by the next write of that entry. The lock files and temporaries are
+hidden files, which the cache's own ``.gitignore`` keeps out of the commit of ``cache/``.
+
+The manifest records the SHA-256 of every file the entry's tests read (:func:`digests`), so a
+hand edit or a damaged file is noticed, never trusted. A corrupt or hand-broken file, and any
+OS error (a read-only directory, a full disk), is a :class:`~pytest_logicenv.errors.CacheError`
+naming the file; it is an error of the tests that use the entry, never of the whole run.
 
 >>> key = entry_key("Tidy the bed.", {"select": "minimal", "seed": 0})
 >>> key.startswith("tidy_the_bed-") and len(key) == len("tidy_the_bed-") + 8
@@ -39,8 +44,11 @@ from typing import Any
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.plan import slug
 
-#: Version of the cache layout; an entry with another version is stale, not an error.
-CACHE_FORMAT = "logicenv-cache/1"
+#: Version of the cache layout. An older entry is stale (rebuilt, keeping its plan); a newer
+#: one is an error, never silently rewritten in the older layout. 2: the manifest records
+#: digests of the entry's files.
+CACHE_VERSION = 2
+CACHE_FORMAT = f"logicenv-cache/{CACHE_VERSION}"
 MANIFEST = "manifest.json"
 PLAN = "plan.json"
 TRAJECTORIES = "trajectories.json"
@@ -63,6 +71,42 @@ def text_hash(text: str) -> str:
 
 def file_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def format_version(value: object, prefix: str = "logicenv-cache/") -> int | None:
+    """The version number of a format string, ``None`` when it is not one of ours.
+
+    >>> format_version("logicenv-cache/2"), format_version("logicenv-cache/x"), format_version(3)
+    (2, None, None)
+    """
+    if not isinstance(value, str) or not value.startswith(prefix):
+        return None
+    number = value[len(prefix) :]
+    return int(number) if number.isdigit() else None
+
+
+def digests(files: Mapping[str, bytes]) -> dict[str, str]:
+    """The SHA-256 of each file an entry's tests read, by its path in the entry: all but the
+    manifest (which holds them) and the LLM records (kept, never read to run a test).
+
+    >>> digests({"manifest.json": b"{}", "plan.json": b"{}", "llm/a.json": b"{}"})
+    {'plan.json': '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a'}
+    """
+    return {
+        name: file_hash(content)
+        for name, content in sorted(files.items())
+        if name != MANIFEST and not name.startswith(f"{LLM_LOG}/")
+    }
+
+
+def describe_os_error(error: OSError) -> str:
+    """An OS error as one short phrase (``permission denied``), for messages that already
+    name the path.
+
+    >>> describe_os_error(PermissionError(13, "Permission denied"))
+    'permission denied'
+    """
+    return (error.strerror or type(error).__name__).lower()
 
 
 def entry_key(task: str, settings: Mapping[str, Any]) -> str:
@@ -107,12 +151,22 @@ class Entry:
     def exists(self) -> bool:
         return self.manifest_path.is_file()
 
-    def read_json(self, path: Path, *, fix: str) -> Any:
-        """Read one JSON file of the entry; a CacheError names it and says ``fix``."""
+    def read_bytes(self, path: Path, *, fix: str) -> bytes:
+        """Read one file of the entry; a CacheError names it and says ``fix``."""
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            return path.read_bytes()
         except FileNotFoundError:
             raise CacheError(f"{path}: missing from cache entry {self.root}; {fix}") from None
+        except OSError as error:
+            raise CacheError(
+                f"{path}: cannot be read ({describe_os_error(error)}); {fix}"
+            ) from None
+
+    def read_json(self, path: Path, *, fix: str) -> Any:
+        """Read one JSON file of the entry; a CacheError names it and says ``fix``."""
+        data = self.read_bytes(path, fix=fix)
+        try:
+            return json.loads(data.decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise CacheError(f"{path}: corrupt ({error}); {fix}") from None
 
@@ -157,13 +211,15 @@ class Cache:
         return Entry(self.root / safe_file_name(key))
 
     def entries(self) -> list[Entry]:
-        if not self.root.is_dir():
+        """The entries (folders with a manifest); none when the cache cannot be listed."""
+        try:
+            return [
+                Entry(path)
+                for path in sorted(self.root.iterdir())
+                if path.is_dir() and not path.name.startswith(".") and (path / MANIFEST).exists()
+            ]
+        except OSError:
             return []
-        return [
-            Entry(path)
-            for path in sorted(self.root.iterdir())
-            if path.is_dir() and not path.name.startswith(".") and (path / MANIFEST).exists()
-        ]
 
     def lock_file(self, key: str) -> Path:
         return self.root / f".{safe_file_name(key)}.lock"
@@ -180,24 +236,37 @@ class Cache:
         self.prepare_root()
         lock = FileLock(str(self.lock_file(key)))
         try:
-            with lock.acquire(timeout=LOCK_TIMEOUT_S):
-                yield
+            acquired = lock.acquire(timeout=LOCK_TIMEOUT_S)
         except Timeout:
             raise CacheError(
                 f"{self.root / key}: another process held the generation lock for "
                 f"{LOCK_TIMEOUT_S:.0f} s; if none is running, delete {lock.lock_file}"
             ) from None
+        except OSError as error:
+            raise CacheError(
+                f"{lock.lock_file}: cannot lock the cache entry ({describe_os_error(error)}); "
+                "the cache directory must be writable and the lock path a file (delete it "
+                "if it is a directory)"
+            ) from None
+        with acquired:
+            yield
 
     def prepare_root(self) -> None:
         """Create the cache directory with its ``.gitignore`` (kept if the user edited it)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        ignore = self.root / ".gitignore"
-        if not ignore.exists():
-            try:
-                with ignore.open("x", encoding="utf-8") as handle:
-                    handle.write(GITIGNORE)
-            except FileExistsError:  # another worker wrote it first
-                pass
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            ignore = self.root / ".gitignore"
+            if not ignore.exists():
+                try:
+                    with ignore.open("x", encoding="utf-8") as handle:
+                        handle.write(GITIGNORE)
+                except FileExistsError:  # another worker wrote it first
+                    pass
+        except OSError as error:
+            raise CacheError(
+                f"{self.root}: cannot write the cache directory ({describe_os_error(error)}); "
+                "make it writable or choose another with --logicenv-cache-dir"
+            ) from None
 
     def write_entry(self, key: str, files: Mapping[str, bytes]) -> Entry:
         """Write a whole entry atomically: build it beside the cache, then rename it in.
@@ -209,7 +278,19 @@ class Cache:
             raise ValueError("an entry needs a manifest")
         self.prepare_root()
         final = self.entry(key).root
-        self._remove_leftovers(final.name)
+        try:
+            self.restore(key)
+            self._remove_leftovers(final.name)
+            self._swap_in(final, files)
+        except OSError as error:
+            where = error.filename or final
+            raise CacheError(
+                f"{where}: cannot write cache entry {final.name} ({describe_os_error(error)}); "
+                "the entry was left as it was"
+            ) from None
+        return Entry(final)
+
+    def _swap_in(self, final: Path, files: Mapping[str, bytes]) -> None:
         # mkdir, not mkdtemp: the entry keeps the umask's permissions, not mkdtemp's 0700.
         staging = self.root / f".{final.name}.{uuid.uuid4().hex[:8]}"
         staging.mkdir()
@@ -220,17 +301,36 @@ class Cache:
                     raise CacheError(f"refusing to write {relative!r} outside the cache entry")
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(content)
-            retired = None
+            retired = self._retired(final.name, uuid.uuid4().hex[:8])
             if final.exists():
-                retired = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=self.root))
-                os.replace(final, retired / "entry")
+                os.replace(final, retired)  # a crash here leaves it aside: see restore()
             os.replace(staging, final)
-            if retired is not None:
-                shutil.rmtree(retired, ignore_errors=True)
+            shutil.rmtree(retired, ignore_errors=True)
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
-        return Entry(final)
+
+    def _retired(self, name: str, tag: str) -> Path:
+        """Where a replaced entry waits, between the two renames, to be deleted."""
+        return self.root / f".{name}.old.{tag}"
+
+    def restore(self, key: str) -> bool:
+        """Put back an entry that a run killed between the two renames of a rewrite left
+        aside; whether there was one. Call under :meth:`lock`."""
+        final = self.entry(key).root
+        if final.exists():
+            return False
+        aside = [path for path in self.root.glob(f".{final.name}.old.*") if path.is_dir()]
+        if not aside:
+            return False
+        newest = max(aside, key=lambda path: path.stat().st_mtime_ns)
+        os.replace(newest, final)
+        return True
+
+    def was_set_aside(self, key: str) -> bool:
+        """Whether a killed rewrite left this (missing) entry aside, to be restored."""
+        name = self.entry(key).root.name
+        return any(path.is_dir() for path in self.root.glob(f".{name}.old.*"))
 
     def _remove_leftovers(self, name: str) -> None:
         """Delete what a killed run left while writing entry ``name`` (its temporary
@@ -243,8 +343,13 @@ class Cache:
     def remove(self, entry: Entry) -> None:
         """Delete an entry (rename first, so a half-deleted entry is never seen), then its
         lock file and run marker."""
-        retired = Path(tempfile.mkdtemp(prefix=f".{entry.key}.gone.", dir=self.root))
-        os.replace(entry.root, retired / "entry")
+        try:
+            retired = Path(tempfile.mkdtemp(prefix=f".{entry.key}.gone.", dir=self.root))
+            os.replace(entry.root, retired / "entry")
+        except OSError as error:
+            raise CacheError(
+                f"{entry.root}: cannot remove the entry ({describe_os_error(error)})"
+            ) from None
         shutil.rmtree(retired, ignore_errors=True)
         self.forget(entry.key)
 
@@ -260,7 +365,7 @@ class Cache:
             with FileLock(str(lock_file), timeout=0):
                 self.run_marker(key).unlink(missing_ok=True)
                 lock_file.unlink(missing_ok=True)
-        except Timeout:
+        except (Timeout, OSError):  # busy, or not ours to delete (a read-only cache)
             pass
 
     def forget_orphans(self) -> None:

@@ -27,7 +27,8 @@ traceback. The family, by stage::
     │   ├── AnswerError             an answer is not the JSON object asked for
     │   └── SceneDesignError        the model's scene design kept breaking the rules
     ├── Rejected                    an answer broke rules (goes back to the model)
-    └── LogicEnvWarning             a test passed though a policy run in it did not
+    ├── LogicEnvWarning             a test passed though a policy run in it did not
+    └── CacheRebuilt                a stale cache entry was rebuilt (a warning: why)
 
     CatalogHookWarning              the catalog hook adds types the CLI cannot see
 
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AnswerError",
     "CacheError",
+    "CacheRebuilt",
     "CatalogHookWarning",
     "EnrichmentError",
     "ExpectFaultError",
@@ -216,6 +218,14 @@ class PolicyStopped(BaseException):
 
 class CacheError(LogicEnvError):
     """A cache entry is missing, stale or corrupt."""
+
+
+class CacheRebuilt(LogicEnvError, UserWarning):
+    """A warning: a cache entry was rebuilt because it was stale, and why (its plan.json was
+    edited, a derived file did not match its digest, an older format). Shown in pytest's
+    warnings summary, so that a rebuild is never silent; a separate class from
+    :class:`LogicEnvWarning`, so that ``-W error::pytest_logicenv.LogicEnvWarning`` does not
+    turn it into an error."""
 
 
 class MarkerError(LogicEnvError):

@@ -133,7 +133,7 @@ class RunHooks:
             finish(self.state, session)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        if self.state.unused or self.state.report is not None:
+        if self.state.unused or self.state.report is not None or self.state.failures:
             from pytest_logicenv.session.reporter import summarize
 
             summarize(self.state, terminalreporter, config)

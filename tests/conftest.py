@@ -14,6 +14,14 @@ settings.register_profile("default", deadline=None, print_blob=True)
 settings.load_profile("default")
 
 
+@pytest.fixture(autouse=True)
+def _no_ci_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests choose the plugin's mode themselves: ``CI=1`` (set by ``.ci/run``) would make
+    every pytester project strict (offline, its cache only read) and every cold cache an
+    error. Tests of strict mode set ``CI`` or pass ``--logicenv-offline``."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 @pytest.fixture
 def write_json(tmp_path: Path) -> Callable[[str, object], Path]:
     """Write a JSON document to a file in tmp_path and return its path."""

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLMServer, answer, planner_script
 
 PLAN = json.loads((Path(__file__).parent / "data" / "window_light_plan.json").read_text())
 TASK = PLAN["task"]
@@ -55,4 +56,37 @@ def test_reset(logic_env):
 
 def entries(pytester: pytest.Pytester) -> list[Path]:
     cache = pytester.path / "cache"
+    if not cache.is_dir():  # strict mode never creates it
+        return []
     return sorted(p for p in cache.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def llm_steps() -> tuple[dict[str, object], dict[str, object]]:
+    """The planner's first two answers (subtasks, then factors) for the bathroom task."""
+    decomposition = {
+        "subtasks": [
+            {"name": "window", "description": "close the window if open"},
+            {"name": "light", "description": "switch the light off if on"},
+        ]
+    }
+    factors = {
+        "subtasks": [
+            {"name": "window", "factors": [{"id": "window", "question": "Is the window open?"}]},
+            {"name": "light", "factors": [{"id": "light", "question": "Is the light on?"}]},
+        ]
+    }
+    return decomposition, factors
+
+
+def serve_plan(server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point the plugin at ``server``, scripted to derive the bathroom task's plan."""
+    decomposition, factors = llm_steps()
+    server.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
+    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", server.base_url)
+    monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
+
+
+def no_llm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No LLM endpoint from here on (a later run, on another machine)."""
+    for name in ("LOGICENV_LLM_BASE_URL", "LOGICENV_LLM_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)

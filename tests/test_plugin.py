@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fake_llm import FakeLLMServer, answer, planner_script
 from helpers import count_colour
-from plugin_project import CORRECT_TEST, PLAN, TASK, entries, make_project
+from plugin_project import CORRECT_TEST, PLAN, TASK, entries, llm_steps, make_project
 
 pytest_plugins = ["pytester"]
 
@@ -265,10 +265,10 @@ def test_unrelated():
     pytester.runpytest().assert_outcomes(passed=3)
     broken = entries(pytester)[0] / "trajectories.json"
     broken.write_text('{"format": "logicenv-trajectories/1", "trajectories": [')
-    result = pytester.runpytest("--logicenv-offline")
+    result = pytester.runpytest("--logicenv-offline")  # strict: a damaged entry is not rebuilt
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(
-        [f"*{broken}: corrupt (*); delete {broken.parent} and run pytest --logicenv-regenerate*"]
+        [f"*its cache entry must be rebuilt ({broken} does not match the digest*"]
     )
 
 
@@ -278,7 +278,7 @@ def test_a_hand_edited_plan_file_rebuilds_its_scenes(pytester: pytest.Pytester) 
     plan = dict(PLAN)
     plan["subtasks"] = [PLAN["subtasks"][0]]  # drop the light subtask
     (pytester.path / "plan.json").write_text(json.dumps(plan))
-    result = pytester.runpytest("-v", "--logicenv-offline")
+    result = pytester.runpytest("-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*test_reset[[]window=yes[]] PASSED*"])
 
@@ -467,7 +467,7 @@ def test_forgetful(logic_env):
 def test_plan_from_an_llm_is_cached_with_who_made_it(
     pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    decomposition, factors = _llm_steps()
+    decomposition, factors = llm_steps()
     fake_llm.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
     monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
@@ -490,22 +490,6 @@ def test_llm(logic_env):
     # Later runs need no LLM: the server is gone and the tests still run from the cache.
     monkeypatch.delenv("LOGICENV_LLM_BASE_URL")
     pytester.runpytest("--logicenv-offline").assert_outcomes(passed=2)
-
-
-def _llm_steps() -> tuple[dict[str, object], dict[str, object]]:
-    decomposition = {
-        "subtasks": [
-            {"name": "window", "description": "close the window if open"},
-            {"name": "light", "description": "switch the light off if on"},
-        ]
-    }
-    factors = {
-        "subtasks": [
-            {"name": "window", "factors": [{"id": "window", "question": "Is the window open?"}]},
-            {"name": "light", "factors": [{"id": "light", "question": "Is the light on?"}]},
-        ]
-    }
-    return decomposition, factors
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -735,7 +719,7 @@ def test_a_plan_file_that_fails_its_checks_errors_naming_file_and_problem(
 def test_an_llm_plan_edited_by_hand_is_kept_and_a_changed_task_is_stale(
     pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    decomposition, factors = _llm_steps()
+    decomposition, factors = llm_steps()
     fake_llm.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
     monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
@@ -751,7 +735,9 @@ def test_llm(logic_env):
     edited = json.loads((entry / "plan.json").read_text())
     edited["subtasks"] = edited["subtasks"][:1]
     (entry / "plan.json").write_text(json.dumps(edited, indent=2))
-    result = pytester.runpytest("-v", "--logicenv-offline")
+    for name in ("LOGICENV_LLM_BASE_URL", "LOGICENV_LLM_MODEL"):
+        monkeypatch.delenv(name)  # rebuilt from the edited plan: no LLM needed
+    result = pytester.runpytest("-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*test_llm[[]window=yes[]] PASSED*"])
     manifest = json.loads((entry / "manifest.json").read_text())

@@ -2,11 +2,16 @@
 
 What counts as fresh, like a snapshot tool would judge it:
 
-* the entry's manifest has our format version, and (for ``plan=`` tests) the plan file has
-  not changed since;
-* ``plan.json`` is the one the trajectories and scenes were made from: editing it by hand
-  makes only the trajectories and scenes stale, and they are rebuilt from the edited plan;
-* every scene the trajectories name is there.
+* the entry's manifest has our format version (an older one is stale; a newer one is an
+  error, so that an older pytest-logicenv never rewrites it in the older layout), and (for
+  ``plan=`` tests) the plan file has not changed since;
+* every file the manifest records a digest of is there, unchanged: ``plan.json`` edited by
+  hand makes only what is derived from it (trajectories and scenes) stale, to be rebuilt from
+  the edited plan; an edited or damaged derived file is never trusted, it is rebuilt;
+* ``trajectories.json`` was made from this ``plan.json``, and names only recorded scenes.
+
+Anything else wrong (a manifest that is not one, a file that cannot be read) is a
+:class:`~pytest_logicenv.errors.CacheError` naming the file.
 """
 
 from __future__ import annotations
@@ -15,7 +20,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import CACHE_FORMAT, Entry, file_hash
+from pytest_logicenv.cache import (
+    CACHE_VERSION,
+    PLAN,
+    SCENES,
+    Entry,
+    file_hash,
+    format_version,
+    safe_file_name,
+)
 from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan, plan_from_json
@@ -24,24 +37,72 @@ from pytest_logicenv.pipeline.request import Case, TaskRequest
 TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
 
 
+#: Why an entry is stale when only its plan.json changed (the plan is kept, the rest rebuilt).
+PLAN_EDITED = f"{PLAN} was edited"
+
+
 def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...] | str:
     """The entry's cases when everything is fresh, else the reason it is stale."""
     manifest = entry.manifest(fix=fix)
-    if manifest.get("format") != CACHE_FORMAT:
-        return f"cache format {manifest.get('format')!r} is not {CACHE_FORMAT!r}"
-    plan_bytes = read_bytes(entry.plan_path, fix)
+    version = check_version(entry, manifest, fix)
+    if version < CACHE_VERSION:
+        return f"it is in the older cache format {version} (this version writes {CACHE_VERSION})"
     recorded = plan_record(manifest)
     if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
         read_bytes(request.plan_file, fix)
     ):
         return f"the plan file {request.plan_file} changed"
-    if recorded.get("sha256") != file_hash(plan_bytes):
-        return "plan.json was edited"
-    cases = _load_cases(entry, fix)
-    missing = [c.trajectory_id for c in cases if not c.scene_path.is_file()]
-    if missing:
-        return f"scene(s) missing: {', '.join(missing)}"
-    return cases
+    recorded_files = _recorded_digests(entry, manifest, fix)
+    changed = changed_files(entry, recorded_files, fix)
+    if PLAN in changed:
+        return PLAN_EDITED
+    if changed:
+        return "; ".join(f"{entry.root / name} {why}" for name, why in changed.items())
+    return _load_cases(entry, recorded, recorded_files, fix)
+
+
+def check_version(entry: Entry, manifest: Mapping[str, Any], fix: str) -> int:
+    """The entry's cache format version; one we cannot read (not ours, or newer) is an error,
+    so that it is never rewritten in an older layout."""
+    value = manifest.get("format")
+    version = format_version(value)
+    if version is None:
+        raise CacheError(f"{entry.manifest_path}: format {value!r} is not a cache format; {fix}")
+    if version > CACHE_VERSION:
+        raise CacheError(
+            f"{entry.manifest_path}: written by a newer pytest-logicenv (cache format "
+            f"{version}; this version reads up to {CACHE_VERSION}); upgrade pytest-logicenv "
+            "(pip install -U pytest-logicenv), or delete the entry to rebuild it with this one"
+        )
+    return version
+
+
+def changed_files(entry: Entry, recorded: Mapping[str, str], fix: str) -> dict[str, str]:
+    """The entry's files that are missing or whose SHA-256 is not the one recorded, with
+    what is wrong with each."""
+    changed = {}
+    for name, digest in recorded.items():
+        path = entry.root / name
+        if not path.is_file():
+            changed[name] = "is missing"
+        elif file_hash(entry.read_bytes(path, fix=fix)) != digest:
+            changed[name] = (
+                "does not match the digest manifest.json records (edited by hand, or damaged)"
+            )
+    return changed
+
+
+def _recorded_digests(entry: Entry, manifest: Mapping[str, Any], fix: str) -> dict[str, str]:
+    """The manifest's digests, by path in the entry; a hand-broken record is an error."""
+    recorded = manifest.get("files")
+    if not isinstance(recorded, Mapping) or not all(
+        isinstance(name, str)
+        and isinstance(digest, str)
+        and all(part not in ("", ".", "..") for part in name.split("/"))
+        for name, digest in recorded.items()
+    ):
+        raise CacheError(f"{entry.manifest_path}: 'files' is not a map of digests; {fix}")
+    return dict(recorded)
 
 
 def load_plan_of(entry: Entry, fix: str) -> Plan:
@@ -72,18 +133,34 @@ def plan_record(manifest: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def read_bytes(path: Path, fix: str) -> bytes:
-    """A file's bytes; a missing one is a :class:`CacheError` that says how to fix it."""
+    """A file's bytes; a missing or unreadable one is a :class:`CacheError` that says how to
+    fix it."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
         raise CacheError(f"{path}: missing; {fix}") from None
+    except OSError as error:
+        raise CacheError(f"{path}: cannot be read ({error.strerror or error}); {fix}") from None
 
 
-def _load_cases(entry: Entry, fix: str) -> tuple[Case, ...]:
+def _load_cases(
+    entry: Entry, plan: Mapping[str, Any], recorded: Mapping[str, str], fix: str
+) -> tuple[Case, ...] | str:
     data = entry.read_json(entry.trajectories_path, fix=fix)
     try:
         if data.get("format") != TRAJECTORIES_FORMAT:
             raise CacheError(f"{entry.trajectories_path}: format {data.get('format')!r}")
-        return tuple(case_from_record(entry.root, item) for item in data["trajectories"])
+        cases = tuple(case_from_record(entry.root, item) for item in data["trajectories"])
+        made_from = data.get("plan_sha256")
     except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as error:
         raise CacheError(f"{entry.trajectories_path}: malformed ({error}); {fix}") from None
+    if made_from != plan.get("sha256"):
+        return f"{entry.trajectories_path} was made from another {PLAN}"
+    unrecorded = [
+        case.trajectory_id
+        for case in cases
+        if f"{SCENES}/{safe_file_name(case.trajectory_id)}.json" not in recorded
+    ]
+    if unrecorded:
+        return f"{entry.trajectories_path} names scenes the entry lacks: {', '.join(unrecorded)}"
+    return cases

@@ -1,5 +1,6 @@
 """The files of a task's cache entry, as bytes: the plan, the selected trajectories, one scene
-each (with its picture and AI2-THOR house), the LLM exchanges, and the manifest."""
+each (with its picture and AI2-THOR house), the LLM exchanges, and the manifest, which records
+the SHA-256 of every other file the entry's tests read (``files``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pytest_logicenv.cache import (
     PLAN,
     SCENES,
     TRAJECTORIES,
+    digests,
     dumps,
     file_hash,
     safe_file_name,
@@ -45,9 +47,14 @@ class Made:
 
 
 def entry_files(
-    made: Made, request: TaskRequest, settings: Mapping[str, Any]
+    made: Made,
+    request: TaskRequest,
+    settings: Mapping[str, Any],
+    kept: Mapping[str, bytes] | None = None,
 ) -> tuple[dict[str, bytes], list[dict[str, Any]]]:
     """Every file of the entry by its path in the entry, and the trajectory records.
+    ``kept`` are files of the entry this one replaces that it carries over (the LLM
+    exchanges behind a plan that is kept); the new files win over them.
 
     Nothing in them depends on the run or on the test that asked (no node id, time or run
     id): regenerating an unchanged task rewrites the committed files byte for byte.
@@ -55,7 +62,7 @@ def entry_files(
     plan_bytes = dumps(plan_to_json(made.plan))
     plan_record = {**made.plan_record, "sha256": file_hash(plan_bytes)}
     records = [trajectory_record(made.plan, t) for t in made.trajectories]
-    files = {PLAN: plan_bytes, **exchange_files(made.exchanges)}
+    files = {**(kept or {}), PLAN: plan_bytes, **exchange_files(made.exchanges)}
     for trajectory in made.trajectories:
         files.update(_scene_files(made.scenes[trajectory.id], trajectory.id))
     files[TRAJECTORIES] = dumps(
@@ -66,7 +73,8 @@ def entry_files(
             "trajectories": records,
         }
     )
-    files[MANIFEST] = dumps(_manifest(made, request, settings, plan_record))
+    manifest = _manifest(made, request, settings, plan_record)
+    files[MANIFEST] = dumps({**manifest, "files": digests(files)})
     return files, records
 
 

@@ -20,11 +20,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_logicenv.cache import Cache, entry_key, regenerate_hint
+from pytest_logicenv.cache import LLM_LOG, Cache, Entry, entry_key, regenerate_hint
+from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.rules import validate_plan
-from pytest_logicenv.pipeline.cached import case_from_record, load_plan_of, read_fresh
+from pytest_logicenv.pipeline.cached import (
+    case_from_record,
+    check_version,
+    load_plan_of,
+    read_fresh,
+)
 from pytest_logicenv.pipeline.entry_files import Made, entry_files
-from pytest_logicenv.pipeline.plan_choice import choose_plan, no_llm
+from pytest_logicenv.pipeline.plan_choice import choose_plan, no_cached_plan, no_llm
 from pytest_logicenv.pipeline.request import (
     Builders,
     Case,
@@ -64,23 +70,82 @@ def prepare(
     """The environments of one task, from the cache or freshly generated."""
     key = entry_key(request.task, request.settings(rootdir))
     entry = cache.entry(key)
+    where = Where(cache, entry, mode, nodeid, rootdir)
     fix = f"delete {entry.root} and run {regenerate_hint(nodeid)}"
-    if not mode.regenerate and entry.exists():
-        fresh = read_fresh(entry, request, fix)
-        if not isinstance(fresh, str):
+    if not mode.regenerate and not cache.was_set_aside(key):
+        fresh = _read_unlocked(entry, request, fix, mode)
+        if isinstance(fresh, tuple):
             return Environments(entry, fresh)
+        if mode.strict:
+            raise not_allowed(fresh, request, builders, where)
     with cache.lock(key):
-        marker = cache.run_marker(key)
+        cache.restore(key)  # what a run killed between the two renames of a rewrite set aside
+        stale = None
         if entry.exists():
-            done_this_run = mode.regenerate and _read_marker(marker) == mode.run_id
+            done_this_run = mode.regenerate and _read_marker(cache.run_marker(key)) == mode.run_id
             if not mode.regenerate or done_this_run:
                 fresh = read_fresh(entry, request, fix)
                 if not isinstance(fresh, str):
                     return Environments(entry, fresh)
-        environments = _generate(request, builders, Where(cache, entry, mode, nodeid, rootdir))
+                stale = fresh
+            else:
+                _refuse_newer(entry, fix)
+        elif entry.plan_path.is_file():
+            stale = f"{entry.manifest_path} is missing"
+        if mode.strict and not mode.regenerate:
+            raise not_allowed(stale or MISSING, request, builders, where)
+        environments = _generate(request, builders, where, stale)
         if mode.regenerate:
-            marker.write_text(mode.run_id)
+            cache.run_marker(key).write_text(mode.run_id)
         return environments
+
+
+#: Why an entry must be made: there is none.
+MISSING = "it has no cache entry yet"
+
+
+def _read_unlocked(
+    entry: Entry, request: TaskRequest, fix: str, mode: Mode
+) -> tuple[Case, ...] | str:
+    """The entry read without the lock: fresh cases, or why it must be (re)built. Another
+    process may be rewriting it right now, so what looks broken is read again under the
+    lock, except in strict mode, where nothing writes."""
+    if not entry.exists():
+        return f"{entry.manifest_path} is missing" if entry.plan_path.is_file() else MISSING
+    try:
+        return read_fresh(entry, request, fix)
+    except CacheError:
+        if mode.strict:
+            raise
+        return "unreadable without the lock"
+
+
+def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where) -> CacheError:
+    """A cache entry that must be (re)built in strict mode (CI): an error that tells "there
+    is no cached plan" or "its scenes need an LLM" apart from "regeneration is not allowed
+    here" (it could be rebuilt without an LLM, but CI only reads the cache)."""
+    entry = where.entry
+    if request.plan_file is None and not entry.plan_path.is_file():
+        return no_cached_plan(request, where)
+    if builders.llm_scenes is not None:
+        return _no_llm_scenes(where, why)
+    return CacheError(
+        f"{where.nodeid}: its cache entry must be rebuilt ({why}), and regeneration is not "
+        "allowed here\n"
+        f"  cache entry: {where.shown(entry.root)}\n"
+        "  strict mode (the CI variable is set, or --logicenv-offline) only reads the cache\n"
+        f"  fix: run {regenerate_hint(where.nodeid)} and commit {where.shown(where.cache.root)}/"
+    )
+
+
+def _refuse_newer(entry: Entry, fix: str) -> None:
+    """Even when asked to regenerate, never rewrite an entry of a newer format in ours; a
+    manifest broken beyond reading is replaced."""
+    try:
+        manifest = entry.manifest(fix=fix)
+    except CacheError:
+        return
+    check_version(entry, manifest, fix)
 
 
 def _read_marker(path: Path) -> str:
@@ -90,19 +155,24 @@ def _read_marker(path: Path) -> str:
         return ""
 
 
-def _generate(request: TaskRequest, builders: Builders, where: Where) -> Environments:
-    """Build the entry anew (the lock is held) and write it."""
-    designer = _llm_designer(builders, where)
-    plan, plan_record, exchanges = choose_plan(request, builders, where)
+def _generate(
+    request: TaskRequest, builders: Builders, where: Where, stale: str | None
+) -> Environments:
+    """Build the entry anew (the lock is held) and write it; ``stale`` says why an existing
+    entry is rebuilt."""
+    designer = _llm_designer(builders, where, stale)
+    chosen = choose_plan(request, builders, where)
+    plan, exchanges = chosen.plan, chosen.exchanges
     source = str(request.plan_file or where.entry.plan_path)
     validate_plan(plan, source, known_types=builders.known_types(), require_facts=True)
     build = designer if designer is not None else builders.scene
     trajectories, scenes, notes = build_scenes(plan, request, builders, build)
     if designer is not None:
         exchanges = [*exchanges, *designer.take_exchanges()]
+    notes = [*chosen.notes, *notes]
     made = Made(
         plan,
-        plan_record,
+        chosen.record,
         trajectories,
         scenes,
         exchanges,
@@ -110,22 +180,41 @@ def _generate(request: TaskRequest, builders: Builders, where: Where) -> Environ
         notes,
     )
     settings = request.settings(where.rootdir)
-    files, records = entry_files(made, request, settings)
+    kept = _exchanges_of(where.entry) if chosen.kept or not where.mode.regenerate else {}
+    files, records = entry_files(made, request, settings, kept=kept)
     written = where.cache.write_entry(where.entry.key, files)
     cases = tuple(case_from_record(where.entry.root, record) for record in records)
-    return Environments(written, cases, generated=True, notes=tuple(notes))
+    rebuilt = None if stale is None or where.mode.regenerate else "; ".join((stale, *chosen.notes))
+    return Environments(written, cases, generated=True, notes=tuple(notes), rebuilt=rebuilt)
 
 
-def _llm_designer(builders: Builders, where: Where) -> SceneSource | None:
+def _exchanges_of(entry: Entry) -> dict[str, bytes]:
+    """The LLM exchanges an entry recorded, by path in the entry: a rebuild carries them
+    over, since they are the only record of how its plan (or scenes) came about."""
+    folder = entry.root / LLM_LOG
+    try:
+        return {
+            f"{LLM_LOG}/{path.name}": path.read_bytes() for path in sorted(folder.glob("*.json"))
+        }
+    except OSError:
+        return {}
+
+
+def _llm_designer(builders: Builders, where: Where, stale: str | None) -> SceneSource | None:
     """The LLM scene designer when one designs the scenes; none at hand is a cache miss."""
     if builders.llm_scenes is None:
         return None
     designer = None if where.mode.offline else builders.llm_scenes()
     if designer is None:
-        raise no_llm(
-            "its scenes are designed by an LLM (--logicenv-designer=llm) and there are no "
-            "up-to-date cached scenes for this task and settings",
-            "or design them procedurally: --logicenv-designer=procedural",
-            where,
-        )
+        raise _no_llm_scenes(where, stale)
     return designer
+
+
+def _no_llm_scenes(where: Where, stale: str | None) -> CacheError:
+    why = f" ({stale})" if stale and stale != MISSING else ""
+    return no_llm(
+        "its scenes are designed by an LLM (--logicenv-designer=llm) and there are no "
+        f"up-to-date cached scenes for this task and settings{why}",
+        "or design them procedurally: --logicenv-designer=procedural",
+        where,
+    )

@@ -1,9 +1,16 @@
 """Where a task's plan comes from when its entry is (re)built: the marker's plan file, the
-entry's own (possibly hand-edited) ``plan.json``, or an LLM planner, in that order."""
+entry's own (possibly hand-edited) ``plan.json``, or an LLM planner.
+
+Which wins for a ``plan=`` test: the marker's file, whenever it changed since the entry was
+built (the hand edits of the cached copy are then replaced, and a note says so); while it is
+unchanged, a hand edit of the cached ``plan.json`` is kept and only what depends on it is
+rebuilt, as for any other entry. A ``plan.json`` whose ``manifest.json`` is missing is kept
+too (a plan may have cost an LLM minutes; a manifest is cheap to write again)."""
 
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_logicenv.cache import Entry, file_hash, regenerate_hint
@@ -16,23 +23,35 @@ HAND_WRITTEN = "hand-written"
 #: How alike (difflib's ratio) an entry's task text must be to pass for an earlier wording.
 ALIKE = 0.6
 
-#: A chosen plan, the manifest's record of who made it, and the LLM exchanges behind it.
-ChosenPlan = tuple[Plan, dict[str, Any], list[dict[str, Any]]]
+#: The note of a rebuild in which the marker's plan file replaced a hand-edited copy.
+REPLACED_EDITS = "it replaced the hand edits of the cached plan.json (edit the plan file itself)"
+
+
+@dataclass(frozen=True)
+class ChosenPlan:
+    """A chosen plan, the manifest's record of who made it, the LLM exchanges behind it,
+    whether it is the entry's own ``plan.json`` kept, and notes for the manifest."""
+
+    plan: Plan
+    record: dict[str, Any]
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+    kept: bool = False
+    notes: tuple[str, ...] = ()
 
 
 def choose_plan(request: TaskRequest, builders: Builders, where: Where) -> ChosenPlan:
     """The plan to build the entry from, completed with the request's rooms and task text."""
-    if request.plan_file is not None:
-        plan, record, exchanges = _from_file(request, where)
-    elif (previous := _previous_plan(request, where)) is not None:
-        plan, record, exchanges = (*previous, [])
-    else:
-        plan, record, exchanges = _derived(request, builders, where)
+    chosen = _previous_plan(request, where)
+    if chosen is None and request.plan_file is not None:
+        chosen = _from_file(request, where)
+    elif chosen is None:
+        chosen = _derived(request, builders, where)
+    plan = chosen.plan
     if request.rooms:
         plan = Plan(plan.task, plan.subtasks, plan.setting, request.rooms)
     if not plan.task:
         plan = Plan(request.task, plan.subtasks, plan.setting, plan.rooms)
-    return plan, record, exchanges
+    return replace(chosen, plan=plan)
 
 
 def _from_file(request: TaskRequest, where: Where) -> ChosenPlan:
@@ -43,18 +62,32 @@ def _from_file(request: TaskRequest, where: Where) -> ChosenPlan:
         "source": request.settings(where.rootdir)["plan_file"],
         "source_sha256": file_hash(source),
     }
-    return load_plan(request.plan_file), record, []
+    notes = (REPLACED_EDITS,) if _copy_edited(where) else ()
+    return ChosenPlan(load_plan(request.plan_file), record, notes=notes)
 
 
-def _previous_plan(request: TaskRequest, where: Where) -> tuple[Plan, dict[str, Any]] | None:
+def _copy_edited(where: Where) -> bool:
+    """Whether the entry's plan.json was edited by hand (now, or kept from an earlier edit)."""
+    try:
+        record = plan_record(where.entry.manifest(fix=""))
+        plan_bytes = where.entry.plan_path.read_bytes()
+    except (OSError, CacheError):
+        return False
+    made_by = str(record.get("made_by", ""))
+    return made_by.startswith("hand-edited") or record.get("sha256") != file_hash(plan_bytes)
+
+
+def _previous_plan(request: TaskRequest, where: Where) -> ChosenPlan | None:
     """The entry's own plan.json, kept when only what depends on it must be rebuilt.
 
     A plan made by an LLM is re-derived on ``--logicenv-regenerate``; a hand-edited plan is
-    kept (that is the point of editing it).
+    kept (that is the point of editing it), unless the marker's plan file changed.
     """
     entry = where.entry
-    if request.plan_file is not None or not entry.exists():
+    if not entry.plan_path.is_file():
         return None
+    if not entry.manifest_path.exists():
+        return None if request.plan_file is not None else _recovered(where)
     try:
         manifest = entry.manifest(fix="")
         plan_bytes = entry.plan_path.read_bytes()
@@ -62,28 +95,50 @@ def _previous_plan(request: TaskRequest, where: Where) -> tuple[Plan, dict[str, 
         return None
     record = plan_record(manifest)
     edited = record.get("sha256") != file_hash(plan_bytes)
+    if request.plan_file is not None and (not edited or _file_changed(request, record, where)):
+        return None
     if where.mode.regenerate and not edited:
         return None
     fix = f"fix {entry.plan_path} or delete {entry.root} to derive the plan anew"
     plan = load_plan_of(entry, fix)
     made_by = str(record.get("made_by", "unknown"))
-    if edited and not made_by.startswith("hand-edited") and made_by != HAND_WRITTEN:
+    if edited and not made_by.startswith("hand-edited"):
         record["made_by"] = f"hand-edited ({made_by})"
-    return plan, record
+    return ChosenPlan(plan, record, kept=True)
+
+
+def _file_changed(request: TaskRequest, record: dict[str, Any], where: Where) -> bool:
+    assert request.plan_file is not None
+    source = read_bytes(request.plan_file, f"check the plan= path of {where.nodeid}")
+    return record.get("source_sha256") != file_hash(source)
+
+
+def _recovered(where: Where) -> ChosenPlan:
+    """A plan.json whose manifest is gone: kept, and said so."""
+    fix = f"fix {where.entry.plan_path} or delete {where.entry.root} to derive the plan anew"
+    plan = load_plan_of(where.entry, fix)
+    record = {"made_by": "unknown (plan.json kept: its manifest.json was missing)"}
+    return ChosenPlan(plan, record, kept=True)
 
 
 def _derived(request: TaskRequest, builders: Builders, where: Where) -> ChosenPlan:
     planner = None if where.mode.offline else builders.planner()
     if planner is None:
-        earlier = earlier_entry(request, where)
-        why = (
-            f"the task text or settings changed since {where.shown(earlier.root)} was generated"
-            if earlier is not None
-            else "there is no cached plan for this task"
-        )
-        raise no_llm(why, 'or give the marker a hand-written plan: plan="path/to/plan.json"', where)
+        raise no_cached_plan(request, where)
     plan, exchanges = planner.derive(request.task, request.rooms)
-    return plan, {"made_by": planner.name}, exchanges
+    return ChosenPlan(plan, {"made_by": planner.name}, exchanges)
+
+
+def no_cached_plan(request: TaskRequest, where: Where) -> CacheError:
+    """No plan for this task in the cache, and no LLM to derive one: why (a changed task
+    text or settings, when an earlier entry of the test is there), and how to fix it."""
+    earlier = earlier_entry(request, where)
+    why = (
+        f"the task text or settings changed since {where.shown(earlier.root)} was generated"
+        if earlier is not None
+        else "there is no cached plan for this task"
+    )
+    return no_llm(why, 'or give the marker a hand-written plan: plan="path/to/plan.json"', where)
 
 
 def earlier_entry(request: TaskRequest, where: Where) -> Entry | None:

@@ -86,11 +86,14 @@ class TaskRequest:
 
 @dataclass(frozen=True)
 class Mode:
-    """How generation may proceed in this run."""
+    """How generation may proceed in this run: ``offline`` never calls an LLM; ``strict``
+    (CI) never writes the cache, so a missing or stale entry is an error, unless
+    ``regenerate`` asks for the entries anew."""
 
     regenerate: bool = False
     offline: bool = False
     run_id: str = ""
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,12 +121,14 @@ class Case:
 
 @dataclass(frozen=True)
 class Environments:
-    """A task's cache entry and its cases, in selection order."""
+    """A task's cache entry and its cases, in selection order; ``rebuilt`` says why an
+    existing entry was rebuilt (a hand edit, a damaged file, an older format)."""
 
     entry: Entry
     cases: tuple[Case, ...]
     generated: bool = False
     notes: tuple[str, ...] = field(default=())
+    rebuilt: str | None = None
 
 
 @dataclass(frozen=True)

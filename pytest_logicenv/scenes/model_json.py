@@ -170,22 +170,48 @@ def scene_from_json(data: Any, source: str = "scene") -> Scene:
         )
     try:
         return _scene(data)
-    except (KeyError, TypeError, ValueError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         raise SceneError(f"{source}: malformed scene ({type(error).__name__}: {error})") from None
 
 
+def _parts(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The objects listed under ``key``: a list of JSON objects, or a TypeError naming it
+    (``"objects": "nope"`` must not be read as five one-letter objects)."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, Mapping) for item in value):
+        raise TypeError(f"{key!r} must be a list of objects, got {_shown(value)}")
+    return value
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{what} must be a list of strings, got {_shown(value)}")
+    return tuple(value)
+
+
+def _table(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{what} must be an object, got {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _scene(data: Mapping[str, Any]) -> Scene:
-    provenance = data.get("provenance") or {}
+    provenance = _table(data.get("provenance") or {}, "'provenance'")
     agent = data.get("agent")
     return Scene(
         id=str(data["id"]),
-        rooms=tuple(_room(r) for r in data.get("rooms", ())),
-        walls=tuple(_wall(w) for w in data.get("walls", ())),
-        doors=tuple(_door(d) for d in data.get("doors", ())),
-        windows=tuple(_window(w) for w in data.get("windows", ())),
-        objects=tuple(_object(o) for o in data.get("objects", ())),
-        agent=None if agent is None else _agent(agent),
-        relations=tuple(_relation(r) for r in data.get("relations", ())),
+        rooms=tuple(_room(r) for r in _parts(data, "rooms")),
+        walls=tuple(_wall(w) for w in _parts(data, "walls")),
+        doors=tuple(_door(d) for d in _parts(data, "doors")),
+        windows=tuple(_window(w) for w in _parts(data, "windows")),
+        objects=tuple(_object(o) for o in _parts(data, "objects")),
+        agent=None if agent is None else _agent(_table(agent, "'agent'")),
+        relations=tuple(_relation(r) for r in _parts(data, "relations")),
         provenance=_provenance(provenance),
     )
 
@@ -211,7 +237,7 @@ def _room(data: Mapping[str, Any]) -> Room:
 def _wall(data: Mapping[str, Any]) -> Wall:
     return Wall(
         data["id"],
-        tuple(data["rooms"]),
+        _names(data["rooms"], "a wall's 'rooms'"),
         _point(data["start"]),
         _point(data["end"]),
         float(data.get("height", 2.5)),
@@ -223,7 +249,7 @@ def _door(data: Mapping[str, Any]) -> Door:
     return Door(
         data["id"],
         data["wall"],
-        tuple(data["rooms"]),
+        _names(data["rooms"], "a door's 'rooms'"),
         float(data["offset"]),
         float(data.get("width", 0.9)),
         float(data.get("height", 2.1)),
@@ -262,12 +288,12 @@ def _object(data: Mapping[str, Any]) -> SceneObject:
         rotation=rotation,
         parent=data.get("parent"),
         relation=data.get("relation", "on"),
-        states={str(k): bool(v) for k, v in dict(data.get("states", {})).items()},
-        attrs={str(k): str(v) for k, v in dict(data.get("attrs", {})).items()},
-        properties=tuple(data.get("properties", ())),
+        states={str(k): bool(v) for k, v in _table(data.get("states", {}), "'states'").items()},
+        attrs={str(k): str(v) for k, v in _table(data.get("attrs", {}), "'attrs'").items()},
+        properties=_names(data.get("properties", []), "'properties'"),
         task=bool(data.get("task", False)),
         custom_type=bool(data.get("custom_type", False)),
-        accepts=tuple(data.get("accepts", ())),
+        accepts=_names(data.get("accepts", []), "'accepts'"),
         part_of=data.get("part_of"),
     )
 
@@ -292,7 +318,7 @@ def _provenance(data: Mapping[str, Any]) -> Provenance:
         conditions=tuple((str(f), str(v)) for f, v in data.get("conditions", ())),
         designer=data.get("designer", ""),
         seed=int(data.get("seed", 0)),
-        kept=tuple(_relation(r) for r in data.get("kept", ())),
-        dropped=tuple(_relation(r) for r in data.get("dropped", ())),
-        notes=tuple(data.get("notes", ())),
+        kept=tuple(_relation(r) for r in _parts(data, "kept")),
+        dropped=tuple(_relation(r) for r in _parts(data, "dropped")),
+        notes=_names(data.get("notes", []), "'notes'"),
     )

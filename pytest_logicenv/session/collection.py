@@ -98,6 +98,16 @@ def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | E
         )
     except LogicEnvError as error:
         return ErrorCase(str(error))
+    except OSError as error:  # the cache's folder, disk or lock: this test's error, not the run's
+        return ErrorCase(f"{nodeid}: the cache at {state.cache_root} cannot be used: {error}")
+    if environments.rebuilt is not None:
+        from pytest_logicenv.errors import CacheRebuilt
+
+        metafunc.definition.warn(
+            CacheRebuilt(
+                f"cache entry {environments.entry.root.name} was rebuilt: {environments.rebuilt}"
+            )
+        )
     state.prepared[nodeid] = (args, environments)  # only what succeeded: see unused.py
     return environments
 

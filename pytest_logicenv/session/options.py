@@ -99,7 +99,9 @@ def add_options(parser: pytest.Parser) -> None:
         "--logicenv-offline",
         action="store_true",
         default=None,
-        help="never call an LLM (the default when the CI variable is set; ini: logicenv_offline)",
+        help="never call an LLM nor write the cache: a missing or stale entry is an error "
+        "unless --logicenv-regenerate is given (the default when the CI variable is set; "
+        "ini: logicenv_offline)",
     )
     group.addoption(
         "--logicenv-designer",
@@ -200,7 +202,12 @@ class LogicEnvState:
     def mode(self) -> Mode:
         from pytest_logicenv.pipeline.request import Mode
 
-        return Mode(regenerate=self.regenerate, offline=self.offline, run_id=self.run_id)
+        return Mode(
+            regenerate=self.regenerate,
+            offline=self.offline,
+            run_id=self.run_id,
+            strict=self.offline,  # CI, or --logicenv-offline: the cache is only read
+        )
 
 
 STATE = pytest.StashKey[LogicEnvState]()
@@ -227,6 +234,27 @@ def _option(config: pytest.Config, name: str, convert: Callable[[str], T]) -> T 
     return value  # type: ignore[no-any-return]
 
 
+def checked_cache_root(config: pytest.Config, cache_dir: str) -> Path:
+    """The cache directory, refused at start-up when no run could use it: a path that is a
+    file, or the rootdir itself or a folder above it (the cache's ``.gitignore`` would then
+    hide the project's own dotfiles, ``.github/`` among them, from git)."""
+    root = config.rootpath.resolve()
+    cache_root = (config.rootpath / cache_dir).resolve()
+    given = f"the cache directory {cache_dir!r} ({cache_root})"
+    if cache_root == root or cache_root in root.parents:
+        raise pytest.UsageError(
+            f"{given} is the rootdir or above it: pytest-logicenv writes a .gitignore there "
+            "that would hide the project's dotfiles from git; use a folder of its own, e.g. "
+            "--logicenv-cache-dir=cache (ini: logicenv_cache_dir)"
+        )
+    if cache_root.exists() and not cache_root.is_dir():
+        raise pytest.UsageError(
+            f"{given} is a file, not a directory; remove it or choose another "
+            "--logicenv-cache-dir (ini: logicenv_cache_dir)"
+        )
+    return cache_root
+
+
 def read_state(config: pytest.Config) -> LogicEnvState:
     """The run's settings from the command line, the ini file and ``CI``."""
     cache_dir = config.getoption("logicenv_cache_dir") or config.getini("logicenv_cache_dir")
@@ -242,7 +270,7 @@ def read_state(config: pytest.Config) -> LogicEnvState:
     worker = getattr(config, "workerinput", None)
     return LogicEnvState(
         config=config,
-        cache_root=(config.rootpath / cache_dir).resolve(),
+        cache_root=checked_cache_root(config, str(cache_dir)),
         offline=offline,
         regenerate=bool(config.getoption("logicenv_regenerate")),
         run_id=str(worker["testrunuid"]) if worker else uuid.uuid4().hex,

@@ -136,7 +136,12 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
     from pytest_logicenv.report.model import build_report
     from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
 
-    report = build_report(state.records, state.deselected)
+    try:
+        report = build_report(state.records, state.deselected)
+    except Exception as error:  # a bug or a cache damaged mid-run: the tests' results stay
+        state.failures.append(f"logicenv: no coverage report: {type(error).__name__}: {error}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        return
     state.report = report
     state.failures.extend(missed_fault(check) for check in report.missed_faults)
     state.warnings.extend(unjudged_fault(check) for check in report.unjudged_faults)
@@ -159,20 +164,29 @@ def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> Non
             terminal.write_line(f"  {root}")
         if verb == "unused":
             terminal.write_line("  remove them with: logicenv clean")
-    report = state.report
-    if report is None:
-        return
+    if state.report is not None:
+        _write_report(state, terminal, config)
+    for failure in state.failures:
+        terminal.write_line(failure, red=True, bold=True)
+
+
+def _write_report(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
     from pytest_logicenv.report.files import write_reports
     from pytest_logicenv.report.terminal import format_term
 
+    report = state.report
+    assert report is not None
     kinds = [spec.partition(":")[0] for spec in state.reports]
     if "term" in kinds or "term-missing" in kinds:
         terminal.write_sep("-", "logic coverage")
         for line in format_term(report, missing="term-missing" in kinds):
             terminal.write_line(line)
-    for line in write_reports(report, state.reports, config.rootpath):
+    try:
+        lines = write_reports(report, state.reports, config.rootpath)
+    except OSError as error:  # checked at start-up; a disk that filled up since
+        state.failures.append(f"logicenv: a report could not be written: {error}")
+        lines = []
+    for line in lines:
         terminal.write_line(line)
     for warning in state.warnings:
         terminal.write_line(f"warning: {warning}", yellow=True)
-    for failure in state.failures:
-        terminal.write_line(failure, red=True, bold=True)

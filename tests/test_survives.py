@@ -1,0 +1,441 @@
+"""The faults the cache and the plugin survive, each through the path a user takes: a pytest
+run of a small project (pytester), its real cache directory, a real local HTTP server for the
+LLM. Each test is one fault of issue 12's hostile session; its name says what survives.
+
+Sections: coverage only from runs that happened; a cache that is never trusted blindly; a
+cache that never loses data; errors confined to one test; report targets; plans checked;
+policies that act only through actions; bounded inputs; LLM requests; strict CI; reproducible
+runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_llm import FakeLLMServer
+from plugin_project import CORRECT_TEST, PLAN, TASK, entries, make_project, no_llm, serve_plan
+
+pytest_plugins = ["pytester"]
+
+IDLE_TEST = """
+import py_trees
+
+
+def idle():  # does nothing: passes only where nothing needs doing
+    return py_trees.behaviours.Success(name="Idle")
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_idle(logic_env):
+    logic_env.run(idle).assert_ok()
+"""
+
+LLM_TEST = """
+@pytest.mark.logic_env(TASK)
+def test_llm(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+
+
+def _edit_json(path: Path, edit: object) -> None:
+    data = json.loads(path.read_text())
+    edit(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data, indent=2))
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _scene_files(entry: Path) -> list[Path]:
+    return sorted(
+        p for p in (entry / "scenes").glob("*.json") if not p.name.endswith(".house.json")
+    )
+
+
+# --------------------------------------------------------------------------- a cache never trusted
+
+
+def test_emptied_goals_in_trajectories_json_are_rebuilt_not_trusted(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, IDLE_TEST)
+    pytester.runpytest().assert_outcomes(passed=1, failed=1)
+    [entry] = entries(pytester)
+    trajectories = entry / "trajectories.json"
+    made = trajectories.read_bytes()
+
+    def empty_goals(data: dict[str, list[dict[str, object]]]) -> None:
+        for record in data["trajectories"]:
+            record["goal"] = []
+
+    _edit_json(trajectories, empty_goals)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1, warnings=1)  # the do-nothing policy still fails
+    result.stdout.fnmatch_lines(
+        [
+            f"*CacheRebuilt: cache entry {entry.name} was rebuilt: {trajectories} does not match"
+            " the digest manifest.json records (edited by hand, or damaged)"
+        ]
+    )
+    assert trajectories.read_bytes() == made
+
+
+def test_a_scene_edited_to_contradict_its_situation_is_rebuilt(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    scene = next(p for p in _scene_files(entry) if "window=yes" in p.name)
+    made = scene.read_bytes()
+
+    def close_the_window(data: dict[str, list[dict[str, object]]]) -> None:
+        for window in data["windows"]:
+            window["open"] = False
+
+    _edit_json(scene, close_the_window)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines([f"*was rebuilt: {scene} does not match the digest*"])
+    assert scene.read_bytes() == made
+
+
+def test_a_hand_edited_plan_json_of_a_plan_file_test_is_kept_until_the_file_changes(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    plan_json = entry / "plan.json"
+    _edit_json(plan_json, lambda plan: plan["subtasks"].pop())  # drop the light subtask
+    edited = json.loads(plan_json.read_text())
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(
+        ["*test_reset[[]window=yes[]] PASSED*", "*was rebuilt: plan.json was edited"]
+    )
+    assert json.loads(plan_json.read_text()) == edited  # kept while the file is unchanged
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["plan"]["made_by"] == "hand-edited (hand-written)"
+    pytester.runpytest().assert_outcomes(passed=2, warnings=0)  # fresh from now on
+
+    _edit_json(pytester.path / "plan.json", lambda plan: plan.update(task=TASK + " "))
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=2, warnings=1)  # the marker's file changed: it wins
+    result.stdout.fnmatch_lines(
+        [
+            "*test_reset[[]window=yes-light=yes[]] PASSED*",
+            "*was rebuilt: the plan file * changed; it replaced the hand edits of the cached "
+            "plan.json (edit the plan file itself)",
+        ]
+    )
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["plan"]["made_by"] == "hand-written"
+    assert "replaced the hand edits of the cached plan.json" in manifest["notes"][0]
+
+
+def test_an_entry_of_a_newer_format_is_never_downgraded(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    _edit_json(entry / "manifest.json", lambda m: m.update(format="logicenv-cache/99"))
+    before = _snapshot(entry)
+    for args in ((), ("--logicenv-regenerate",)):
+        result = pytester.runpytest(*args)
+        result.assert_outcomes(errors=1)
+        result.stdout.fnmatch_lines(["*written by a newer pytest-logicenv (cache format 99*"])
+        assert _snapshot(entry) == before
+
+
+# --------------------------------------------------------------------------- a cache never loses
+
+
+def test_a_missing_manifest_keeps_the_llm_plan_beside_it(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve_plan(fake_llm, monkeypatch)
+    make_project(pytester, LLM_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    plan = (entry / "plan.json").read_bytes()
+    exchanges = _snapshot(entry / "llm")
+    (entry / "manifest.json").unlink()
+    no_llm(monkeypatch)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines([f"*was rebuilt: {entry / 'manifest.json'} is missing"])
+    assert (entry / "plan.json").read_bytes() == plan
+    assert _snapshot(entry / "llm") == exchanges
+
+
+def test_rebuilding_an_entry_keeps_its_recorded_llm_exchanges(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve_plan(fake_llm, monkeypatch)
+    make_project(pytester, LLM_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    exchanges = _snapshot(entry / "llm")
+    assert len(exchanges) == 3
+    scene = _scene_files(entry)[0]
+    scene.write_text(scene.read_text() + " ")  # damaged: rebuilt from plan.json, no LLM
+    no_llm(monkeypatch)
+    pytester.runpytest().assert_outcomes(passed=2, warnings=1)
+    assert _snapshot(entry / "llm") == exchanges
+
+
+# A rewrite of an entry that dies (SIGKILL) between its two renames: the old entry is aside.
+KILLED_BETWEEN_RENAMES = """
+import os, signal, sys
+from pathlib import Path
+from pytest_logicenv.cache import Cache
+
+renames = []
+real_replace = os.replace
+
+def replace(source, target):
+    renames.append(target)
+    if len(renames) == 2:  # the old entry is aside, the new one not yet in
+        os.kill(os.getpid(), signal.SIGKILL)
+    real_replace(source, target)
+
+os.replace = replace
+cache = Cache(Path(sys.argv[1]))
+with cache.lock(sys.argv[2]):
+    cache.write_entry(sys.argv[2], {"manifest.json": b"{}"})
+"""
+
+
+def test_a_rewrite_killed_between_its_renames_is_restored_by_the_next_run(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    before = _snapshot(entry)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_BETWEEN_RENAMES, str(entry.parent), entry.name],
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert not entry.exists()  # hidden aside, not lost
+    result = pytester.runpytest("--logicenv-offline")  # restored, not regenerated: CI passes
+    result.assert_outcomes(passed=2)
+    assert _snapshot(entry) == before
+
+
+# --------------------------------------------------------------------------- errors confined
+
+
+def test_a_lock_path_that_is_a_directory_errors_only_its_test(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    pytester.runpytest().assert_outcomes(passed=3)
+    [entry] = entries(pytester)
+    lock = entry.parent / f".{entry.name}.lock"
+    lock.unlink()
+    lock.mkdir()
+    (entry / "manifest.json").unlink()  # so that the entry must be rebuilt, under the lock
+    result = pytester.runpytest("--junitxml=junit.xml")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([f"*{lock}: cannot lock the cache entry (is a directory)*"])
+    assert (pytester.path / "junit.xml").is_file()
+
+
+# The disk under the cache as the OS would present it (we run as root here, so chmod cannot
+# make a folder read-only); the run restores the real functions when it ends.
+READ_ONLY_DISK = """
+import errno, os
+
+real_open, real_mkdir = os.open, os.mkdir
+
+
+def _in_cache(path):
+    return "{os.sep}cache" in os.fspath(path)
+
+
+def read_only_open(path, flags, *args, **kwargs):
+    if _in_cache(path) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+        raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))
+    return real_open(path, flags, *args, **kwargs)
+
+
+def read_only_mkdir(path, *args, **kwargs):
+    if _in_cache(path):
+        raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))
+    return real_mkdir(path, *args, **kwargs)
+
+
+def pytest_configure(config):
+    os.open, os.mkdir = read_only_open, read_only_mkdir
+
+
+def pytest_unconfigure(config):
+    os.open, os.mkdir = real_open, real_mkdir
+"""
+
+
+def test_a_read_only_cache_serves_fresh_entries_and_errors_only_the_stale_ones(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    pytester.makepyfile(
+        test_new=f"""
+import pytest
+from policies import correct
+
+@pytest.mark.logic_env({TASK + " Quietly."!r}, plan="plan.json")
+def test_new(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+    )
+    pytester.makeconftest(READ_ONLY_DISK.replace("{os.sep}", os.sep))  # the disk, as a user's
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(["*.lock: cannot lock the cache entry (read-only file system)*"])
+
+
+FULL_DISK = """
+import errno, pathlib
+
+real_write_bytes = pathlib.Path.write_bytes
+
+
+def full_disk(self, data):
+    if "cache" in self.parts:
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+    return real_write_bytes(self, data)
+
+
+def pytest_configure(config):
+    pathlib.Path.write_bytes = full_disk
+
+
+def pytest_unconfigure(config):
+    pathlib.Path.write_bytes = real_write_bytes
+"""
+
+
+def test_a_full_disk_errors_the_tests_it_stops_and_leaves_no_half_entry(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    pytester.makeconftest(FULL_DISK)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*cannot write cache entry * (no space left on device)*"])
+    assert not entries(pytester)
+    assert not [p for p in (pytester.path / "cache").iterdir() if p.is_dir()]
+
+
+def test_a_wrong_typed_scene_file_errors_its_item_and_keeps_the_summary_and_junit(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    scene = _scene_files(entry)[0]
+    scene.write_text(scene.read_text().replace('"objects": [', '"objects": "nope", "x": ['))
+    digest = hashlib.sha256(scene.read_bytes()).hexdigest()  # a digest forged to match
+    _edit_json(
+        entry / "manifest.json",
+        lambda m: m["files"].update({f"scenes/{scene.name}": digest}),
+    )
+    result = pytester.runpytest("--junitxml=junit.xml")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*cache entry is damaged: {scene}: malformed scene (TypeError: 'objects' must be a "
+            "list of objects, got 'nope')*",
+            "*logic coverage*",
+        ]
+    )
+    assert (pytester.path / "junit.xml").is_file()
+
+
+@pytest.mark.parametrize("cache_dir", [".", "..", "cache/.."])
+def test_a_cache_dir_at_or_above_the_rootdir_is_refused(
+    pytester: pytest.Pytester, cache_dir: str
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    result = pytester.runpytest(f"--logicenv-cache-dir={cache_dir}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*is the rootdir or above it*hide the project's dotfiles*"])
+    assert not (pytester.path / ".gitignore").exists()
+
+
+def test_a_cache_path_that_is_a_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    (pytester.path / "cache").write_text("not a folder")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*the cache directory 'cache' (*) is a file, not a directory*"])
+
+
+# --------------------------------------------------------------------------- strict CI
+
+
+def test_in_ci_a_deleted_entry_is_an_error_not_silently_regenerated(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    for path in sorted(entry.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    entry.rmdir()
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_bath.py::test_reset: its cache entry must be rebuilt (it has no cache entry "
+            "yet), and regeneration is not allowed here",
+            "*strict mode (the CI variable is set, or --logicenv-offline) only reads the cache",
+            '*fix: run pytest --logicenv-regenerate "test_bath.py::test_reset" and commit cache/',
+        ]
+    )
+    assert not entries(pytester)
+    pytester.runpytest("--logicenv-regenerate").assert_outcomes(passed=2)
+
+
+def test_in_ci_a_task_without_a_cached_plan_says_so(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, LLM_TEST)
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_bath.py::test_llm: there is no cached plan for this task",
+            "*LLM calls are off (--logicenv-offline, or the CI variable is set)",
+        ]
+    )
+
+
+def test_in_ci_a_stale_entry_names_the_file_that_made_it_stale(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    scene = _scene_files(entry)[0]
+    scene.write_text(scene.read_text() + " ")
+    before = _snapshot(entry)
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([f"*must be rebuilt ({scene} does not match the digest*"])
+    assert _snapshot(entry) == before
+    assert PLAN["task"] == TASK
