@@ -35,7 +35,7 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +119,14 @@ def entry_key(task: str, settings: Mapping[str, Any]) -> str:
     return f"{readable}-{digest[:8]}"
 
 
-def regenerate_hint(nodeid: str) -> str:
-    return f'pytest --logicenv-regenerate "{nodeid}"'
+def regenerate_hint(nodeid: str, options: Sequence[str] = ()) -> str:
+    """The command that regenerates a test's entry, with the run's options that choose the
+    entry (cache dir, designer).
+
+    >>> regenerate_hint("t.py::test_x", ["--logicenv-cache-dir=envs"])
+    'pytest --logicenv-regenerate --logicenv-cache-dir=envs "t.py::test_x"'
+    """
+    return " ".join(["pytest", "--logicenv-regenerate", *options, f'"{nodeid}"'])
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,8 @@ class RunHooks:
             gather(self.state, report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if not report.passed:  # its tests' entries are unknown: unused cannot be judged
-            self.state.collection_complete = False
+        if not report.passed:  # a module that did not import or was skipped whole:
+            self.state.unknown.append(report.nodeid or "(the rootdir)")  # its entries unknown
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         from pytest_logicenv.session.partial import note_deselected
@@ -116,24 +116,31 @@ class RunHooks:
         note_deselected(self.state, items)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if self.state.cache_root.is_dir():
+        config = session.config
+        if self.state.cache_root.is_dir() or config.getoption("logicenv_usage_json"):
             from pytest_logicenv.session.reporter import find_unused_entries
 
             find_unused_entries(self.state, session)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.state.deselected and hasattr(session.config, "workerinput"):
+        config = session.config
+        if self.state.deselected and hasattr(config, "workerinput"):
             from pytest_logicenv.session.partial import hand_over
 
-            hand_over(self.state, session.config)
+            hand_over(self.state, config)
+        if config.getoption("logicenv_clean") and config.pluginmanager.has_plugin("dsession"):
+            from pytest_logicenv.session.reporter import find_unused_entries
+
+            find_unused_entries(self.state, session)  # an xdist controller collects nothing
         if self.state.records:
             from pytest_logicenv.session.reporter import finish
 
             finish(self.state, session)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        if self.state.unused or self.state.report is not None or self.state.failures:
+        state = self.state
+        if state.unused or state.unused_undecided or state.report is not None or state.failures:
             from pytest_logicenv.session.reporter import summarize
 
-            summarize(self.state, terminalreporter, config)
+            summarize(state, terminalreporter, config)

@@ -439,3 +439,104 @@ def test_in_ci_a_stale_entry_names_the_file_that_made_it_stale(
     result.stdout.fnmatch_lines([f"*must be rebuilt ({scene} does not match the digest*"])
     assert _snapshot(entry) == before
     assert PLAN["task"] == TASK
+
+
+# --------------------------------------------------------------------------- unused entries
+
+
+SHARED_TEST = """
+import pytest
+from policies import correct
+
+TASK = {task!r}
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_shared(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+
+
+def test_clean_after_running_one_file_keeps_what_another_file_uses(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makepyfile(test_other=SHARED_TEST.format(task=TASK))  # the same task: one entry
+    pytester.runpytest().assert_outcomes(passed=4)
+    [shared] = entries(pytester)
+    make_project(pytester, CORRECT_TEST, task=TASK + " Quietly.")
+    result = pytester.runpytest("test_bath.py", "--logicenv-clean")
+    result.assert_outcomes(passed=2)
+    assert shared.exists()  # test_other.py still uses it
+    assert "removed cache entr" not in result.stdout.str()
+
+    (pytester.path / "test_other.py").unlink()
+    result = pytester.runpytest("test_bath.py", "--logicenv-clean")
+    result.stdout.fnmatch_lines(["*logicenv: 1 removed cache entry*", f"  {shared}"])
+    assert not shared.exists()
+
+
+def test_clean_removes_nothing_while_a_test_module_cannot_be_collected(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    pytester.makepyfile(test_broken="import no_such_module\n")
+    (pytester.path / "test_bath.py").unlink()
+    result = pytester.runpytest("--logicenv-clean")
+    result.stdout.fnmatch_lines(
+        ["*logicenv: no cache entry removed*", "*1 test(s) of the project could not be collected*"]
+    )
+    assert entry.exists()
+
+
+# --------------------------------------------------------------------------- reproducible runs
+
+
+def test_the_cache_key_is_the_same_from_any_working_directory(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    suite = pytester.mkdir("suite")
+    for name in ("plan.json", "policies.py", "test_bath.py"):
+        (pytester.path / name).rename(suite / name)
+    (pytester.path / "tox.ini").unlink()  # no configuration file: the rootdir follows the cwd
+    cache = pytester.path / "cache"
+    runs = ((pytester.path, []), (suite, []), (pytester.path.parent, [str(suite / "test_bath.py")]))
+    for cwd, args in runs:
+        monkeypatch.chdir(cwd)
+        result = pytester.runpytest(
+            f"--logicenv-cache-dir={cache}", "-p", "no:cacheprovider", *args
+        )
+        result.assert_outcomes(passed=2)
+    assert len(entries(pytester)) == 1
+
+
+def test_reproduce_and_regenerate_lines_carry_the_options_that_change_the_outcome(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_reset(logic_env):
+    logic_env.run(forgets_the_light).assert_ok()
+""",
+    )
+    result = pytester.runpytest("--logicenv-max-ticks=50", "--logicenv-cache-dir=envs")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "reproduce: pytest --logicenv-cache-dir=envs --logicenv-max-ticks=50 "
+            '"test_bath.py::test_reset[[]window=yes-light=yes[]]"'
+        ]
+    )
+    monkeypatch.setenv("CI", "1")
+    (pytester.path / "plan.json").write_text(json.dumps({**PLAN, "task": TASK + " "}))
+    result = pytester.runpytest("--logicenv-cache-dir=envs")
+    result.stdout.fnmatch_lines(
+        [
+            "*fix: run pytest --logicenv-regenerate --logicenv-cache-dir=envs "
+            '"test_bath.py::test_reset" and commit envs/'
+        ]
+    )

@@ -2,7 +2,8 @@
 
 Only a test collection knows which entries are in use, so this runs ``pytest --collect-only``
 with ``--logicenv-clean`` (or without it, for ``--dry-run``) and shows what pytest printed.
-Extra arguments after ``--`` go to pytest, e.g. ``logicenv clean -- tests/robot``.
+Which entries are unused is decided over the whole project's tests (its ``testpaths``), so
+extra arguments after ``--`` (``logicenv clean -- -p my_plugin``) never narrow it.
 """
 
 from __future__ import annotations
@@ -42,7 +43,11 @@ def run_clean(args: argparse.Namespace) -> int:
             print(result.stderr[-3000:], file=sys.stderr)
             print("logicenv clean: pytest did not finish collecting (see above)", file=sys.stderr)
             return 1
-        unused = json.loads(result_file.read_text(encoding="utf-8"))["unused"]
+        found = json.loads(result_file.read_text(encoding="utf-8"))
+    unused, undecided = found["unused"], found.get("undecided")
+    if undecided:
+        print(f"logicenv clean: no cache entry removed: {undecided}", file=sys.stderr)
+        return 1
     if not unused:
         print("logicenv clean: no unused cache entries")
         return 0

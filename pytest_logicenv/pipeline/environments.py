@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_logicenv.cache import LLM_LOG, Cache, Entry, entry_key, regenerate_hint
+from pytest_logicenv.cache import LLM_LOG, Cache, Entry, regenerate_hint
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.rules import validate_plan
 from pytest_logicenv.pipeline.cached import (
@@ -41,6 +41,7 @@ from pytest_logicenv.pipeline.request import (
     SceneSource,
     TaskRequest,
     Where,
+    entry_key_of,
 )
 from pytest_logicenv.pipeline.scene_building import build_scenes
 
@@ -68,10 +69,10 @@ def prepare(
     rootdir: Path,
 ) -> Environments:
     """The environments of one task, from the cache or freshly generated."""
-    key = entry_key(request.task, request.settings(rootdir))
+    key = entry_key_of(request, cache.root, rootdir)
     entry = cache.entry(key)
     where = Where(cache, entry, mode, nodeid, rootdir)
-    fix = f"delete {entry.root} and run {regenerate_hint(nodeid)}"
+    fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
     if not mode.regenerate and not cache.was_set_aside(key):
         fresh = _read_unlocked(entry, request, fix, mode)
         if isinstance(fresh, tuple):
@@ -134,7 +135,8 @@ def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where
         "allowed here\n"
         f"  cache entry: {where.shown(entry.root)}\n"
         "  strict mode (the CI variable is set, or --logicenv-offline) only reads the cache\n"
-        f"  fix: run {regenerate_hint(where.nodeid)} and commit {where.shown(where.cache.root)}/"
+        f"  fix: run {regenerate_hint(where.nodeid, where.mode.options)} and commit "
+        f"{where.shown(where.cache.root)}/"
     )
 
 
@@ -179,7 +181,7 @@ def _generate(
         designer.name if designer is not None else None,
         notes,
     )
-    settings = request.settings(where.rootdir)
+    settings = request.settings(where.rootdir, where.cache.root)
     kept = _exchanges_of(where.entry) if chosen.kept or not where.mode.regenerate else {}
     files, records = entry_files(made, request, settings, kept=kept)
     written = where.cache.write_entry(where.entry.key, files)

@@ -59,7 +59,7 @@ def _from_file(request: TaskRequest, where: Where) -> ChosenPlan:
     source = read_bytes(request.plan_file, f"check the plan= path of {where.nodeid}")
     record = {
         "made_by": HAND_WRITTEN,
-        "source": request.settings(where.rootdir)["plan_file"],
+        "source": request.settings(where.rootdir, where.cache.root)["plan_file"],
         "source_sha256": file_hash(source),
     }
     notes = (REPLACED_EDITS,) if _copy_edited(where) else ()
@@ -177,7 +177,8 @@ def no_llm(why: str, otherwise: str, where: Where) -> CacheError:
         f"{where.nodeid}: {why}\n"
         f"  cache entry: {where.shown(where.entry.root)}\n"
         f"  {how}\n"
-        f"  fix: generate it where an LLM is available with {regenerate_hint(where.nodeid)}"
+        "  fix: generate it where an LLM is available with "
+        f"{regenerate_hint(where.nodeid, where.mode.options)}"
         f" and commit {where.shown(where.cache.root)}/,\n"
         f"       {otherwise}"
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pytest_logicenv.cache import Cache, Entry
+from pytest_logicenv.cache import Cache, Entry, entry_key
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
@@ -63,14 +63,20 @@ class TaskRequest:
     #: A digest of the user's type file ("" without one): new types may change the scenes.
     types: str = ""
 
-    def settings(self, rootdir: Path) -> dict[str, Any]:
-        """The settings that, with the task text, identify a cache entry."""
-        plan_file = None
-        if self.plan_file is not None:
-            try:
-                plan_file = self.plan_file.resolve().relative_to(rootdir.resolve()).as_posix()
-            except ValueError:
-                plan_file = self.plan_file.resolve().as_posix()
+    def settings(self, rootdir: Path, cache_root: Path | None = None) -> dict[str, Any]:
+        """The settings that, with the task text, identify a cache entry.
+
+        The plan file is named relative to the folder that holds the cache (the project the
+        cache is committed in), else to the rootdir, else absolutely: never relative to the
+        working directory, so running from another folder finds the same entry. With the
+        default ``cache/`` at the rootdir, both give the same name.
+
+        >>> request = TaskRequest("t", plan_file=Path("/p/tests/plan.json"))
+        >>> request.settings(Path("/p/tests"), Path("/p/cache"))["plan_file"]
+        'tests/plan.json'
+        """
+        bases = (rootdir,) if cache_root is None else (cache_root.parent, rootdir)
+        plan_file = None if self.plan_file is None else _named_from(self.plan_file, bases)
         settings: dict[str, Any] = {
             "select": self.select,
             "seed": self.seed,
@@ -84,6 +90,22 @@ class TaskRequest:
         return settings
 
 
+def _named_from(path: Path, bases: Sequence[Path]) -> str:
+    """``path`` relative to the first of ``bases`` that holds it (POSIX), else absolute."""
+    resolved = path.resolve()
+    for base in bases:
+        try:
+            return resolved.relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+    return resolved.as_posix()
+
+
+def entry_key_of(request: TaskRequest, cache_root: Path, rootdir: Path) -> str:
+    """The key of the cache entry a request uses (the same in every working directory)."""
+    return entry_key(request.task, request.settings(rootdir, cache_root))
+
+
 @dataclass(frozen=True)
 class Mode:
     """How generation may proceed in this run: ``offline`` never calls an LLM; ``strict``
@@ -94,6 +116,8 @@ class Mode:
     offline: bool = False
     run_id: str = ""
     strict: bool = False
+    #: The run's options a command that fixes an entry must repeat (``--logicenv-cache-dir``).
+    options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -77,19 +77,25 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
 def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | ErrorCase:
     """The environments of a marked test function, or why there are none."""
     from pytest_logicenv.pipeline.environments import prepare
+    from pytest_logicenv.pipeline.request import entry_key_of
 
     nodeid = metafunc.definition.nodeid
-    state.collected.add(nodeid)
+    marker = metafunc.definition.get_closest_marker("logic_env")
+    assert marker is not None
     try:
-        marker = metafunc.definition.get_closest_marker("logic_env")
-        assert marker is not None
         args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
         from pytest_logicenv.pipeline.generators import types_file
         from pytest_logicenv.scenes.catalog.user_types import types_digest
 
         types = types_digest(types_file(state.config))
+    except LogicEnvError as error:
+        state.unknown.append(nodeid)  # the entry it uses cannot be known: see unused.py
+        return ErrorCase(str(error))
+    request = replace(args.request, designer=state.designer, types=types)
+    state.used_keys[nodeid] = entry_key_of(request, state.cache_root, state.config.rootpath)
+    try:
         environments = prepare(
-            replace(args.request, designer=state.designer, types=types),
+            request,
             state.cache,
             state.mode,
             builders(state.config, state.designer),
@@ -108,7 +114,7 @@ def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | E
                 f"cache entry {environments.entry.root.name} was rebuilt: {environments.rebuilt}"
             )
         )
-    state.prepared[nodeid] = (args, environments)  # only what succeeded: see unused.py
+    state.prepared[nodeid] = (args, environments)
     return environments
 
 

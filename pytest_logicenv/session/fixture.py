@@ -76,6 +76,7 @@ class LogicEnv:
         function: str = "",
         item: str = "",
         on_outcome: Callable[[Outcome], None] = lambda outcome: None,
+        command_options: Sequence[str] = (),
     ) -> None:
         self.case = case
         self.expect_fault = expect_fault  # the marker's: the default of each run
@@ -85,6 +86,7 @@ class LogicEnv:
         self.base_dir = base_dir
         self.function = function  # the test function, for the command that regenerates its entry
         self._on_outcome = on_outcome
+        self._command_options = tuple(command_options)  # for the command that regenerates
         self.outcomes: list[Outcome] = []
         self._record = RunRecord(
             function, item, str(case.entry_root), case.trajectory_id, expect_fault
@@ -139,7 +141,9 @@ class LogicEnv:
     @property
     def _fix(self) -> str:
         regenerate = (
-            regenerate_hint(self.function) if self.function else "pytest --logicenv-regenerate"
+            regenerate_hint(self.function, self._command_options)
+            if self.function
+            else "pytest --logicenv-regenerate"
         )
         return f"delete {self.case.entry_root} and run {regenerate}"
 
@@ -293,6 +297,7 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         function=param.function,
         item=item.nodeid,
         on_outcome=on_outcome,
+        command_options=state.command_options,
     )
     yield env
     item.user_properties.append((PROPERTY, env.record.to_json()))

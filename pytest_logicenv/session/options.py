@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,7 +134,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption(
         "--logicenv-clean",
         action="store_true",
-        help="remove cache entries no selected test uses (see also: logicenv clean)",
+        help="remove the cache entries no test of the project uses (decided over the "
+        "testpaths, whatever this run selects; see also: logicenv clean)",
     )
     group.addoption(
         "--logicenv-types",
@@ -142,6 +144,7 @@ def add_options(parser: pytest.Parser) -> None:
         "logicenv command (ini: logicenv_types)",
     )
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
+    group.addoption("--logicenv-usage-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
     parser.addini(
@@ -179,18 +182,23 @@ class LogicEnvState:
     fail_under: float | None
     max_ticks: int | None
     nodes: tuple[str, ...]  # modules of the users' own XML nodes (ini logicenv_nodes)
+    #: the command-line options that change an outcome, for reproduce and regenerate lines
+    command_options: tuple[str, ...] = ()
     #: marked test function -> (marker args, environments), for those that are ready
     prepared: dict[str, tuple[MarkerArgs, Environments]] = field(default_factory=dict)
-    collected: set[str] = field(default_factory=set)  # every marked function, even failed
+    #: marked test function -> the key of the entry it uses (also when that entry is broken)
+    used_keys: dict[str, str] = field(default_factory=dict)
+    #: tests and modules whose entry cannot be known (a broken marker, a collection error)
+    unknown: list[str] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
     report: Report | None = None
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # said at the end, not failing the run
     unused: list[str] = field(default_factory=list)
-    #: Whether every test file was collected (none failed to import or was skipped whole).
-    collection_complete: bool = True
     #: test function -> the trajectories of its deselected items (see session.partial)
     deselected: dict[str, set[str]] = field(default_factory=dict)
+    #: why the unused entries could not be named (a test of the project failed to collect)
+    unused_undecided: str | None = None
 
     @property
     def cache(self) -> Cache:
@@ -207,6 +215,7 @@ class LogicEnvState:
             offline=self.offline,
             run_id=self.run_id,
             strict=self.offline,  # CI, or --logicenv-offline: the cache is only read
+            options=self.command_options,
         )
 
 
@@ -282,4 +291,25 @@ def read_state(config: pytest.Config) -> LogicEnvState:
         fail_under=_option(config, "logicenv_fail_under", percent),
         max_ticks=_option(config, "logicenv_max_ticks", positive_int),
         nodes=tuple(str(module) for module in config.getini("logicenv_nodes")),
+        command_options=command_options(config),
     )
+
+
+#: The options that choose the environments or change a run's outcome: a command that
+#: reproduces a test (or regenerates its entry) repeats them. Ini values need no repeating.
+OUTCOME_OPTIONS = (
+    ("logicenv_cache_dir", "--logicenv-cache-dir"),
+    ("logicenv_designer", "--logicenv-designer"),
+    ("logicenv_max_ticks", "--logicenv-max-ticks"),
+    ("logicenv_types", "--logicenv-types"),
+)
+
+
+def command_options(config: pytest.Config) -> tuple[str, ...]:
+    """The outcome-changing options given on this run's command line, as shell words."""
+    words = []
+    for name, flag in OUTCOME_OPTIONS:
+        value = config.getoption(name)
+        if value is not None:
+            words.append(f"{flag}={shlex.quote(str(value))}")
+    return tuple(words)

@@ -52,8 +52,16 @@ def explain_fault(
         error = call.excinfo.value
         if isinstance(error, PolicyFault):
             explanation = error.outcome.explain()
-            text = f'{explanation}\nreproduce: pytest "{item.nodeid}"'
+            text = f"{explanation}\nreproduce: {reproduce_command(item)}"
             report.longrepr = FaultRepr(text)  # type: ignore[assignment]  # duck-typed by pytest
+
+
+def reproduce_command(item: pytest.Item) -> str:
+    """The command that reruns one item as this run ran it (its outcome-changing options)."""
+    from pytest_logicenv.session.options import STATE
+
+    options = item.config.stash[STATE].command_options
+    return " ".join(["pytest", *options, f'"{item.nodeid}"'])
 
 
 def warn_unasserted_faults(item: pytest.Item) -> None:
@@ -101,31 +109,54 @@ def gather(state: LogicEnvState, report: pytest.TestReport) -> None:
 
 
 def find_unused_entries(state: LogicEnvState, session: pytest.Session) -> None:
-    """The cache entries no test uses any more (removed with ``--logicenv-clean``; written
-    for ``logicenv clean``, which runs this collection)."""
-    if hasattr(session.config, "workerinput") or not state.cache_root.is_dir():
+    """The cache entries no test of the project uses any more (see
+    :mod:`~pytest_logicenv.session.unused`), removed with ``--logicenv-clean`` and written
+    for ``logicenv clean``; and, for a run that collects on another's behalf, the keys its
+    tests use."""
+    config = session.config
+    if hasattr(config, "workerinput"):
         return
-    from pytest_logicenv.session.unused import find_unused
-
-    state.unused = find_unused(
-        state.cache,
-        state.prepared,
-        state.collected,
-        session,
-        complete=state.collection_complete,
+    from pytest_logicenv.cache import write_atomic
+    from pytest_logicenv.session.unused import (
+        Unused,
+        Usage,
+        collect_usage,
+        unused_entries,
+        whole_project,
     )
-    clean = session.config.getoption("logicenv_clean")
+
+    usage = Usage(frozenset(state.used_keys.values()), tuple(state.unknown))
+    if config.getoption("logicenv_usage_json"):
+        write_atomic(Path(config.getoption("logicenv_usage_json")), json.dumps(usage.to_json()))
+    clean = bool(config.getoption("logicenv_clean"))
+    result_file = config.getoption("logicenv_unused_json")
+    unused = Unused()
+    if state.cache_root.is_dir() and whole_project(config):
+        unused = unused_entries(state.cache, usage)
+    elif state.cache_root.is_dir() and (clean or result_file):
+        unused = unused_entries(state.cache, collect_usage(config, state.cache_root))
+    state.unused, state.unused_undecided = list(unused.roots), unused.undecided
     if clean:
-        from pytest_logicenv.cache import Entry
-
-        for root in state.unused:
-            state.cache.remove(Entry(Path(root)))
-        state.cache.forget_orphans()
-    result_file = session.config.getoption("logicenv_unused_json")
+        _remove(state)
     if result_file:
-        from pytest_logicenv.cache import write_atomic
+        data = {"unused": state.unused, "removed": clean, "undecided": state.unused_undecided}
+        write_atomic(Path(result_file), json.dumps(data))
 
-        write_atomic(Path(result_file), json.dumps({"unused": state.unused, "removed": clean}))
+
+def _remove(state: LogicEnvState) -> None:
+    from pytest_logicenv.cache import Entry
+    from pytest_logicenv.errors import CacheError
+
+    removed = []
+    for root in state.unused:
+        try:
+            state.cache.remove(Entry(Path(root)))
+        except CacheError as error:
+            state.failures.append(f"logicenv: {error}")
+            continue
+        removed.append(root)
+    state.unused = removed
+    state.cache.forget_orphans()
 
 
 def finish(state: LogicEnvState, session: pytest.Session) -> None:
@@ -156,6 +187,9 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
 
 def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
     """The unused cache entries, the coverage table, the files written and the failures."""
+    if state.unused_undecided and config.getoption("logicenv_clean"):
+        terminal.write_sep("-", "logicenv: no cache entry removed")
+        terminal.write_line(f"  {state.unused_undecided}")
     if state.unused:
         verb = "removed" if config.getoption("logicenv_clean") else "unused"
         noun = "entry" if len(state.unused) == 1 else "entries"

@@ -1,23 +1,55 @@
-"""Which cache entries no test uses any more, judged on a collection of the whole project.
+"""Which cache entries no test uses any more, decided over the whole project.
 
+An entry is *used* when some marked test of the project maps to its key (its task text and
+settings), whatever state the entry is in. *The project* is what pytest collects by default
+from the rootdir: the configured ``testpaths``, else the rootdir itself. A run that collected
+all of it (no path narrower than those; no ``-k``, ``-m``, ``--deselect``, ``--lf``,
+``--ignore``; not an xdist controller, which collects nothing) decides from its own
+collection. A narrower run reports nothing; with ``--logicenv-clean`` it first collects the
+whole project in a subprocess, so that cleaning after running one file never removes an entry
+another file uses. When a test of the project could not be collected (an import error, a
+module skipped whole, a broken marker) nothing is decided: the entry it uses cannot be known.
 Like syrupy's unused snapshots, but without recording in the entry which test made it (that
-would make the committed files change with whichever test regenerated them): an entry is
-unused when a run that collected every test of the project (its ``testpaths``, else the
-rootdir, with no ``-k``, ``-m``, ``--deselect``, ``--ignore``, ``--lf`` or ``file::test``
-narrowing) prepared every marked test and none of them uses it. A run that saw less cannot
-tell, and reports nothing: neither when a test file failed to import or was skipped whole,
-nor when a marked test failed before its entry was known.
+would make the committed files change with whichever test regenerated them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_logicenv.cache import Cache
+
+
+@dataclass(frozen=True)
+class Usage:
+    """The entry keys the project's marked tests use, and the tests (or modules) whose keys
+    could not be known."""
+
+    keys: frozenset[str]
+    unknown: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"keys": sorted(self.keys), "unknown": list(self.unknown)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Iterable[str]]) -> Usage:
+        return cls(frozenset(data["keys"]), tuple(data["unknown"]))
+
+
+@dataclass(frozen=True)
+class Unused:
+    """The unused entries' roots, sorted, or (``undecided``) why none can be named."""
+
+    roots: tuple[str, ...] = ()
+    undecided: str | None = None
 
 
 def _narrowed(config: pytest.Config) -> bool:
@@ -46,9 +78,9 @@ def _project_roots(config: pytest.Config) -> list[Path]:
 
 
 def whole_project(config: pytest.Config) -> bool:
-    """Whether this run collected every test of the project."""
-    if _narrowed(config):
-        return False
+    """Whether this run collects every test of the project (and nothing narrows it)."""
+    if config.pluginmanager.has_plugin("dsession") or _narrowed(config):
+        return False  # a dsession is an xdist controller: its workers collect
     base = config.invocation_params.dir
     collected = [(base / str(arg)).resolve() for arg in config.args]
     return all(
@@ -56,22 +88,30 @@ def whole_project(config: pytest.Config) -> bool:
     )
 
 
-def find_unused(
-    cache: Cache,
-    prepared: Mapping[str, Any],
-    collected: set[str],
-    session: pytest.Session,
-    *,
-    complete: bool = True,
-) -> list[str]:
-    """Roots of the unused entries, sorted (none when this run cannot tell). ``prepared``
-    maps each marked test function whose environments are ready to ``(marker args,
-    environments)``; ``collected`` holds every marked test function collected, including
-    those whose preparation failed; ``complete`` says every test file was collected (none
-    failed to import or was skipped whole)."""
-    if not complete or session.testsfailed or not whole_project(session.config):
-        return []
-    if set(collected) - set(prepared):
-        return []  # a test whose entry is unknown might use any of them
-    used = {str(environments.entry.root) for _, environments in prepared.values()}
-    return sorted(str(entry.root) for entry in cache.entries() if str(entry.root) not in used)
+def unused_entries(cache: Cache, usage: Usage) -> Unused:
+    """The cache's entries no test of ``usage`` maps to."""
+    if usage.unknown:
+        shown = ", ".join(usage.unknown[:3]) + (", ..." if len(usage.unknown) > 3 else "")
+        return Unused(
+            undecided=f"{len(usage.unknown)} test(s) of the project could not be collected "
+            f"({shown}), so the entries they use cannot be known; fix them first"
+        )
+    return Unused(tuple(sorted(str(e.root) for e in cache.entries() if e.key not in usage.keys)))
+
+
+def collect_usage(config: pytest.Config, cache_root: Path) -> Usage:
+    """The whole project's usage, from ``pytest --collect-only`` run from the rootdir (no
+    plugin of this run's command line is passed on; the project's configuration is read)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        result_file = Path(scratch) / "usage.json"
+        command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist"]
+        command += ["-p", "no:cacheprovider", f"--rootdir={config.rootpath}"]
+        if config.inipath is not None:
+            command.append(f"--config-file={config.inipath}")
+        command += ["--logicenv-offline", f"--logicenv-cache-dir={cache_root}"]
+        command.append(f"--logicenv-usage-json={result_file}")
+        done = subprocess.run(command, cwd=config.rootpath, capture_output=True, check=False)
+        if not result_file.is_file():
+            failed = f"the project's collection (pytest exit {done.returncode})"
+            return Usage(frozenset(), (failed,))
+        return Usage.from_json(json.loads(result_file.read_text(encoding="utf-8")))
