@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_llm import FakeLLMServer
@@ -540,3 +541,51 @@ def test_reset(logic_env):
             '"test_bath.py::test_reset" and commit envs/'
         ]
     )
+
+
+# --------------------------------------------------------------------------- plans checked
+
+
+def _plan_file_errors(pytester: pytest.Pytester, edit: object) -> list[str]:
+    """The error lines of a run whose hand-written plan file was edited so."""
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    _edit_json(pytester.path / "plan.json", edit)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    assert not entries(pytester)
+    return [line for line in result.stdout.lines if line.startswith("  [")]
+
+
+def test_contradictory_goal_facts_in_a_plan_file_are_an_error_not_an_unreachable_policy(
+    pytester: pytest.Pytester,
+) -> None:
+    def contradict(plan: dict[str, Any]) -> None:
+        goal = plan["subtasks"][0]["tree"]["branches"]["yes"]["goal"]
+        goal.append({"state": "window", "open": True})
+
+    assert _plan_file_errors(pytester, contradict) == [
+        "  [facts] subtasks[0](window).tree.branches.yes.goal: the goal facts contradict each "
+        "other: 'window is not open' and 'window is open' cannot both hold, so every policy, a "
+        "correct one too, would end unreachable; fix one of them"
+    ]
+
+
+def test_two_answers_no_scene_tells_apart_in_a_plan_file_are_an_error(
+    pytester: pytest.Pytester,
+) -> None:
+    def same_facts(plan: dict[str, Any]) -> None:
+        realization = plan["subtasks"][1]["factors"][0]["realization"]
+        realization["no"] = realization["yes"]
+
+    [line] = _plan_file_errors(pytester, same_facts)
+    assert line.startswith("  [facts] subtasks[1](light).factors[0](light).realization.no: the ")
+    assert "the same as those of 'yes', so no scene tells them apart" in line
+
+
+def test_an_unknown_key_in_a_plan_file_is_one_error_that_names_it(
+    pytester: pytest.Pytester,
+) -> None:
+    assert _plan_file_errors(pytester, lambda plan: plan.update(setings=plan.pop("setting"))) == [
+        "  [syntax] setings: unknown key 'setings' (did you mean 'setting'?); comments go under "
+        "keys starting _"
+    ]

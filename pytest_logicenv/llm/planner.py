@@ -41,7 +41,7 @@ from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, Rej
 from pytest_logicenv.llm.conversation import Conversation
 from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.llm.protocol import LLM
-from pytest_logicenv.logic.facts import STATES, to_json
+from pytest_logicenv.logic.facts import STATES
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 from pytest_logicenv.logic.rules import check_plan
 
@@ -195,36 +195,9 @@ def _checked_plan(
     except PlanError as error:
         raise Rejected(error.violations) from None
     violations = check_plan(plan, known_types=known_types, require_facts=True)
-    violations += indistinct_values(plan)
     if violations:
         raise Rejected(violations)
     return plan
-
-
-def indistinct_values(plan: Plan) -> list[Violation]:
-    """Factor values whose realization facts are identical, so no scene tells them apart."""
-    found = []
-    for i, subtask in enumerate(plan.subtasks):
-        for j, factor in enumerate(subtask.factors):
-            seen: dict[str, str] = {}
-            for value in factor.domain:
-                facts = factor.realizations.get(value)
-                if not facts:
-                    continue
-                key = json.dumps([to_json(fact) for fact in facts], sort_keys=True)
-                if key in seen:
-                    found.append(
-                        Violation(
-                            "facts",
-                            f"subtasks[{i}]({subtask.name}).factors[{j}]({factor.id})"
-                            f".realization.{value}",
-                            f"the facts of {value!r} are the same as those of {seen[key]!r}; "
-                            "each value needs facts that only it makes true",
-                        )
-                    )
-                else:
-                    seen[key] = value
-    return found
 
 
 # --------------------------------------------------------------------------- prompts

@@ -18,6 +18,7 @@ pytest_logicenv.errors.PlanError: plan: 1 problem
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -29,6 +30,16 @@ from pytest_logicenv.logic.plan.problems import Problems
 
 #: Version of our plan JSON format.
 PLAN_FORMAT = "logicenv-plan/1"
+#: The keys each part of the document may have. Besides them, comments are welcome: keys
+#: starting with ``_`` and those of :data:`COMMENT_KEYS`.
+KEYS = {
+    "plan": ("format", "task", "rooms", "setting", "subtasks", "decomposition"),
+    "subtask": ("name", "factors", "tree"),
+    "factor": ("id", "question", "domain", "answers", "realization"),
+    "query": ("query", "branches"),
+    "leaf": ("action", "goal"),
+}
+COMMENT_KEYS = ("note", "notes", "comment", "description")
 
 # --------------------------------------------------------------------------- writing
 
@@ -83,6 +94,18 @@ def dump_plan(plan: Plan) -> str:
 class _Reader(Problems):
     """Reads each part of the document, noting a problem and going on with a stand-in."""
 
+    def known_keys(self, data: Mapping[str, Any], part: str, location: str) -> None:
+        """A key the part does not have is a typo (``"setings"``), not something to drop
+        silently and then report as the dozen problems its absence causes."""
+        allowed = KEYS[part]
+        for key in data:
+            if key in allowed or key in COMMENT_KEYS or str(key).startswith("_"):
+                continue
+            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}?" if close else f"a {part} has {', '.join(allowed)}"
+            where = f"{location}.{key}" if location else str(key)
+            self.fail(where, f"unknown key {key!r} ({hint}); comments go under keys starting _")
+
     def text(self, data: Mapping[str, Any], key: str, location: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -120,8 +143,10 @@ class _Reader(Problems):
             self.fail(location, "a tree node must be an object with 'query' or 'action'")
             return Leaf("")
         if "query" in data:
+            self.known_keys(data, "query", location)
             return self.query(data, location)
         if "action" in data:
+            self.known_keys(data, "leaf", location)
             return self.leaf(data, location)
         self.fail(location, "a tree node needs 'query' (a decision) or 'action' (a leaf)")
         return Leaf("")
@@ -159,6 +184,7 @@ class _Reader(Problems):
         if not isinstance(data, Mapping):
             self.fail(location, "a factor must be an object with id, question and domain")
             return Factor("", "", ())
+        self.known_keys(data, "factor", location)
         domain = self.domain(data, location)
         answers = self.mapping(data, "answers", location, "expected an object {value: answer text}")
         realization = self.mapping(
@@ -179,6 +205,7 @@ class _Reader(Problems):
         if not isinstance(data, Mapping):
             self.fail(location, "a subtask must be an object with name, factors and tree")
             return None
+        self.known_keys(data, "subtask", location)
         factors = self.items(data, "factors", f"{location}.factors", "expected a list of factors")
         if "tree" not in data:
             self.fail(f"{location}.tree", "missing: every subtask needs a decision tree")
@@ -209,6 +236,7 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
     if not isinstance(data, Mapping):
         raise PlanError(source, [Violation("syntax", "plan", "a plan must be a JSON object")])
     reader = _Reader()
+    reader.known_keys(data, "plan", "")
     if data.get("format") != PLAN_FORMAT:
         reader.fail("format", f"expected {PLAN_FORMAT!r}, got {data.get('format')!r}")
     subtasks_data = reader.items(data, "subtasks", "subtasks", "expected a list of subtasks")

@@ -12,9 +12,12 @@ that says what to change, readable by a person and usable as feedback to an LLM.
 * ``grounding``: every query names a factor of its own subtask, its branches are exactly the
   factor's domain, no factor is asked twice on one path or never asked, and facts use known
   object types and roles bound by some ``exists ... as``.
+* ``consistency``: goal facts that can hold together (within a leaf and across subtasks), and
+  factor values whose facts tell them apart.
 
 One module per family (:mod:`.syntax`, :mod:`.independence`, :mod:`.grounding` for the trees,
-:mod:`.plan_facts` for the facts), each rule a small generator; a new rule is a function in
+:mod:`.plan_facts` for the facts, :mod:`.consistency` for what facts mean together), each rule
+a small generator; a new rule is a function in
 its family's module, called where its part of the plan is visited so the violations stay in
 document order.
 
@@ -35,6 +38,7 @@ from collections.abc import Collection
 from pytest_logicenv.errors import PlanError, Violation
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.rules.common import subtask_location
+from pytest_logicenv.logic.rules.consistency import check_distinct_values, check_goals
 from pytest_logicenv.logic.rules.grounding import check_grounding
 from pytest_logicenv.logic.rules.independence import check_independence
 from pytest_logicenv.logic.rules.plan_facts import check_facts
@@ -57,6 +61,7 @@ def check_plan(
     for i, subtask in enumerate(plan.subtasks):
         violations += check_grounding(subtask, subtask_location(i, subtask))
     violations += check_facts(plan, known_types, require_facts)
+    violations += [*check_goals(plan), *check_distinct_values(plan)]
     return violations
 
 

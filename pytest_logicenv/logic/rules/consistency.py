@@ -1,0 +1,191 @@
+"""The rules on what facts can mean together: goals that can hold, values a scene tells apart.
+
+* **Contradictory goals**: the goal facts of a leaf, and of two leaves of different subtasks
+  (a trajectory joins one leaf of each), must be able to hold together; otherwise every
+  policy, the correct one too, ends *unreachable* there. What is checked is what no world can
+  satisfy, read from the facts themselves: a fact and its negation, ``exists`` and ``absent``
+  of the same object, one state both true and false, one object in two places or held while
+  placed, two objects held at once. Roles name one object; types (``Window``) are read
+  existentially, as the evaluator reads them, so two windows may differ.
+* **Indistinct values**: two values of a factor whose realization facts are the same (in any
+  order) are never told apart by a scene, so coverage could not say which one a scene covers.
+
+>>> from pytest_logicenv.logic.facts import parse_facts
+>>> closed, is_open = {"state": "window", "open": False}, {"state": "window", "open": True}
+>>> contradiction(parse_facts([closed, is_open], "goal"))
+('window is not open', 'window is open')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from pytest_logicenv.errors import Violation
+from pytest_logicenv.logic.facts import (
+    FLOOR,
+    Absent,
+    And,
+    Exists,
+    Fact,
+    Held,
+    Not,
+    Related,
+    State,
+    describe,
+    is_type_ref,
+    to_json,
+)
+from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
+from pytest_logicenv.logic.rules.common import Found, factor_location, subtask_location
+
+#: A fact that holds (True) or must not hold (False).
+Literal = tuple[Fact, bool]
+
+
+def _literals(facts: Sequence[Fact]) -> list[Literal]:
+    """The conjunction's literals: ``and`` flattened, ``not`` peeled (``or`` is left whole)."""
+    found: list[Literal] = []
+    stack: list[Literal] = [(fact, True) for fact in reversed(facts)]
+    while stack:
+        fact, positive = stack.pop()
+        if isinstance(fact, Not):
+            stack.append((fact.item, not positive))
+        elif isinstance(fact, And) and positive:
+            stack.extend((item, True) for item in reversed(fact.items))
+        else:
+            found.append((fact, positive))
+    return found
+
+
+def _is_role(ref: str) -> bool:
+    return not is_type_ref(ref) and ref not in (FLOOR, "floor")
+
+
+def _place(fact: Fact) -> tuple[str, str] | None:
+    """Where a placement fact puts one object: ``("on", "table")``, ``("held", "")``."""
+    if isinstance(fact, Held):
+        return "held", ""
+    if isinstance(fact, Related) and fact.relation in ("on", "in"):
+        return fact.relation, fact.target
+    return None
+
+
+def _subject(fact: Fact) -> str | None:
+    if isinstance(fact, Held):
+        return fact.ref
+    return fact.subject if isinstance(fact, Related) else None
+
+
+def _places_clash(first: tuple[str, str], second: tuple[str, str]) -> bool:
+    """Whether one object cannot be in both places (its one parent, or the agent's hand)."""
+    if first[0] != second[0]:
+        return True
+    a, b = first[1], second[1]
+    same_kind = is_type_ref(a) == is_type_ref(b) or FLOOR in (a, b) or "floor" in (a, b)
+    return a != b and same_kind
+
+
+def _absent_covers(absent: Absent, exists: Exists) -> bool:
+    """Whether every object ``exists`` asks for is one ``absent`` forbids (its qualifiers are
+    a part of the other's)."""
+    where, wanted = absent.where, exists.where
+    return (
+        absent.ref == exists.ref
+        and all(
+            mine is None or mine == theirs
+            for mine, theirs in (
+                (where.on, wanted.on),
+                (where.in_, wanted.in_),
+                (where.room, wanted.room),
+            )
+        )
+        and absent.attrs.items() <= exists.attrs.items()
+        and absent.states.items() <= exists.states.items()
+    )
+
+
+def _clash(first: Literal, second: Literal) -> bool:
+    (a, pa), (b, pb) = first, second
+    if a == b:
+        return pa != pb
+    if pa and pb and isinstance(a, State) and isinstance(b, State) and a.ref == b.ref:
+        return _is_role(a.ref) and any(b.states.get(k, v) != v for k, v in a.states.items())
+    if pa and pb and isinstance(a, Exists) and isinstance(b, Absent):
+        return _absent_covers(b, a)
+    if pa and pb and isinstance(a, Absent) and isinstance(b, Exists):
+        return _absent_covers(a, b)
+    if pa and pb and (where_a := _place(a)) and (where_b := _place(b)):
+        subject_a, subject_b = _subject(a), _subject(b)
+        if subject_a == subject_b and subject_a is not None and _is_role(subject_a):
+            return _places_clash(where_a, where_b)
+        if isinstance(a, Held) and isinstance(b, Held):
+            return _is_role(a.ref) and _is_role(b.ref) and a.ref != b.ref
+    return False
+
+
+def contradiction(facts: Sequence[Fact]) -> tuple[str, str] | None:
+    """Two facts of a conjunction that cannot hold together, described; else ``None``."""
+    literals = _literals(facts)
+    for first, second in combinations(literals, 2):
+        if _clash(first, second):
+            return _shown(first), _shown(second)
+    return None
+
+
+def _shown(literal: Literal) -> str:
+    fact, positive = literal
+    text = describe(fact)
+    return text if positive else f"not ({text})"
+
+
+def _leaves(plan: Plan) -> Iterator[tuple[int, str, Leaf]]:
+    for i, subtask in enumerate(plan.subtasks):
+        for location, node in iter_nodes(subtask.tree, f"{subtask_location(i, subtask)}.tree"):
+            if isinstance(node, Leaf):
+                yield i, location, node
+
+
+def check_goals(plan: Plan) -> Found:
+    """Goals that cannot hold: within a leaf, then across two subtasks' leaves."""
+    leaves = list(_leaves(plan))
+    for _, location, leaf in leaves:
+        if found := contradiction(leaf.goal):
+            yield _contradictory(f"{location}.goal", found, "")
+    for (i, first_at, first), (j, second_at, second) in combinations(leaves, 2):
+        if i == j or contradiction(first.goal) or contradiction(second.goal):
+            continue
+        if found := contradiction((*first.goal, *second.goal)):
+            yield _contradictory(f"{second_at}.goal", found, f" (with the goal of {first_at})")
+
+
+def _contradictory(location: str, found: tuple[str, str], where: str) -> Violation:
+    return Violation(
+        "facts",
+        location,
+        f"the goal facts contradict each other{where}: {found[0]!r} and {found[1]!r} cannot "
+        "both hold, so every policy, a correct one too, would end unreachable; fix one of them",
+    )
+
+
+def check_distinct_values(plan: Plan) -> Found:
+    """Factor values whose realization facts are the same, so no scene tells them apart."""
+    for i, subtask in enumerate(plan.subtasks):
+        for j, factor in enumerate(subtask.factors):
+            at = factor_location(subtask_location(i, subtask), j, factor)
+            seen: dict[str, str] = {}
+            for value in factor.domain:
+                facts = factor.realizations.get(value)
+                if not facts:
+                    continue
+                key = json.dumps(sorted(json.dumps(to_json(f), sort_keys=True) for f in facts))
+                if key in seen:
+                    yield Violation(
+                        "facts",
+                        f"{at}.realization.{value}",
+                        f"the facts of {value!r} are the same as those of {seen[key]!r}, so no "
+                        "scene tells them apart; each value needs facts that only it makes true",
+                    )
+                else:
+                    seen[key] = value
