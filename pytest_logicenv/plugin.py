@@ -133,7 +133,7 @@ class RunHooks:
             from pytest_logicenv.session.reporter import find_unused_entries
 
             find_unused_entries(self.state, session)  # an xdist controller collects nothing
-        if self.state.records:
+        if self.state.records or self.state.fail_under is not None:
             from pytest_logicenv.session.reporter import finish
 
             finish(self.state, session)

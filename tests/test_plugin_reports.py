@@ -36,7 +36,7 @@ def test_a_failing_run_reads_in_the_json_html_and_junit_reports(
     )
     result.assert_outcomes(passed=5, failed=1)
     report = json.loads((pytester.path / "report.json").read_text())
-    assert report["scenes"] == {"ran": 2, "deselected": 0}
+    assert report["scenes"] == {"ran": 2, "deselected": 0, "without_a_policy_run": 0}
     [task] = report["tasks"].values()
     [failed] = [run for run in task["runs"] if run["test"] == FAILING]
     assert failed["policy"] == "always_closes"

@@ -589,3 +589,132 @@ def test_an_unknown_key_in_a_plan_file_is_one_error_that_names_it(
         "  [syntax] setings: unknown key 'setings' (did you mean 'setting'?); comments go under "
         "keys starting _"
     ]
+
+
+# --------------------------------------------------------------------------- coverage that ran
+
+
+NOT_RUN_TESTS = """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_skipped(logic_env):
+    pytest.skip("not today")
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_never_runs_a_policy(logic_env):
+    assert logic_env.scene is not None
+
+
+@pytest.mark.skip(reason="skipped before its fixture")
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_skipped_by_marker(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+
+
+def test_skipped_tests_and_tests_that_run_no_policy_cover_nothing(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, NOT_RUN_TESTS)
+    result = pytester.runpytest("--logicenv-fail-under=100")
+    result.assert_outcomes(passed=2, skipped=4)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py (2 tests)*4        0      4        0      0%",
+            "scenes: 0 ran a policy, 4 did not (skipped, or no logic_env.run() reached an "
+            "outcome) and cover nothing",
+            "FAIL Required LogCov of 100% not reached. Total LogCov: 0.00%",
+        ]
+    )
+
+
+def test_fail_under_fails_when_every_marked_test_was_skipped_before_running(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, NOT_RUN_TESTS[NOT_RUN_TESTS.index("@pytest.mark.skip(") :])
+    result = pytester.runpytest("--logicenv-fail-under=100")
+    result.assert_outcomes(skipped=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*not reached: no policy ran in any scene. Total LogCov: 0.00%"])
+
+
+def test_an_answer_whose_id_starts_another_is_not_coloured_covered_by_it(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+
+    def prefix_ids(plan: dict[str, Any]) -> None:
+        window = plan["subtasks"][0]
+        factor = window["factors"][0]
+        factor["domain"] = ["open", "open_wide"]
+        factor["answers"] = {"open": "SHUT", "open_wide": "WIDE OPEN"}
+        realization = factor["realization"]
+        factor["realization"] = {"open_wide": realization["yes"], "open": realization["no"]}
+        branches = window["tree"]["branches"]
+        window["tree"]["branches"] = {"open_wide": branches["yes"], "open": branches["no"]}
+
+    _edit_json(pytester.path / "plan.json", prefix_ids)
+    result = pytester.runpytest(
+        "-k", "open_wide", "--logicenv-report=html:html", "-p", "no:randomly"
+    )
+    result.assert_outcomes(passed=1, deselected=1)
+    page = (pytester.path / "html" / "index.html").read_text()
+    assert '<span class="covered">WIDE OPEN</span>' in page
+    assert '<span class="missed">SHUT</span>' in page
+
+
+# --------------------------------------------------------------------------- report targets
+
+
+def test_a_report_written_to_a_symlink_goes_through_it(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    (pytester.path / "out").mkdir()
+    link = pytester.path / "cov.json"
+    link.symlink_to(pytester.path / "out" / "real.json")
+    pytester.runpytest("--logicenv-report=json:cov.json").assert_outcomes(passed=2)
+    assert link.is_symlink()
+    assert json.loads((pytester.path / "out" / "real.json").read_text())["total"]["LogCov"] == 100
+
+
+def test_a_report_to_dash_goes_to_standard_output(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    result = pytester.runpytest("--logicenv-report=markdown:-")
+    result.stdout.fnmatch_lines(["## Logic coverage", "| **TOTAL** | 4 | 4 | 4 | 4 | **100%** |"])
+    assert not (pytester.path / "-").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_report_written_to_a_fifo_is_read_from_it(pytester: pytest.Pytester) -> None:
+    import threading
+
+    make_project(pytester, CORRECT_TEST)
+    fifo = pytester.path / "cov.pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    pytester.runpytest("--logicenv-report=json:cov.pipe").assert_outcomes(passed=2)
+    reader.join(timeout=30)
+    assert json.loads(received[0])["format"].startswith("logicenv-report/")
+    assert fifo.is_fifo()
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("json:folder", "is a directory; give a file path (or - for standard output)"),
+        ("markdown:nowhere/cov.md", "cannot be written: its folder * does not exist"),
+        ("html:cov.txt", "is a file; the HTML report needs a directory"),
+    ],
+)
+def test_a_report_target_that_cannot_be_written_is_a_usage_error_before_tests_run(
+    pytester: pytest.Pytester, spec: str, problem: str
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    (pytester.path / "folder").mkdir()
+    (pytester.path / "cov.txt").write_text("")
+    result = pytester.runpytest(f"--logicenv-report={spec}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--logicenv-report={spec}: * {problem}*"])
+    assert not entries(pytester)  # nothing ran, nothing generated

@@ -144,6 +144,31 @@ def plan_coverage(plan: Plan, worlds: Iterable[World], name: str = "") -> PlanCo
     )
 
 
+Branch = tuple[str, tuple[tuple[str, str], ...]]  # (subtask, the (factor, value) steps to it)
+
+
+def covered_branches(plan: Plan, coverage: PlanCoverage) -> frozenset[Branch]:
+    """Every branch some covered path takes, as ``(subtask, steps)``: the steps themselves,
+    never a text prefix of a path's key (``box=box`` is not a start of ``box=box_lid``).
+
+    >>> from pytest_logicenv.logic.plan import Factor, Leaf, Plan, Query, Subtask
+    >>> box = Factor("box", "Which box?", ("box", "box_lid"))
+    >>> tree = Query("box", (("box", Leaf("a")), ("box_lid", Leaf("b"))))
+    >>> plan = Plan("", (Subtask("s", (box,), tree),))
+    >>> cov = PlanCoverage("s", (), frozenset(), ("s:box=box", "s:box=box_lid"),
+    ...                    frozenset({"s:box=box_lid"}))
+    >>> sorted(covered_branches(plan, cov))
+    [('s', (('box', 'box_lid'),))]
+    """
+    branches: set[Branch] = set()
+    for group in plan_paths(plan):
+        for path in group:
+            if path.key in coverage.covered_path_set:
+                steps = path.conditions
+                branches.update((path.subtask, steps[:n]) for n in range(1, len(steps) + 1))
+    return frozenset(branches)
+
+
 def total(coverages: Sequence[PlanCoverage]) -> TotalCoverage:
     return TotalCoverage(
         total_conditions=sum(c.total_conditions for c in coverages),

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.report.model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
@@ -66,7 +65,11 @@ def to_json(report: Report) -> dict[str, Any]:
             "condition_coverage": round(t.condition_cov, 2),
             "LogCov": round(t.log_cov, 2),
         },
-        "scenes": {"ran": report.scenes_ran, "deselected": report.scenes_deselected},
+        "scenes": {
+            "ran": report.scenes_ran,
+            "deselected": report.scenes_deselected,
+            "without_a_policy_run": report.scenes_idle,
+        },
         "problems": list(report.problems),
     }
 
@@ -133,20 +136,34 @@ def parse_report_spec(spec: str) -> tuple[str, Path | None]:
 
 
 def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[str]:
-    """Write the file reports; returns one line per file written, for the terminal."""
-    written = []
+    """Write the file reports; returns the lines for the terminal: one per file written, and
+    the report itself for a target of ``-`` (standard output, as coverage.py reads it)."""
+    shown = []
     for spec in specs:
         kind, target = parse_report_spec(spec)
         if target is None:
             continue
-        path = target if target.is_absolute() else rootdir / target
-        if kind == "json":
-            write_atomic(path, json.dumps(to_json(report), indent=2) + "\n")
-        elif kind == "markdown":
-            write_atomic(path, to_markdown(report))
-        else:
+        if kind == "html":
             from pytest_logicenv.report.html import write_html
 
-            path = write_html(report, path)
-        written.append(f"{kind} report written to {path}")
-    return written
+            index = write_html(report, target if target.is_absolute() else rootdir / target)
+            shown.append(f"html report written to {index}")
+            continue
+        text = (
+            json.dumps(to_json(report), indent=2) + "\n" if kind == "json" else to_markdown(report)
+        )
+        if str(target) == "-":
+            shown += text.splitlines()
+            continue
+        path = target if target.is_absolute() else rootdir / target
+        write_through(path, text)
+        shown.append(f"{kind} report written to {path}")
+    return shown
+
+
+def write_through(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as ``open()`` does, as coverage.py writes its reports: through
+    a symlink to its target, into a FIFO or a device (``/dev/stdout``), never replacing what is
+    there with a regular file. Whether it can be written was checked when the run began."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)

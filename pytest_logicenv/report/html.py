@@ -14,7 +14,8 @@ import html
 import shutil
 from pathlib import Path
 
-from pytest_logicenv.cache import Entry, safe_file_name, write_atomic
+from pytest_logicenv.cache import Entry, safe_file_name
+from pytest_logicenv.logic.coverage import Branch, covered_branches
 from pytest_logicenv.logic.plan import Leaf, Node, Plan
 from pytest_logicenv.report.model import FaultCheck, Report, TaskReport
 from pytest_logicenv.report.runs import failure_sections, failures, matrix
@@ -75,7 +76,8 @@ def write_html(report: Report, directory: Path) -> Path:
         parts.append(_task_section(task, directory))
     parts.append("</body></html>")
     index = directory / "index.html"
-    write_atomic(index, "\n".join(parts))
+    with open(index, "w", encoding="utf-8") as handle:  # through a symlink, as the others
+        handle.write("\n".join(parts))
     return index
 
 
@@ -95,6 +97,8 @@ def _summary(report: Report) -> str:
     failing = sum(len(failures(task, "x")) for task in report.tasks)
     revealed = sum(check.revealed for check in report.faults)
     items = [f"LogCov <b>{report.total.log_cov:.0f}%</b>", f"{report.scenes_ran} scenes ran"]
+    if report.scenes_idle:
+        items.append(f"<b>{report.scenes_idle} ran no policy</b> (not counted as covered)")
     if report.scenes_deselected:
         items.append(f"<b>{report.scenes_deselected} deselected</b> (a partial run)")
     if report.faults:
@@ -160,8 +164,9 @@ def _task_section(task: TaskReport, directory: Path) -> str:
         f"<p class='tests'>tests: {html.escape(', '.join(task.functions))}</p>",
         "<h3>Decision trees</h3><div class='tree'>",
     ]
+    covered = covered_branches(task.plan, task.coverage)
     for subtask in task.plan.subtasks:
-        tree = _tree_html(task.plan, subtask.tree, (), task)
+        tree = _tree_html(task.plan, subtask.tree, (subtask.name, ()), covered)
         parts.append(f"<h4>{html.escape(subtask.name)}</h4>{tree}")
     parts += ["</div>", "<h3>Policies x scenes</h3>", matrix(task, failing)]
     if failing:
@@ -189,21 +194,18 @@ def _scene_cards(task: TaskReport, directory: Path) -> str:
     return f"<div class='scenes'>{''.join(cards)}</div>"
 
 
-def _tree_html(
-    plan: Plan, node: Node, prefix: tuple[tuple[str, str], ...], task: TaskReport
-) -> str:
-    covered_paths = task.coverage.covered_path_set
+def _tree_html(plan: Plan, node: Node, at: Branch, covered: frozenset[Branch]) -> str:
+    """A decision tree, each answer coloured by whether a covered path takes that branch
+    (``at``: the subtask and the steps to ``node``)."""
     if isinstance(node, Leaf):
         return f"<em>{html.escape(node.action)}</em>"
     factor = plan.factor(node.factor)
     items = []
     for value, child in node.branches:
-        steps = (*prefix, (node.factor, value))
-        key_tail = "/".join(f"{f}={v}" for f, v in steps)
-        hit = any(key.split(":", 1)[1].startswith(key_tail) for key in covered_paths)
-        css = "covered" if hit else "missed"
+        branch = (at[0], (*at[1], (node.factor, value)))
+        css = "covered" if branch in covered else "missed"
         items.append(
             f'<li><span class="{css}">{html.escape(factor.answer(value))}</span> '
-            f"{_tree_html(plan, child, steps, task)}</li>"
+            f"{_tree_html(plan, child, branch, covered)}</li>"
         )
     return f"{html.escape(factor.question)}<ul>{''.join(items)}</ul>"

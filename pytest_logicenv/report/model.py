@@ -1,7 +1,9 @@
 """The LogCov report as data: coverage per task and the declared faults, from the run records.
 
-Coverage is computed from the scenes of test items that actually ran, by evaluating each
-condition's realization facts on them (see :mod:`pytest_logicenv.logic.coverage`). A declared
+Coverage is computed from the scenes a policy actually ran in, by evaluating each condition's
+realization facts on them (see :mod:`pytest_logicenv.logic.coverage`): as pytest-cov counts
+only executed lines, a scene whose test was skipped, never called ``logic_env.run()`` or whose
+policy could not even be built covers nothing. A declared
 fault is judged per test function *and policy*: one function may run several policies, each
 with its own ``expect_fault``, and each must be revealed by some scene it ran in.
 """
@@ -82,7 +84,8 @@ class FaultCheck:
 @dataclass(frozen=True)
 class Report:
     """The session's coverage per task, its declared faults, and how many scenes (a test
-    function's environment) ran and how many a partial run deselected."""
+    function's environment) a policy ran in, how many did not run one (skipped, or no
+    ``logic_env.run()``) and how many a partial run deselected."""
 
     tasks: tuple[TaskReport, ...]
     faults: tuple[FaultCheck, ...]
@@ -90,6 +93,7 @@ class Report:
     problems: tuple[str, ...] = field(default=())
     scenes_ran: int = 0
     scenes_deselected: int = 0
+    scenes_idle: int = 0
 
     @property
     def missed_faults(self) -> tuple[FaultCheck, ...]:
@@ -131,8 +135,9 @@ def build_report(
         else:
             tasks.append(task)
     tasks.sort(key=lambda task: task.label)  # the order a reader looks things up in
-    ran = {(record.function, record.trajectory) for record in records}
-    left_out = {(f, t) for f, trajectories in deselected.items() for t in trajectories} - ran
+    ran = {(record.function, record.trajectory) for record in records if record.outcomes}
+    seen = {(record.function, record.trajectory) for record in records}
+    left_out = {(f, t) for f, trajectories in deselected.items() for t in trajectories} - seen
     checks = tuple(
         replace(
             check, deselected=len(set(deselected.get(check.function, ())) - {*check.trajectories})
@@ -146,6 +151,7 @@ def build_report(
         tuple(problems),
         scenes_ran=len(ran),
         scenes_deselected=len(left_out),
+        scenes_idle=len(seen - ran),
     )
 
 
@@ -156,7 +162,8 @@ def _task_report(entry: Entry, runs: list[RunRecord]) -> TaskReport | str:
     try:
         fix = f"delete {entry.root} and run {regenerate_hint(functions[0])}"
         plan = plan_from_json(entry.read_json(entry.plan_path, fix=fix), str(entry.plan_path))
-        trajectories = dict.fromkeys(run.trajectory for run in runs)
+        # Only where a policy ran to an outcome: a skipped test covers nothing.
+        trajectories = dict.fromkeys(run.trajectory for run in runs if run.outcomes)
         scenes = [load_scene(entry.scene_path(trajectory)) for trajectory in trajectories]
     except LogicEnvError as error:
         return f"{label}: no coverage: {error}"

@@ -35,6 +35,11 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
             f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
             f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
         )
+    if report.scenes_idle:
+        lines.append(
+            f"scenes: {report.scenes_ran} ran a policy, {report.scenes_idle} did not (skipped, "
+            "or no logic_env.run() reached an outcome) and cover nothing"
+        )
     if report.scenes_deselected:
         ran = report.scenes_ran
         lines.append(

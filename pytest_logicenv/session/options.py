@@ -264,6 +264,36 @@ def checked_cache_root(config: pytest.Config, cache_dir: str) -> Path:
     return cache_root
 
 
+def checked_report_targets(config: pytest.Config, reports: list[str]) -> list[str]:
+    """The report specs, refused at start-up when a target cannot be written, so that no run
+    ends without the report it asked for: a file report's target must not be a directory and
+    its folder must exist (``-`` is standard output); an HTML report's must be a directory or
+    not exist yet, in a folder that does."""
+    for spec in reports:
+        kind, _, target = spec.partition(":")
+        if not target or (target == "-" and kind != "html"):
+            continue
+        path = config.rootpath / target  # an absolute target stays itself
+        problem = _unwritable(path, html=kind == "html")
+        if problem:
+            raise pytest.UsageError(f"--logicenv-report={spec}: {path} {problem}")
+    return reports
+
+
+def _unwritable(path: Path, *, html: bool) -> str | None:
+    if html and str(path.name) == "-":
+        return "is not a directory: an HTML report needs one (html:DIR)"
+    if path.is_dir() and not html:
+        return "is a directory; give a file path (or - for standard output)"
+    if path.exists() and html and not path.is_dir():
+        return "is a file; the HTML report needs a directory"
+    if not path.parent.is_dir():
+        return f"cannot be written: its folder {path.parent} does not exist; create it first"
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        return "cannot be written: permission denied"
+    return None
+
+
 def read_state(config: pytest.Config) -> LogicEnvState:
     """The run's settings from the command line, the ini file and ``CI``."""
     cache_dir = config.getoption("logicenv_cache_dir") or config.getini("logicenv_cache_dir")
@@ -287,7 +317,7 @@ def read_state(config: pytest.Config) -> LogicEnvState:
         or _checked_ini(
             config, "logicenv_designer", designer, str(config.getini("logicenv_designer") or "")
         ),
-        reports=[r for r in reports if r],
+        reports=checked_report_targets(config, [r for r in reports if r]),
         fail_under=_option(config, "logicenv_fail_under", percent),
         max_ticks=_option(config, "logicenv_max_ticks", positive_int),
         nodes=tuple(str(module) for module in config.getini("logicenv_nodes")),

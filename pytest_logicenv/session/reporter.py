@@ -162,7 +162,15 @@ def _remove(state: LogicEnvState) -> None:
 def finish(state: LogicEnvState, session: pytest.Session) -> None:
     """Build the report, judge the declared faults and ``--logicenv-fail-under``, and fail
     the session when one is not met."""
-    if hasattr(session.config, "workerinput") or not state.records:
+    if hasattr(session.config, "workerinput"):
+        return
+    if not state.records:  # marked tests, all skipped before their fixture: nothing covered
+        if state.fail_under is not None and state.used_keys:
+            state.failures.append(
+                f"FAIL Required LogCov of {state.fail_under:g}% not reached: no policy ran in "
+                "any scene. Total LogCov: 0.00%"
+            )
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     from pytest_logicenv.report.model import build_report
     from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
