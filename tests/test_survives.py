@@ -718,3 +718,44 @@ def test_a_report_target_that_cannot_be_written_is_a_usage_error_before_tests_ru
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*--logicenv-report={spec}: * {problem}*"])
     assert not entries(pytester)  # nothing ran, nothing generated
+
+
+# --------------------------------------------------------------------------- policies act by actions
+
+
+CHEATING_TEST = """
+import py_trees
+from pytest_logicenv.sim.leaves import AgentBehaviour
+
+
+class ShutByHand(AgentBehaviour):  # sets the world's state instead of acting
+    def update(self):
+        for thing in self.agent.world.find("window"):
+            thing.states["open"] = False
+        return py_trees.common.Status.SUCCESS
+
+
+class SetByTheWorld(AgentBehaviour):  # the simulator's own mutators, reached through the agent
+    def update(self):
+        self.agent.world.set_state(self.agent.world.find("light")[0], "toggled", False)
+        return py_trees.common.Status.SUCCESS
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_by_hand(logic_env):
+    outcome = logic_env.run(lambda: ShutByHand())
+    assert outcome.kind == "error" and "does not support item assignment" in outcome.error
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_by_the_world(logic_env):
+    outcome = logic_env.run(lambda: SetByTheWorld())
+    assert outcome.kind == "error" and "has no attribute 'set_state'" in outcome.error
+"""
+
+
+def test_a_behaviour_cannot_change_the_world_except_through_actions(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CHEATING_TEST)
+    pytester.runpytest().assert_outcomes(passed=4)

@@ -2,7 +2,8 @@
 
 The library's action and condition leaves call it, and so can a user's own py_trees
 behaviours (subclasses of :class:`~pytest_logicenv.sim.leaves.AgentBehaviour` reach it as
-``self.agent``). Every call is recorded in the run's trace. An action whose precondition is
+``self.agent``). Every call is recorded in the run's trace, and the world changes only through
+them: ``agent.world`` is a read-only view of what the agent sees. An action whose precondition is
 broken ends the run at once: the agent raises :class:`PolicyStopped`, which derives from
 ``BaseException`` so that a policy's ``except Exception`` cannot swallow the fault.
 
@@ -29,6 +30,7 @@ from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
 from pytest_logicenv.sim.actions import ACTIONS, Target, perform
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.selectors import selector
+from pytest_logicenv.sim.view import WorldView
 from pytest_logicenv.sim.world import WorldState
 
 
@@ -36,11 +38,16 @@ class Agent:
     """The agent of one run, bound to its world; ``tick`` is set by the runner."""
 
     def __init__(self, world: WorldState) -> None:
-        self.world = world
+        self._world = world  # the run's own: a policy changes it only through act()
         self.tick = 0
         self._trace: list[Step] = []
         # The facts the policy's conditions checked, for diagnosis by branch.
         self.checked: list[Fact] = []
+
+    @property
+    def world(self) -> WorldView:
+        """The world as the agent sees it, read-only (:mod:`~pytest_logicenv.sim.view`)."""
+        return WorldView(self._world)
 
     @property
     def trace(self) -> tuple[Step, ...]:
@@ -51,7 +58,7 @@ class Agent:
     def act(self, action: str, **arguments: Target) -> None:
         """Do ``action`` with its ports; raise :class:`PolicyStopped` if a precondition is
         broken (and :class:`~pytest_logicenv.errors.PolicyError` for a malformed call)."""
-        done = perform(self.world, action, arguments)
+        done = perform(self._world, action, arguments)
         args = tuple(str(selector(arguments[port])) for port in ACTIONS[action].ports)
         violation = done.violation
         self._trace.append(
@@ -63,8 +70,8 @@ class Agent:
                 violation is None,
                 "" if violation is None else violation.reason,
                 objects=done.objects,
-                room=self.world.agent.room,
-                spot=self.world.agent.spot,
+                room=self._world.agent.room,
+                spot=self._world.agent.spot,
             )
         )
         if violation is not None:
@@ -130,28 +137,28 @@ class Agent:
         """Whether ``fact`` holds in what the agent can see (objects inside closed
         receptacles are hidden). ``name`` and ``args`` label the trace step."""
         parsed = parse_fact(fact) if isinstance(fact, Mapping) else fact
-        result = evaluate(parsed, self.world.visible())
+        result = evaluate(parsed, self._world.visible())
         self.checked.append(parsed)
         label = tuple(args) if args is not None else (describe(parsed),)
-        where = self.world.agent
+        where = self._world.agent
         step = Step(self.tick, "condition", name, label, result, room=where.room, spot=where.spot)
         self._trace.append(step)
         return result
 
     def sees(self, ref: str) -> bool:
         """Whether some object ``ref`` names is in sight (not recorded in the trace)."""
-        return any(self.world.is_visible(obj) for obj in self.world.candidates(ref))
+        return any(self._world.is_visible(obj) for obj in self._world.candidates(ref))
 
     @property
     def holding(self) -> str | None:
         """The id of the object in the agent's hand, or ``None``."""
-        return self.world.agent.held
+        return self._world.agent.held
 
     @property
     def room(self) -> str:
-        return self.world.agent.room
+        return self._world.agent.room
 
     @property
     def next_to(self) -> str | None:
         """The id of the floor-standing object the agent stands next to, or ``None``."""
-        return self.world.agent.spot
+        return self._world.agent.spot
