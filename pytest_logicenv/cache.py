@@ -73,6 +73,15 @@ def file_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def path_hash(path: Path) -> str:
+    """SHA-256 of a file's bytes, read in blocks (a huge file is not held in memory)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def format_version(value: object, prefix: str = "logicenv-cache/") -> int | None:
     """The version number of a format string, ``None`` when it is not one of ours.
 
@@ -157,24 +166,28 @@ class Entry:
     def exists(self) -> bool:
         return self.manifest_path.is_file()
 
-    def read_bytes(self, path: Path, *, fix: str) -> bytes:
-        """Read one file of the entry; a CacheError names it and says ``fix``."""
+    def read_json(self, path: Path, *, fix: str) -> Any:
+        """Read one JSON file of the entry, within bounds; a CacheError names it and says
+        ``fix``."""
+        from pytest_logicenv.bounded import load_json_text, read_bounded
+
         try:
-            return path.read_bytes()
+            text = read_bounded(path)
         except FileNotFoundError:
             raise CacheError(f"{path}: missing from cache entry {self.root}; {fix}") from None
-        except OSError as error:
-            raise CacheError(
-                f"{path}: cannot be read ({describe_os_error(error)}); {fix}"
-            ) from None
-
-    def read_json(self, path: Path, *, fix: str) -> Any:
-        """Read one JSON file of the entry; a CacheError names it and says ``fix``."""
-        data = self.read_bytes(path, fix=fix)
-        try:
-            return json.loads(data.decode("utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except UnicodeDecodeError as error:
             raise CacheError(f"{path}: corrupt ({error}); {fix}") from None
+        except OSError as error:
+            reason = describe_os_error(error)
+            raise CacheError(f"{path}: cannot be read ({reason}); {fix}") from None
+
+        def corrupt(reason: str) -> CacheError:
+            return CacheError(f"{reason}; {fix}")
+
+        def invalid(error: json.JSONDecodeError) -> CacheError:
+            return CacheError(f"{path}: corrupt ({error}); {fix}")
+
+        return load_json_text(text, str(path), corrupt, invalid)
 
     def manifest(self, *, fix: str) -> dict[str, Any]:
         data = self.read_json(self.manifest_path, fix=fix)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLMServer
+from helpers import ROOT
 from plugin_project import CORRECT_TEST, PLAN, TASK, entries, make_project, no_llm, serve_plan
 
 pytest_plugins = ["pytester"]
@@ -720,7 +721,7 @@ def test_a_report_target_that_cannot_be_written_is_a_usage_error_before_tests_ru
     assert not entries(pytester)  # nothing ran, nothing generated
 
 
-# --------------------------------------------------------------------------- policies act by actions
+# --------------------------------------------------------------------------- acting by actions
 
 
 CHEATING_TEST = """
@@ -759,3 +760,97 @@ def test_a_behaviour_cannot_change_the_world_except_through_actions(
 ) -> None:
     make_project(pytester, CHEATING_TEST)
     pytester.runpytest().assert_outcomes(passed=4)
+
+
+# --------------------------------------------------------------------------- bounded inputs
+
+
+def test_a_50_mb_xml_attribute_is_refused_in_one_short_line_by_logicenv_run(
+    tmp_path: Path,
+) -> None:
+    policy = tmp_path / "huge.xml"
+    policy.write_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="T"><Script code="'
+        + "x" * 50_000_000
+        + '"/></BehaviorTree></root>'
+    )
+    scenes = (ROOT / "cache").glob("in_the_bathroom*/scenes/*.json")
+    scene = next(path for path in scenes if not path.name.endswith(".house.json"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_logicenv.cli", "run", str(policy), "--scene", str(scene)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"logicenv run: error: {policy}: the file has more than the")
+    assert len(done.stderr) < 300
+    assert not done.stdout
+
+
+def test_a_tree_nested_20000_deep_fails_its_test_with_a_short_message(
+    pytester: pytest.Pytester,
+) -> None:
+    depth = 20_000
+    pytester.makefile(
+        ".xml",
+        deep='<root BTCPP_format="4"><BehaviorTree ID="T">'
+        + "<Inverter>" * depth
+        + "<AlwaysFailure/>"
+        + "</Inverter>" * depth
+        + "</BehaviorTree></root>",
+    )
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_deep(logic_env):
+    logic_env.run("deep.xml").assert_ok()
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*deep.xml:1: <Inverter> is nested more than 200 levels deep*"])
+    assert "RecursionError" not in result.stdout.str()
+    assert len(result.stdout.lines) < 80
+
+
+def _nested_20000_deep(text: str) -> str:
+    return text.replace('"subtasks"', '"_deep": ' + "[" * 20_000 + "]" * 20_000 + ', "subtasks"')
+
+
+def _nine_million_characters(text: str) -> str:
+    return text.replace('"subtasks"', '"_padding": "' + "x" * 9_000_000 + '", "subtasks"')
+
+
+@pytest.mark.parametrize(
+    ("grow", "problem"),
+    [
+        (_nested_20000_deep, "nested more than 100 levels deep; is this a plan?"),
+        (_nine_million_characters, "more than 8000000 characters; is this the right file?"),
+    ],
+)
+def test_an_oversized_plan_file_errors_its_test_in_one_line(
+    pytester: pytest.Pytester, grow: Any, problem: str
+) -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    plan_file = pytester.path / "plan.json"
+    plan_file.write_text(grow(plan_file.read_text()))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([f"  [[]syntax[]] file: {problem}"])
+    assert "RecursionError" not in result.stdout.str()
+
+
+def test_a_huge_value_in_a_plan_file_is_echoed_cut_short(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    _edit_json(pytester.path / "plan.json", lambda plan: plan.update(task=["x" * 1_000_000]))
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "  [[]syntax[]] task: the task description must be a string, got "
+            "['xxx*... (1000004 chars)"
+        ]
+    )
+    assert max(len(line) for line in result.stdout.lines) < 400

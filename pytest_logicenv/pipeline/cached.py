@@ -27,6 +27,7 @@ from pytest_logicenv.cache import (
     Entry,
     file_hash,
     format_version,
+    path_hash,
     safe_file_name,
 )
 from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
@@ -85,11 +86,18 @@ def changed_files(entry: Entry, recorded: Mapping[str, str], fix: str) -> dict[s
         path = entry.root / name
         if not path.is_file():
             changed[name] = "is missing"
-        elif file_hash(entry.read_bytes(path, fix=fix)) != digest:
+        elif _hash(path, fix) != digest:
             changed[name] = (
                 "does not match the digest manifest.json records (edited by hand, or damaged)"
             )
     return changed
+
+
+def _hash(path: Path, fix: str) -> str:
+    try:
+        return path_hash(path)
+    except OSError as error:
+        raise CacheError(f"{path}: cannot be read ({error.strerror or error}); {fix}") from None
 
 
 def _recorded_digests(entry: Entry, manifest: Mapping[str, Any], fix: str) -> dict[str, str]:

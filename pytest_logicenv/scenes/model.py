@@ -28,7 +28,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -480,11 +479,13 @@ def footprint_gap(
 
 def load_scene(path: str | Path) -> Scene:
     """Read a scene file; errors name the file."""
+    from pytest_logicenv.bounded import read_json_file
+
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, SceneError)
     except FileNotFoundError:
         raise SceneError(f"{path}: no such scene file") from None
-    except json.JSONDecodeError as error:
-        raise SceneError(f"{path}: not valid JSON ({error})") from None
+    except OSError as error:
+        raise SceneError(f"{path}: cannot be read ({error.strerror or error})") from None
     return Scene.from_json(data, source=str(path))

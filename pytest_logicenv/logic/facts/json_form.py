@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pytest_logicenv.bounded import shown
 from pytest_logicenv.errors import FactError
 from pytest_logicenv.logic.facts.model import (
     STATES,
@@ -45,7 +46,7 @@ Reader = Callable[[str, Mapping[str, Any], str], Fact]
 def read_ref(value: Any, location: str) -> str:
     """An object reference (a type or a role), stripped."""
     if not isinstance(value, str) or not value.strip():
-        raise FactError(location, f"expected an object type or role name, got {value!r}")
+        raise FactError(location, f"expected an object type or role name, got {shown(value)}")
     return value.strip()
 
 
@@ -61,13 +62,13 @@ def read_states(value: Any, location: str) -> dict[str, bool]:
 def _state_name(name: Any, location: str) -> str:
     state = canonical_state(str(name))
     if state is None:
-        raise FactError(location, f"unknown state {name!r}; known states: {', '.join(STATES)}")
+        raise FactError(location, f"unknown state {shown(name)}; known states: {', '.join(STATES)}")
     return state
 
 
 def _flag(name: Any, flag: Any, location: str) -> bool:
     if not isinstance(flag, bool):
-        raise FactError(location, f"state {name!r} must be true or false, got {flag!r}")
+        raise FactError(location, f"state {shown(name)} must be true or false, got {shown(flag)}")
     return flag
 
 
@@ -78,7 +79,9 @@ def read_attrs(value: Any, location: str) -> dict[str, str]:
     result: dict[str, str] = {}
     for name, item in value.items():
         if not isinstance(item, str | int | float) or isinstance(item, bool):
-            raise FactError(location, f"attribute {name!r} must be a string, got {item!r}")
+            raise FactError(
+                location, f"attribute {shown(name)} must be a string, got {shown(item)}"
+            )
         result[str(name)] = str(item)
     return result
 
@@ -171,7 +174,7 @@ def _read_related(relation: str, data: Mapping[str, Any], location: str) -> Fact
     check_keys(data, {relation}, location, relation)
     pair = data[relation]
     if not isinstance(pair, list | tuple) or len(pair) != 2:
-        raise FactError(location, f"{relation!r} takes a pair [subject, target], got {pair!r}")
+        raise FactError(location, f"{relation!r} takes a pair [subject, target], got {shown(pair)}")
     return Related(
         relation,
         read_ref(pair[0], f"{location}.{relation}[0]"),
@@ -218,12 +221,12 @@ _FORMS_LISTED = "exists, absent, on, in, near, held, state, attr, and, or, not"
 def parse_fact(data: Any, location: str = "fact") -> Fact:
     """Parse one fact from its JSON form; a :class:`FactError` names ``location`` on error."""
     if not isinstance(data, Mapping) or not data:
-        raise FactError(location, f"a fact must be a non-empty JSON object, got {data!r}")
+        raise FactError(location, f"a fact must be a non-empty JSON object, got {shown(data)}")
     for keyword, reader in READERS.items():
         if keyword in data:
             return reader(keyword, data, location)
     raise FactError(
-        location, f"unknown fact {dict(data)!r}; a fact starts with one of {_FORMS_LISTED}"
+        location, f"unknown fact {shown(dict(data))}; a fact starts with one of {_FORMS_LISTED}"
     )
 
 
@@ -234,7 +237,7 @@ def parse_facts(data: Any, location: str) -> tuple[Fact, ...]:
     if isinstance(data, Mapping):
         data = [data]
     if not isinstance(data, list):
-        raise FactError(location, f"expected a list of facts, got {data!r}")
+        raise FactError(location, f"expected a list of facts, got {shown(data)}")
     return tuple(parse_fact(item, f"{location}[{i}]") for i, item in enumerate(data))
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path as FilePath
 from typing import Any
 
+from pytest_logicenv.bounded import load_json_text, read_bounded
 from pytest_logicenv.errors import PlanError, Violation
 from pytest_logicenv.logic.plan.json_form import PLAN_FORMAT, plan_from_json
 from pytest_logicenv.logic.plan.model import Plan
@@ -52,16 +53,17 @@ def load_plan(path: str | FilePath) -> Plan:
 
 
 def _read_json(path: FilePath) -> Any:
+    def fail(reason: str) -> PlanError:
+        return PlanError(str(path), [Violation("syntax", "file", reason.split(": ", 1)[-1])])
+
+    def invalid(error: json.JSONDecodeError) -> PlanError:
+        where = f"line {error.lineno} column {error.colno}"
+        return PlanError(str(path), [Violation("syntax", where, f"not valid JSON: {error.msg}")])
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path)
     except FileNotFoundError:
         raise PlanError(str(path), [Violation("syntax", "file", "no such file")]) from None
-    except OSError as error:
+    except (OSError, UnicodeDecodeError) as error:
         raise PlanError(str(path), [Violation("syntax", "file", str(error))]) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise PlanError(
-            str(path), [Violation("syntax", where, f"not valid JSON: {error.msg}")]
-        ) from None
+    return load_json_text(text, str(path), fail, invalid)

@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_logicenv.bounded import shown
 from pytest_logicenv.errors import FactError, PlanError, Violation
 from pytest_logicenv.logic.facts import Fact, parse_facts, to_json
 from pytest_logicenv.logic.plan.model import Factor, Leaf, Node, Plan, Query, Subtask
@@ -104,12 +105,14 @@ class _Reader(Problems):
             close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
             hint = f"did you mean {close[0]!r}?" if close else f"a {part} has {', '.join(allowed)}"
             where = f"{location}.{key}" if location else str(key)
-            self.fail(where, f"unknown key {key!r} ({hint}); comments go under keys starting _")
+            self.fail(
+                where, f"unknown key {shown(key)} ({hint}); comments go under keys starting _"
+            )
 
     def text(self, data: Mapping[str, Any], key: str, location: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value.strip():
-            self.fail(f"{location}.{key}", f"expected a non-empty string, got {value!r}")
+            self.fail(f"{location}.{key}", f"expected a non-empty string, got {shown(value)}")
             return ""
         return value
 
@@ -176,7 +179,7 @@ class _Reader(Problems):
     def domain(self, data: Mapping[str, Any], location: str) -> tuple[str, ...]:
         domain = data.get("domain")
         if not isinstance(domain, list) or not all(isinstance(v, str) for v in domain):
-            self.fail(f"{location}.domain", f"expected a list of value names, got {domain!r}")
+            self.fail(f"{location}.domain", f"expected a list of value names, got {shown(domain)}")
             return ()
         return tuple(domain)
 
@@ -226,7 +229,7 @@ class _Reader(Problems):
 
     def task(self, value: Any) -> str:
         if not isinstance(value, str):
-            self.fail("task", f"the task description must be a string, got {value!r}")
+            self.fail("task", f"the task description must be a string, got {shown(value)}")
             return ""
         return value
 
@@ -238,7 +241,7 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
     reader = _Reader()
     reader.known_keys(data, "plan", "")
     if data.get("format") != PLAN_FORMAT:
-        reader.fail("format", f"expected {PLAN_FORMAT!r}, got {data.get('format')!r}")
+        reader.fail("format", f"expected {PLAN_FORMAT!r}, got {shown(data.get('format'))}")
     subtasks_data = reader.items(data, "subtasks", "subtasks", "expected a list of subtasks")
     rooms = reader.rooms(data)
     subtasks = [reader.subtask(item, f"subtasks[{i}]") for i, item in enumerate(subtasks_data)]

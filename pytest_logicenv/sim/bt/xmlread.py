@@ -100,8 +100,8 @@ def read_xml(text: str, source: str) -> Element:
     :class:`PolicyError` naming ``source`` and the line."""
     if len(text) > MAX_FILE_CHARS:
         raise PolicyError(
-            f"{source}: the file has {len(text)} characters, more than the {MAX_FILE_CHARS} "
-            "a policy may have; split it with <include path=...>"
+            f"{source}: the file has more than the {MAX_FILE_CHARS} characters a policy may "
+            "have; split it with <include path=...>"
         )
     return _Reader(source).parse(tolerate(text))
 
