@@ -3,8 +3,8 @@
 The real ``openai`` client talks to it over real sockets. Each request to
 ``POST /v1/chat/completions`` (or ``/chat/completions``) is recorded and answered by the next
 reply of the script: a queue of replies, or a function of the request. Replies can be answers
-or faults: a delay past the client's timeout, a 429 with ``Retry-After``, a 500, a malformed
-body, a dropped connection, a 400 for ``response_format``.
+or faults: a delay past the client's timeout, an answer trickled a byte at a time, a 429 with
+``Retry-After``, a 500, a malformed body, a dropped connection, a 400 for ``response_format``.
 
     with FakeLLMServer([answer('{"ok": true}')]) as server:
         OpenAI(base_url=server.base_url, api_key="x").chat.completions.create(...)
@@ -43,7 +43,8 @@ class Request:
 @dataclass(frozen=True)
 class Reply:
     """An HTTP response: status, headers, body text; optionally after ``delay_s`` seconds,
-    or no response at all (``drop``: the connection is closed)."""
+    its body sent one byte every ``trickle_s`` seconds, or no response at all (``drop``: the
+    connection is closed)."""
 
     status: int = 200
     body: str = ""
@@ -51,6 +52,7 @@ class Reply:
     content_type: str = "application/json"
     delay_s: float = 0.0
     drop: bool = False
+    trickle_s: float = 0.0
 
 
 def completion(content: str, *, model: str = MODEL, finish_reason: str = "stop") -> dict[str, Any]:
@@ -93,6 +95,12 @@ def server_error() -> Reply:
 
 def slow(reply: Reply, seconds: float) -> Reply:
     return Reply(reply.status, reply.body, reply.headers, reply.content_type, seconds)
+
+
+def trickled(reply: Reply, every_s: float) -> Reply:
+    """``reply`` with its body sent a byte at a time, ``every_s`` apart: never silent for long,
+    but slow in all (a per-read timeout never fires)."""
+    return Reply(reply.status, reply.body, reply.headers, reply.content_type, trickle_s=every_s)
 
 
 def malformed_body() -> Reply:
@@ -216,7 +224,8 @@ class FakeLLMServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode("utf-8", "replace")
-                if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+                route = self.path.split("?", 1)[0].rstrip("/")
+                if route not in ("/v1/chat/completions", "/chat/completions"):
                     self._send(error(404, f"no route {self.path}"))
                     return
                 try:
@@ -241,7 +250,14 @@ class FakeLLMServer:
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(data)
+                    if not reply.trickle_s:
+                        self.wfile.write(data)
+                        return
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        if server._stopping.wait(reply.trickle_s):
+                            return
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout): nothing to answer
 

@@ -20,9 +20,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_llm import FakeLLMServer
+from fake_llm import FakeLLMServer, answer, trickled
 from helpers import ROOT
-from plugin_project import CORRECT_TEST, PLAN, TASK, entries, make_project, no_llm, serve_plan
+from plugin_project import (
+    CORRECT_TEST,
+    PLAN,
+    TASK,
+    entries,
+    llm_steps,
+    make_project,
+    no_llm,
+    serve_plan,
+)
 
 pytest_plugins = ["pytester"]
 
@@ -854,3 +863,49 @@ def test_a_huge_value_in_a_plan_file_is_echoed_cut_short(pytester: pytest.Pytest
         ]
     )
     assert max(len(line) for line in result.stdout.lines) < 400
+
+
+# --------------------------------------------------------------------------- LLM requests
+
+
+def test_a_server_trickling_its_answer_is_cut_off_at_the_timeout_of_the_whole_request(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decomposition, _ = llm_steps()
+    serve_plan(fake_llm, monkeypatch)
+    # A byte every 50 ms: a per-read timeout of 1 s never fires, the answer takes ~15 s.
+    fake_llm.respond_with(lambda request: trickled(answer(decomposition), 0.05))
+    monkeypatch.setenv("LOGICENV_LLM_TIMEOUT_S", "1")
+    monkeypatch.setenv("LOGICENV_LLM_MAX_RETRIES", "0")
+    make_project(pytester, LLM_TEST)
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*LLM request failed (plan.decompose): model 'fake-planner' at *, 1 attempt",
+            "*the server did not answer within 1 s; raise LOGICENV_LLM_TIMEOUT_S*",
+            "*attempt 1: timeout: no answer within 1 s",
+        ]
+    )
+    assert len(fake_llm.requests) == 1
+
+
+def test_credentials_in_the_base_url_are_never_written_or_logged(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve_plan(fake_llm, monkeypatch)
+    secrets = ("alice-user", "pa55-word-secret", "sk-query-secret")
+    with_credentials = (
+        fake_llm.base_url.replace("http://", f"http://{secrets[0]}:{secrets[1]}@")
+        + f"?api_key={secrets[2]}"
+    )
+    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", with_credentials)
+    make_project(pytester, LLM_TEST)
+    result = pytester.runpytest("-o", "log_cli=true", "--log-cli-level=DEBUG")
+    result.assert_outcomes(passed=2)
+    assert fake_llm.requests[0].path == f"/v1/chat/completions?api_key={secrets[2]}"
+    result.stdout.fnmatch_lines(["*HTTP Request: POST http://***:***@127.0.0.1:*"])
+    written = "".join(p.read_text() for p in (pytester.path / "cache").rglob("*.json"))
+    for secret in secrets:
+        assert secret not in result.stdout.str() + result.stderr.str()
+        assert secret not in written

@@ -3,7 +3,10 @@ vLLM, Ollama, llama.cpp), through the real ``openai`` client, using nothing vend
 
 Every call returns an immutable :class:`~pytest_logicenv.llm.exchange.Exchange`: the request
 messages and parameters, the response text, the model that answered, timing, and each attempt
-it took. API keys never appear in an exchange or an error message.
+it took. Credentials (the API key, and a user, password or query values in the base URL) never
+appear in an exchange, an error message or a log line (:mod:`~pytest_logicenv.llm.redaction`).
+The timeout bounds each attempt whole, however slowly a server sends its answer
+(:mod:`~pytest_logicenv.llm.deadline`).
 
 Importing this module is cheap: ``openai`` is imported on the first request.
 """
@@ -18,10 +21,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from pytest_logicenv.errors import LLMError, LLMRequestError
 from pytest_logicenv.llm.config import CONFIGURE_HINT, TIMEOUT_VAR, LLMConfig
+from pytest_logicenv.llm.deadline import DeadlineLoop
 from pytest_logicenv.llm.exchange import Attempt, Exchange, Message, now
+from pytest_logicenv.llm.redaction import redact, redact_logs
 
 # Request parameters we can do without, in the order they are given up on an unclear 400.
 _OPTIONAL = ("response_format", "seed", "temperature")
@@ -54,6 +60,9 @@ class OpenAILLM:
         self.config = config
         self._sleep = sleep
         self._client: Any = None
+        self._deadline = DeadlineLoop()
+        self._secrets = config.secrets
+        redact_logs(self._secrets)  # httpx logs each request's URL, credentials included
         # Optional parameters the server rejected with a 400; not sent again by this instance.
         self._unsupported: set[str] = set()
 
@@ -130,8 +139,12 @@ class OpenAILLM:
         if self._client is None:
             import openai  # heavy; only when a request is made
 
-            self._client = openai.OpenAI(
-                base_url=self.config.base_url,
+            # A query in the base URL (?api_key=...) goes with every request; left in the
+            # URL, the client would append the path after it.
+            parts = urlsplit(self.config.base_url)
+            self._client = openai.AsyncOpenAI(
+                base_url=urlunsplit((*parts[:3], "", "")),
+                default_query=dict(parse_qsl(parts.query)) or None,
                 # The client insists on a key; local servers ignore it.
                 api_key=self.config.api_key or "not-needed",
                 timeout=self.config.timeout_s,
@@ -145,12 +158,16 @@ class OpenAILLM:
         import openai
 
         client = self._openai()
-        try:
-            raw = client.chat.completions.with_raw_response.create(
+
+        async def request() -> str:
+            raw = await client.chat.completions.with_raw_response.create(
                 model=self.config.model, messages=[m.to_json() for m in messages], **params
             )
-            body = raw.text
-        except openai.APITimeoutError:
+            return str(raw.text)
+
+        try:
+            body = self._deadline.run(request, self.config.timeout_s)
+        except (openai.APITimeoutError, TimeoutError):
             return _Failure(
                 "timeout",
                 f"no answer within {self.config.timeout_s:g} s",
@@ -228,8 +245,7 @@ class OpenAILLM:
     # -- errors
 
     def _redact(self, text: str) -> str:
-        key = self.config.api_key
-        return text.replace(key, "***") if key else text
+        return redact(text, self._secrets)
 
     def _error(self, failure: _Failure, attempts: Sequence[Attempt], purpose: str) -> LLMError:
         count = len(attempts)

@@ -56,8 +56,9 @@ class LLMConfig:
     def __post_init__(self) -> None:
         problems = []
         if urlsplit(self.base_url).scheme not in ("http", "https"):
+            shown = self.base_url.split("@")[-1].split("?")[0]  # never echo credentials
             problems.append(
-                f"base URL {self.base_url!r} must start with http:// or https:// "
+                f"base URL {shown!r} must start with http:// or https:// "
                 "(check LOGICENV_LLM_BASE_URL)"
             )
         if not self.model.strip():
@@ -73,6 +74,14 @@ class LLMConfig:
     def endpoint(self) -> str:
         """The base URL without credentials or query, safe to record and print."""
         return public_url(self.base_url)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be written or logged: the API key and the base URL's user name,
+        password and query values (``?api_key=...``)."""
+        from pytest_logicenv.llm.redaction import url_secrets
+
+        return tuple(s for s in (self.api_key, *url_secrets(self.base_url)) if s)
 
     @classmethod
     def from_env(
