@@ -77,7 +77,8 @@ def to_json(report: Report) -> dict[str, Any]:
 def runs_json(task: TaskReport) -> list[dict[str, Any]]:
     """Every policy run of a task, in node id order: the test item, its scene, the policy,
     the fault it declares and its outcome as ``Outcome.to_json`` writes it (with the trace;
-    ``logicenv render SCENE --trace REPORT.json --run N`` draws it)."""
+    ``logicenv render SCENE --trace REPORT.json --run N`` draws it), and what
+    ``--logicenv-explore`` found in other scenes of the situation."""
     return [
         {
             "test": record.nodeid,
@@ -85,6 +86,7 @@ def runs_json(task: TaskReport) -> list[dict[str, Any]]:
             "policy": run.policy,
             "expect_fault": run.expect_fault,
             "outcome": None if run.result is None else dict(run.result),
+            **({"explored": dict(run.explored)} if run.explored is not None else {}),
         }
         for record in sorted(task.runs, key=lambda record: record.nodeid)
         for run in record.runs

@@ -25,7 +25,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import Enrichment, design_scene, trajectory_facts
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.model import Scene, SceneSpec
 
 
 def unrealized(scene: Scene, facts: Sequence[Fact]) -> list[str]:
@@ -59,14 +59,19 @@ def generate_scene(
     """Design, lay out and verify one scene: the whole scene-construction phase.
 
     ``enrichment`` is a design request that replaces the room templates (an LLM's, see
-    ``llm_designer.py``). The scene is checked twice before anyone uses it: against Table 1
-    by the independent checker, and for realizing the trajectory's conditions. The layout
-    solver is imported here, lazily: it imports z3.
+    ``llm_designer.py``). The scene is checked twice before anyone uses it (:func:`realize`).
     """
+    spec = design_scene(plan, trajectory, seed=seed, catalog=catalog, enrichment=enrichment)
+    return realize(spec, plan, trajectory, seed=seed)
+
+
+def realize(spec: SceneSpec, plan: Plan, trajectory: Trajectory | None, *, seed: int = 0) -> Scene:
+    """Lay out a design with ``seed`` and check the scene as every generated scene is checked:
+    Table 1 by the independent checker, then realizing ``trajectory``'s facts. The layout
+    solver is imported here, lazily: it imports z3."""
     from pytest_logicenv.scenes.layout import solve_layout
     from pytest_logicenv.scenes.physics import check_scene
 
-    spec = design_scene(plan, trajectory, seed=seed, catalog=catalog, enrichment=enrichment)
     scene = solve_layout(spec, seed=seed)
     physics = check_scene(scene)
     if not physics.passed:

@@ -26,7 +26,12 @@ from pytest_logicenv.session.records import PROPERTY, PolicyRun, RunRecord, poli
 if TYPE_CHECKING:
     import pytest
 
+    from pytest_logicenv.session.explore import Exploration, Explored
+    from pytest_logicenv.session.options import LogicEnvState
     from pytest_logicenv.sim.outcome import Outcome
+
+#: Runs a policy (as the runner takes it) in a scene of the environment.
+Simulate = Callable[[Any, Scene], "Outcome"]
 
 
 class _MarkerDefault:
@@ -77,6 +82,7 @@ class LogicEnv:
         item: str = "",
         on_outcome: Callable[[Outcome], None] = lambda outcome: None,
         command_options: Sequence[str] = (),
+        exploration: Exploration | None = None,
     ) -> None:
         self.case = case
         self.expect_fault = expect_fault  # the marker's: the default of each run
@@ -87,7 +93,9 @@ class LogicEnv:
         self.function = function  # the test function, for the command that regenerates its entry
         self._on_outcome = on_outcome
         self._command_options = tuple(command_options)  # for the command that regenerates
+        self.exploration = exploration  # --logicenv-explore
         self.outcomes: list[Outcome] = []
+        self.explored: list[Explored] = []  # the runs exploration found failing
         self._record = RunRecord(
             function, item, str(case.entry_root), case.trajectory_id, expect_fault
         )
@@ -188,17 +196,47 @@ class LogicEnv:
         fault = self._declared(expect_fault)
         label = policy_label(policy, tree or self.tree)
         try:
-            outcome = self._run(policy, max_ticks, tree, nodes)
+            runnable = self._runnable(policy, tree, nodes)
+            simulate = self._simulator(max_ticks)
+            outcome = self._first_run(simulate, runnable)
         except BaseException:  # the policy never ran to an outcome: its scene still counts
             self._record = self._record.adding(PolicyRun(label, fault, None))
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
-        run = PolicyRun(label, fault, outcome.kind, outcome.to_json())
+        passed = outcome.kind == "pass" and fault is None
+        explored = self._explore(runnable, simulate, label) if passed else None
+        run = PolicyRun(
+            label,
+            fault,
+            outcome.kind,
+            outcome.to_json(),
+            explored=None if explored is None else explored.to_json(),
+        )
         self._record = self._record.adding(run)
         self.outcomes.append(outcome)
         self._on_outcome(outcome)
+        if explored is not None and explored.problem is not None:
+            _fail(explored.problem)
+        if explored is not None and explored.outcome is not None:
+            self.explored.append(explored)
+            return explored.outcome  # the plainest scene of the situation it fails in
         return outcome
+
+    def _explore(self, runnable: Any, simulate: Simulate, label: str) -> Explored | None:
+        """``--logicenv-explore``: the run again in other scenes of this situation."""
+        if self.exploration is None:
+            return None
+        from pytest_logicenv.session.explore import explore
+
+        key = f"{self._record.nodeid or self.trajectory_id}::{label}"
+        return explore(
+            self.exploration,
+            self.plan,
+            self.trajectory,
+            lambda scene: simulate(runnable, scene),
+            key=key,
+        )
 
     def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
         if isinstance(expect_fault, _MarkerDefault):
@@ -208,9 +246,17 @@ class LogicEnv:
         where = f"{self.function or 'logic_env'}: logic_env.run()"
         return check_fault(expect_fault, where)
 
-    def _run(
-        self, policy: Any, max_ticks: int | None, tree: str | None, nodes: Sequence[str]
-    ) -> Outcome:
+    def _runnable(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:
+        """The policy as the runner takes it (an XML file loaded with its tree and nodes)."""
+        try:
+            return self._xml(self._policy(policy), tree, nodes)
+        except LogicEnvError as error:  # a policy that cannot be built: this test only
+            problem = f"the policy cannot run: {error}"
+        _fail(problem)  # outside the except: the message alone, not an exception chain
+
+    def _simulator(self, max_ticks: int | None) -> Simulate:
+        """Runs a policy in a scene of this environment (its goal, situation, branches); a
+        policy that cannot be built raises its :class:`LogicEnvError`."""
         from pytest_logicenv.sim.runner import run_policy
 
         ticks = max_ticks or self.max_ticks
@@ -219,16 +265,22 @@ class LogicEnv:
         if ticks:
             options["max_ticks"] = ticks
         try:
-            scene, known = self.scene, known_names(self.case.entry_root)
+            known = known_names(self.case.entry_root)
+            self.scene  # noqa: B018  # read now: a damaged entry fails here, not mid-run
         except LogicEnvError as error:
-            problem = f"this environment's cache entry is damaged: {error}"
-        else:
-            try:
-                xml = self._xml(self._policy(policy), tree, nodes)
-                return run_policy(xml, scene, known=known, **options)
-            except LogicEnvError as error:  # a policy that cannot be built: this test only
-                problem = f"the policy cannot run: {error}"
-        _fail(problem)  # outside the except: the message alone, not an exception chain
+            _fail(f"this environment's cache entry is damaged: {error}")
+
+        def simulate(policy: Any, scene: Scene) -> Outcome:
+            return run_policy(policy, scene, known=known, **options)
+
+        return simulate
+
+    def _first_run(self, simulate: Simulate, runnable: Any) -> Outcome:
+        try:
+            return simulate(runnable, self.scene)
+        except LogicEnvError as error:  # a policy that cannot be built: this test only
+            problem = f"the policy cannot run: {error}"
+        _fail(problem)
 
     def _xml(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:
         """An XML policy loaded with the tree and nodes modules asked for (others as given)."""
@@ -298,9 +350,25 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         item=item.nodeid,
         on_outcome=on_outcome,
         command_options=state.command_options,
+        exploration=_exploration(state, param.function),
     )
     yield env
     item.user_properties.append((PROPERTY, env.record.to_json()))
+
+
+def _exploration(state: LogicEnvState, function: str) -> Exploration | None:
+    """The ``--logicenv-explore`` setting for a test function's items, if it is on."""
+    if not state.explore:
+        return None
+    from pytest_logicenv.pipeline.generators import catalog_for
+    from pytest_logicenv.session.explore import SAVED_DIR, Exploration
+
+    prepared = state.prepared.get(function)
+    seed = prepared[0].request.seed if prepared is not None else 0
+    config = state.config
+    return Exploration(
+        state.explore, seed, lambda: catalog_for(config), config.rootpath / SAVED_DIR
+    )
 
 
 def _fail(message: str) -> NoReturn:

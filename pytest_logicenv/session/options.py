@@ -8,6 +8,7 @@ in the ini file, is a usage error naming the option, not a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import uuid
@@ -143,6 +144,13 @@ def add_options(parser: pytest.Parser) -> None:
         help="a file of your own object types, JSON or TOML, read by the plugin and every "
         "logicenv command (ini: logicenv_types)",
     )
+    group.addoption(
+        "--logicenv-explore",
+        type=positive_int,
+        metavar="N",
+        help="run each passing policy run again in N other scenes of its situation, drawn and "
+        "shrunk by Hypothesis (needs hypothesis; ini: logicenv_explore)",
+    )
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
     group.addoption("--logicenv-usage-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
@@ -160,6 +168,11 @@ def add_options(parser: pytest.Parser) -> None:
         default=[],
     )
     parser.addini("logicenv_types", "a file of your own object types (JSON or TOML)", default="")
+    parser.addini("logicenv_explore", "other scenes explored per passing policy run", default="")
+    parser.addini("logicenv_mutate", "run each policy's mutants", type="bool", default=False)
+    parser.addini(
+        "logicenv_mutate_fail_under", "minimum total mutation score in percent", default=""
+    )
     parser.addini("logicenv_llm_base_url", "OpenAI-compatible endpoint for plan generation")
     parser.addini("logicenv_llm_model", "model name for plan generation")
 
@@ -184,6 +197,7 @@ class LogicEnvState:
     nodes: tuple[str, ...]  # modules of the users' own XML nodes (ini logicenv_nodes)
     #: the command-line options that change an outcome, for reproduce and regenerate lines
     command_options: tuple[str, ...] = ()
+    explore: int | None = None  # scene variations per passing run (--logicenv-explore)
     #: marked test function -> (marker args, environments), for those that are ready
     prepared: dict[str, tuple[MarkerArgs, Environments]] = field(default_factory=dict)
     #: marked test function -> the key of the entry it uses (also when that entry is broken)
@@ -322,6 +336,7 @@ def read_state(config: pytest.Config) -> LogicEnvState:
         max_ticks=_option(config, "logicenv_max_ticks", positive_int),
         nodes=tuple(str(module) for module in config.getini("logicenv_nodes")),
         command_options=command_options(config),
+        **_beyond(config),
     )
 
 
@@ -343,3 +358,13 @@ def command_options(config: pytest.Config) -> tuple[str, ...]:
         if value is not None:
             words.append(f"{flag}={shlex.quote(str(value))}")
     return tuple(words)
+
+
+def _beyond(config: pytest.Config) -> dict[str, Any]:
+    """The exploration and mutation settings (beyond the paper's generated scenes)."""
+    explore = _option(config, "logicenv_explore", positive_int)
+    if explore and importlib.util.find_spec("hypothesis") is None:
+        raise pytest.UsageError(
+            "--logicenv-explore needs Hypothesis: pip install 'pytest-logicenv[explore]'"
+        )
+    return {"explore": explore}

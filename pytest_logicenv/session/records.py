@@ -47,17 +47,26 @@ def policy_label(policy: object, tree: str | None = None) -> str:
 class PolicyRun:
     """One ``logic_env.run(policy)``: which policy, the fault the run declares it has, the
     outcome kind (``None`` when the policy could not run) and the whole outcome as
-    ``Outcome.to_json`` writes it (explanation, violation, trace), for the reports."""
+    ``Outcome.to_json`` writes it (explanation, violation, trace), for the reports. With
+    ``--logicenv-explore``, ``explored`` says what other scenes of the situation showed
+    (``session.explore``)."""
 
     policy: str
     expect_fault: str | None
     outcome: str | None
     result: Mapping[str, Any] | None = None
+    explored: Mapping[str, Any] | None = None
 
     @property
     def unexpected(self) -> bool:
-        """Whether the run showed a fault other than the one it declares."""
-        return self.outcome not in (None, "pass", self.expect_fault)
+        """Whether the run showed a fault other than the one it declares (here, or in a
+        scene ``--logicenv-explore`` found)."""
+        return self.outcome not in (None, "pass", self.expect_fault) or self.explored_fault
+
+    @property
+    def explored_fault(self) -> bool:
+        """Whether ``--logicenv-explore`` found a scene of the situation the run fails in."""
+        return self.explored is not None and self.explored.get("outcome") is not None
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,7 @@ class RunRecord:
                     "expect_fault": r.expect_fault,
                     "outcome": r.outcome,
                     "result": None if r.result is None else dict(r.result),
+                    **({"explored": dict(r.explored)} if r.explored is not None else {}),
                 }
                 for r in self.runs
             ],
@@ -138,7 +148,11 @@ class RunRecord:
             expect_fault=data.get("expect_fault"),
             runs=tuple(
                 PolicyRun(
-                    str(r["policy"]), r.get("expect_fault"), r.get("outcome"), r.get("result")
+                    str(r["policy"]),
+                    r.get("expect_fault"),
+                    r.get("outcome"),
+                    r.get("result"),
+                    explored=r.get("explored"),
                 )
                 for r in data.get("runs", ())
             ),

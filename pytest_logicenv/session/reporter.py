@@ -51,9 +51,14 @@ def explain_fault(
     if call.excinfo is not None and call.when == "call":
         error = call.excinfo.value
         if isinstance(error, PolicyFault):
-            explanation = error.outcome.explain()
-            text = f"{explanation}\nreproduce: {reproduce_command(item)}"
-            report.longrepr = FaultRepr(text)  # type: ignore[assignment]  # duck-typed by pytest
+            lines = [error.outcome.explain()]
+            env = getattr(item, "funcargs", {}).get("logic_env")
+            found = [e for e in getattr(env, "explored", ()) if e.outcome is error.outcome]
+            if found:
+                lines += found[0].lines(reproduce_command(item))
+            else:
+                lines.append(f"reproduce: {reproduce_command(item)}")
+            report.longrepr = FaultRepr("\n".join(lines))  # type: ignore[assignment]  # duck-typed by pytest
 
 
 def reproduce_command(item: pytest.Item) -> str:
@@ -74,7 +79,11 @@ def warn_unasserted_faults(item: pytest.Item) -> None:
         return
     faults: dict[str, list[str]] = {}
     for run in record.runs:
-        if run.unexpected:
+        if run.explored_fault and run.explored is not None:
+            faults.setdefault(run.policy, []).append(
+                f"{run.explored['outcome']} in a scene --logicenv-explore found"
+            )
+        elif run.unexpected:
             faults.setdefault(run.policy, []).append(str(run.outcome))
     for policy, kinds in faults.items():
         whose = "the policy's run" if len(record.policies) == 1 else f"the run of {policy}"

@@ -32,6 +32,7 @@ from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.model import Room, Scene, SceneObject, SpatialRelation, Vector, Window
 
 if TYPE_CHECKING:
+    from pytest_logicenv.scenes.design.distractors import DistractorRequest
     from pytest_logicenv.scenes.design.request import Enrichment
 
 
@@ -81,7 +82,8 @@ class NotNear:
 @dataclass
 class Draft:
     """A design in progress. ``facts`` are flat (no ``and``/``or``, negations resolved);
-    ``excluded`` are the types enrichment never adds (see ``condition_types``)."""
+    ``excluded`` are the types enrichment never adds (see ``condition_types``);
+    ``distractors`` the objects of those types a scene variation asks for all the same."""
 
     plan: Plan
     catalog: Catalog
@@ -89,6 +91,7 @@ class Draft:
     enrichment: Enrichment | None
     facts: list[Fact | NotNear]
     excluded: frozenset[str] = frozenset()
+    distractors: Sequence[DistractorRequest] = ()
     objects: dict[str, DraftObject] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)  # role -> object id
     windows: dict[str, WindowRequest] = field(default_factory=dict)  # role (or "") -> request

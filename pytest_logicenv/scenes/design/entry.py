@@ -5,8 +5,9 @@
 (``task_objects.py``), made consistent (``consistency.py``), each part with its whole
 (``parts.py``); then the enrichment, from the room templates (``furnish.py``) or a design
 request (``request_objects.py``, ``request_relations.py``), each floor object's spot as ProcTHOR
-annotates its type (``placement.py``) and every object's parts; the assets, then what rests on
-each support made to fit (``assets.py``, ``packing.py``); last the floor plan
+annotates its type (``placement.py``) and every object's parts; the assets (with the
+distractors a scene variation asks for, ``distractors.py``), then what rests on each support
+made to fit (``assets.py``, ``packing.py``); last the floor plan
 (``floor_plan.py``) with its doors and windows (``doors_windows.py``). The design must already
 realize every fact that needs no geometry, which :func:`provisional_scene` lets anyone check.
 
@@ -51,6 +52,7 @@ from pytest_logicenv.scenes.design.consistency import (
     place_free_objects,
     settle_rooms,
 )
+from pytest_logicenv.scenes.design.distractors import DistractorRequest, add_distractors
 from pytest_logicenv.scenes.design.doors_windows import openings
 from pytest_logicenv.scenes.design.draft import Draft, scene_object
 from pytest_logicenv.scenes.design.floor_plan import floor_plan
@@ -110,9 +112,11 @@ def design_scene(
     seed: int = 0,
     catalog: Catalog | None = None,
     enrichment: Enrichment | None = None,
+    distractors: Sequence[DistractorRequest] = (),
 ) -> SceneSpec:
     """Design a scene for ``trajectory`` (or, with ``None``, for the plan's setting alone);
-    ``enrichment`` replaces the room templates (an empty one: the task objects alone)."""
+    ``enrichment`` replaces the room templates (an empty one: the task objects alone);
+    ``distractors`` adds objects of the task's own types elsewhere (``distractors.py``)."""
     facts = trajectory_facts(plan, trajectory)
     catalog = catalog or default_catalog()
     draft = Draft(
@@ -122,6 +126,7 @@ def design_scene(
         enrichment,
         facts=flatten(facts, random.Random(f"{seed}:or")),
         excluded=condition_types(plan, catalog),
+        distractors=tuple(distractors),
     )
     spec = _build(draft, trajectory)
     _self_check(spec, facts)
@@ -196,6 +201,8 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     if draft.enrichment is None:
         for room_id, kind in draft.rooms:
             add_small_objects(draft, room_id, kind)
+    add_distractors(draft, draft.distractors)
+    if draft.enrichment is None or draft.distractors:
         choose_assets(draft)
     settle_supports(draft)
     return _spec(draft, trajectory)

@@ -1,0 +1,144 @@
+"""Hypothesis strategies for scenes: other scenes of a situation, for property-based tests.
+
+A generated environment is one scene per situation; whether a policy's pass holds beyond that
+one layout is what these strategies explore. :func:`scenes` draws scenes that keep a
+trajectory's facts true (the setting's and its conditions'): the room templates or the task
+objects alone, other design and layout seeds (other assets of the same type, other
+enrichment), another room for the agent to start in, distractors of the task's own types
+elsewhere (another room, another surface) and the objects listed in reverse order
+(:class:`~pytest_logicenv.scenes.variation.Variation`). Each choice is drawn as a small integer,
+a boolean or a list whose zero (``False``, empty) is the plain one, so Hypothesis shrinks a
+failing scene toward fewer objects and plainer layouts. Every scene drawn is checked as a
+generated scene is (Table 1, then the facts); one that cannot be built or checked is rejected.
+
+Laying a scene out takes a fraction of a second, so a test drawing from :func:`scenes` needs
+``deadline=None`` and the ``too_slow`` health check suppressed::
+
+    from hypothesis import HealthCheck, given, settings
+    from pytest_logicenv import load_plan, run_policy
+    from pytest_logicenv.strategies import scenes
+
+    PLAN = load_plan("plans/tidy.json")
+
+    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=20)
+    @given(scenes(PLAN))
+    def test_tidy_everywhere(scene):
+        run_policy(tidy_policy, scene).assert_ok()
+
+The plugin's ``--logicenv-explore=N`` draws :func:`variations` and builds their scenes in the
+test body instead (``pytest_logicenv.session.explore``). Hypothesis is an optional dependency:
+``pip install pytest-logicenv[explore]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.scenes.catalog import Catalog
+from pytest_logicenv.scenes.design import DistractorRequest
+from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.variation import Variation, distractor_types, reorder, vary_scene
+
+__all__ = ["ScenePool", "scenes", "variations"]
+
+#: The largest seed drawn (design and layout); zero is the task's own seed.
+MAX_SEED = 2**16 - 1
+#: Distractors a variation adds at most.
+MAX_DISTRACTORS = 3
+# Room and place indices wrap around what a scene has (scenes/design/distractors.py).
+_MAX_ROOM = 3
+_MAX_PLACE = 7
+
+
+def variations(
+    plan: Plan,
+    trajectory: Trajectory | None = None,
+    *,
+    catalog: Catalog | None = None,
+    max_distractors: int = MAX_DISTRACTORS,
+) -> st.SearchStrategy[Variation]:
+    """How scenes of ``trajectory`` may vary (every draw is valid; zeros are plain). The
+    distractors have the pickable types the plan's facts name."""
+    types = distractor_types(plan, catalog)
+    seeds = st.integers(0, MAX_SEED)
+    distractor = st.builds(
+        DistractorRequest,
+        st.sampled_from(types) if types else st.nothing(),
+        st.integers(0, _MAX_ROOM),
+        st.integers(0, _MAX_PLACE),
+    )
+    return st.builds(
+        Variation,
+        furnished=st.booleans(),
+        design_seed=seeds,
+        layout_seed=seeds,
+        agent_room=st.integers(0, _MAX_ROOM),
+        distractors=st.lists(distractor, max_size=max_distractors if types else 0).map(tuple),
+        reverse=st.booleans(),
+    )
+
+
+@dataclass
+class ScenePool:
+    """The scenes of one trajectory's variations, built once each (Hypothesis draws the same
+    variation again while it shrinks), and the last reason one could not be built."""
+
+    plan: Plan
+    trajectory: Trajectory | None
+    seed: int = 0
+    catalog: Catalog | None = None
+    built: dict[Variation, Scene | SceneError] = field(default_factory=dict)
+    invalid: int = 0
+    last_error: SceneError | None = None
+
+    def scene(self, variation: Variation) -> Scene:
+        """The variation's scene, checked; :class:`SceneError` when it cannot be built or
+        does not keep the situation's facts true. Variations that differ in the order of
+        the objects alone share one layout."""
+        laid_out = replace(variation, reverse=False)
+        if laid_out not in self.built:
+            try:
+                self.built[laid_out] = vary_scene(
+                    self.plan, self.trajectory, laid_out, seed=self.seed, catalog=self.catalog
+                )
+            except SceneError as error:
+                self.built[laid_out] = error
+        found = self.built[laid_out]
+        if isinstance(found, SceneError):
+            self.invalid += 1
+            self.last_error = found
+            raise found
+        return reorder(found, variation) if variation.reverse else found
+
+
+def scenes(
+    plan: Plan,
+    trajectory: Trajectory | None = None,
+    *,
+    catalog: Catalog | None = None,
+    seed: int = 0,
+) -> st.SearchStrategy[Scene]:
+    """Scenes that keep ``trajectory``'s facts true (``None``: any situation the ``minimal``
+    selection of the plan's trajectories has), checked like generated scenes."""
+    if trajectory is not None:
+        return _scenes_of(ScenePool(plan, trajectory, seed, catalog))
+    pools = [ScenePool(plan, t, seed, catalog) for t in select(plan).trajectories]
+    return st.one_of(*(_scenes_of(pool) for pool in pools))
+
+
+def _scenes_of(pool: ScenePool) -> st.SearchStrategy[Scene]:
+    @st.composite
+    def draw_scene(draw: st.DrawFn) -> Scene:
+        variation = draw(variations(pool.plan, pool.trajectory, catalog=pool.catalog))
+        try:
+            return pool.scene(variation)
+        except SceneError:
+            reject()
+
+    return draw_scene()

@@ -1,0 +1,140 @@
+"""Scene variations and the Hypothesis strategies that draw them: every scene drawn keeps its
+situation's facts true and passes the checks generated scenes pass; zeros are the plainest
+scene; distractors go only where the situation allows them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.logic.facts import false_facts
+from pytest_logicenv.logic.plan import load_plan
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.design import DistractorRequest, trajectory_facts
+from pytest_logicenv.scenes.physics import check_scene
+from pytest_logicenv.scenes.variation import Variation, distractor_types, vary_scene
+from pytest_logicenv.strategies import ScenePool, scenes, variations
+
+PLAN = load_plan(Path(__file__).parent / "data" / "tidy_book_plan.json")
+BOOK_YES, BOOK_NO = select(PLAN).trajectories
+EXAMPLES = load_plan(Path(__file__).parents[1] / "example_agents" / "plans" / "breakfast.json")
+SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=8)
+
+
+def test_the_plainest_variation_has_the_task_objects_alone() -> None:
+    scene = vary_scene(PLAN, BOOK_YES, Variation())
+    assert sorted(obj.id for obj in scene.objects) == ["book", "sofa"]
+    assert scene.id.startswith("book=yes~")
+    assert scene.provenance.notes[-1] == (
+        "variation: the task objects alone, seeds 0, no distractors"
+    )
+
+
+def test_distractors_are_of_the_types_the_facts_name_that_the_agent_can_pick_up() -> None:
+    assert distractor_types(PLAN) == ("Book",)  # not the sofa
+    assert distractor_types(EXAMPLES) == ("Apple", "Bowl", "Bread", "Milk", "Mug", "Plate")
+
+
+def test_a_distractor_goes_only_where_the_absent_facts_allow() -> None:
+    on_floor = Variation(distractors=(DistractorRequest("Book", 0, 0),))
+    with_book = vary_scene(PLAN, BOOK_YES, on_floor)
+    assert [(o.id, o.role, o.parent) for o in with_book.objects if o.type == "Book"] == [
+        ("book", "book", None),
+        ("book_1", None, None),
+    ]
+    without_book = vary_scene(PLAN, BOOK_NO, on_floor)  # no book may lie on the floor
+    assert not [o for o in without_book.objects if o.type == "Book"]
+    assert any("distractor Book on the floor" in n for n in without_book.provenance.notes)
+    on_sofa = vary_scene(PLAN, BOOK_NO, Variation(distractors=(DistractorRequest("Book", 0, 1),)))
+    assert [(o.id, o.parent) for o in on_sofa.objects if o.type == "Book"] == [("book_1", "sofa")]
+
+
+def test_reversing_the_objects_keeps_the_layout() -> None:
+    plain = vary_scene(PLAN, BOOK_YES, Variation(furnished=True))
+    reversed_ = vary_scene(PLAN, BOOK_YES, Variation(furnished=True, reverse=True))
+    assert reversed_.objects == plain.objects[::-1]
+
+
+@SLOW
+@given(scenes(PLAN, BOOK_YES))
+def test_every_scene_drawn_keeps_the_situation_and_passes_the_checks(scene: object) -> None:
+    from pytest_logicenv.scenes.model import Scene
+
+    assert isinstance(scene, Scene)
+    assert not false_facts(trajectory_facts(PLAN, BOOK_YES), scene)
+    assert check_scene(scene).passed
+    assert [o.role for o in scene.objects if o.type == "Book"].count("book") == 1
+
+
+@SLOW
+@given(scenes(PLAN))
+def test_without_a_trajectory_the_scenes_are_of_the_selected_situations(scene: object) -> None:
+    from pytest_logicenv.scenes.model import Scene
+
+    assert isinstance(scene, Scene)
+    assert scene.provenance.trajectory in ("book=yes", "book=no")
+
+
+@given(variations(PLAN, BOOK_YES))
+def test_every_choice_of_a_variation_is_valid_and_zero_is_plain(variation: Variation) -> None:
+    assert all(d.type == "Book" for d in variation.distractors)
+    assert len(variation.distractors) <= 3
+    assert variation.describe()
+
+
+def test_variations_shrink_to_the_plainest() -> None:
+    from hypothesis import find
+
+    assert find(variations(PLAN, BOOK_YES), lambda v: True) == Variation()
+    shrunk = find(variations(PLAN, BOOK_YES), lambda v: len(v.distractors) > 0)
+    assert shrunk == Variation(distractors=(DistractorRequest("Book"),))
+
+
+def test_the_pool_builds_each_layout_once_and_keeps_why_one_failed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pytest_logicenv.strategies as strategies
+
+    calls: list[Variation] = []
+
+    def build(plan: object, trajectory: object, variation: Variation, **_: object) -> object:
+        calls.append(variation)
+        if variation.furnished:
+            raise SceneError("no room for the sofa")
+        return vary_scene(PLAN, BOOK_YES, variation)
+
+    monkeypatch.setattr(strategies, "vary_scene", build)
+    pool = ScenePool(PLAN, BOOK_YES)
+    pool.scene(Variation())
+    pool.scene(Variation(reverse=True))  # the same layout, reversed
+    with pytest.raises(SceneError, match="no room"):
+        pool.scene(Variation(furnished=True))
+    with pytest.raises(SceneError):
+        pool.scene(Variation(furnished=True))
+    assert calls == [Variation(), Variation(furnished=True)]
+    assert pool.invalid == 2
+    assert str(pool.last_error) == "no room for the sofa"
+
+
+def test_a_plan_without_pickable_types_draws_no_distractors() -> None:
+    from pytest_logicenv.logic.facts import parse_facts
+    from pytest_logicenv.logic.plan import Plan
+
+    plan = Plan("sit", (), setting=parse_facts([{"exists": "Sofa", "as": "sofa"}], "s"))
+    assert find_all(variations(plan)) == {()}
+
+
+def find_all(strategy: st.SearchStrategy[Variation]) -> set[tuple[DistractorRequest, ...]]:
+    found: set[tuple[DistractorRequest, ...]] = set()
+
+    @settings(max_examples=20, database=None)
+    @given(strategy)
+    def collect(variation: Variation) -> None:
+        found.add(variation.distractors)
+
+    collect()
+    return found
