@@ -1,6 +1,7 @@
 """The LogCov report as files: ``json:PATH`` and ``markdown:PATH`` (e.g. for
-``$GITHUB_STEP_SUMMARY``), and the dispatch of every ``--logicenv-report`` file type (the HTML
-report is :mod:`pytest_logicenv.report.html`)."""
+``$GITHUB_STEP_SUMMARY``), with the mutation score when mutants ran
+(:mod:`pytest_logicenv.report.mutation`), and the dispatch of every ``--logicenv-report`` file
+type (the HTML report is :mod:`pytest_logicenv.report.html`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.report import mutation
 from pytest_logicenv.report.model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
@@ -71,6 +73,7 @@ def to_json(report: Report) -> dict[str, Any]:
             "without_a_policy_run": report.scenes_idle,
         },
         "problems": list(report.problems),
+        **({"mutation": mutation.to_json(report.mutation)} if report.mutation else {}),
     }
 
 
@@ -122,6 +125,8 @@ def to_markdown(report: Report) -> str:
         for check in report.faults:
             status = "revealed" if check.revealed else "**missed**"
             lines.append(f"- `{cell(check.label)}`: {cell(check.expect_fault)} {status}")
+    if report.mutation is not None:
+        lines += mutation.to_markdown(report.mutation)
     return "\n".join(lines) + "\n"
 
 

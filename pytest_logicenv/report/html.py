@@ -72,6 +72,10 @@ def write_html(report: Report, directory: Path) -> Path:
         _task_table(report),
         _fault_table(report.faults),
     ]
+    if report.mutation is not None:
+        from pytest_logicenv.report.mutation import to_html
+
+        parts.append(to_html(report.mutation))
     for task in report.tasks:
         parts.append(_task_section(task, directory))
     parts.append("</body></html>")

@@ -18,6 +18,8 @@ from pytest_logicenv.cache import Entry, regenerate_hint
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.logic.coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from pytest_logicenv.logic.plan import Plan, plan_from_json
+from pytest_logicenv.mutation.results import MutationReport
+from pytest_logicenv.report.mutation import mutation_report
 from pytest_logicenv.scenes.model import load_scene
 from pytest_logicenv.session.records import RunRecord
 
@@ -83,9 +85,10 @@ class FaultCheck:
 
 @dataclass(frozen=True)
 class Report:
-    """The session's coverage per task, its declared faults, and how many scenes (a test
+    """The session's coverage per task, its declared faults, how many scenes (a test
     function's environment) a policy ran in, how many did not run one (skipped, or no
-    ``logic_env.run()``) and how many a partial run deselected."""
+    ``logic_env.run()``) and how many a partial run deselected, and the mutation score when
+    mutants ran."""
 
     tasks: tuple[TaskReport, ...]
     faults: tuple[FaultCheck, ...]
@@ -94,6 +97,8 @@ class Report:
     scenes_ran: int = 0
     scenes_deselected: int = 0
     scenes_idle: int = 0
+    #: The mutation score, with ``--logicenv-mutate`` (``report/mutation.py``).
+    mutation: MutationReport | None = None
 
     @property
     def missed_faults(self) -> tuple[FaultCheck, ...]:
@@ -152,6 +157,7 @@ def build_report(
         scenes_ran=len(ran),
         scenes_deselected=len(left_out),
         scenes_idle=len(seen - ran),
+        mutation=mutation_report(records),
     )
 
 

@@ -83,6 +83,7 @@ class LogicEnv:
         on_outcome: Callable[[Outcome], None] = lambda outcome: None,
         command_options: Sequence[str] = (),
         exploration: Exploration | None = None,
+        mutate: bool = False,
     ) -> None:
         self.case = case
         self.expect_fault = expect_fault  # the marker's: the default of each run
@@ -94,6 +95,7 @@ class LogicEnv:
         self._on_outcome = on_outcome
         self._command_options = tuple(command_options)  # for the command that regenerates
         self.exploration = exploration  # --logicenv-explore
+        self.mutate = mutate  # --logicenv-mutate
         self.outcomes: list[Outcome] = []
         self.explored: list[Explored] = []  # the runs exploration found failing
         self._record = RunRecord(
@@ -206,12 +208,14 @@ class LogicEnv:
             outcome = outcome.expecting(fault)
         passed = outcome.kind == "pass" and fault is None
         explored = self._explore(runnable, simulate, label) if passed else None
+        mutation = self._mutate(runnable, simulate, outcome) if fault is None else None
         run = PolicyRun(
             label,
             fault,
             outcome.kind,
             outcome.to_json(),
             explored=None if explored is None else explored.to_json(),
+            mutation=mutation,
         )
         self._record = self._record.adding(run)
         self.outcomes.append(outcome)
@@ -236,6 +240,17 @@ class LogicEnv:
             self.trajectory,
             lambda scene: simulate(runnable, scene),
             key=key,
+        )
+
+    def _mutate(self, runnable: Any, simulate: Simulate, outcome: Outcome) -> Any:
+        """``--logicenv-mutate``: the policy's mutants in this scene, as the record's JSON."""
+        if not self.mutate:
+            return None
+        from pytest_logicenv.session.mutate import mutants_in_scene
+
+        label = policy_label(runnable, self.tree)
+        return mutants_in_scene(
+            runnable, self.plan, outcome, lambda p: simulate(p, self.scene), label
         )
 
     def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
@@ -351,6 +366,7 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         on_outcome=on_outcome,
         command_options=state.command_options,
         exploration=_exploration(state, param.function),
+        mutate=state.mutate,
     )
     yield env
     item.user_properties.append((PROPERTY, env.record.to_json()))

@@ -151,6 +151,20 @@ def add_options(parser: pytest.Parser) -> None:
         help="run each passing policy run again in N other scenes of its situation, drawn and "
         "shrunk by Hypothesis (needs hypothesis; ini: logicenv_explore)",
     )
+    group.addoption(
+        "--logicenv-mutate",
+        action="store_true",
+        default=None,
+        help="run each policy's mutants over its scenes and report the mutation score "
+        "(ini: logicenv_mutate)",
+    )
+    group.addoption(
+        "--logicenv-mutate-fail-under",
+        type=percent,
+        metavar="PCT",
+        help="fail the run if the total mutation score is below PCT (implies "
+        "--logicenv-mutate; ini: logicenv_mutate_fail_under)",
+    )
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
     group.addoption("--logicenv-usage-json", metavar="PATH", help=argparse.SUPPRESS)
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
@@ -198,6 +212,8 @@ class LogicEnvState:
     #: the command-line options that change an outcome, for reproduce and regenerate lines
     command_options: tuple[str, ...] = ()
     explore: int | None = None  # scene variations per passing run (--logicenv-explore)
+    mutate: bool = False  # run each policy's mutants (--logicenv-mutate)
+    mutate_fail_under: float | None = None
     #: marked test function -> (marker args, environments), for those that are ready
     prepared: dict[str, tuple[MarkerArgs, Environments]] = field(default_factory=dict)
     #: marked test function -> the key of the entry it uses (also when that entry is broken)
@@ -367,4 +383,12 @@ def _beyond(config: pytest.Config) -> dict[str, Any]:
         raise pytest.UsageError(
             "--logicenv-explore needs Hypothesis: pip install 'pytest-logicenv[explore]'"
         )
-    return {"explore": explore}
+    fail_under = _option(config, "logicenv_mutate_fail_under", percent)
+    mutate = config.getoption("logicenv_mutate")
+    if mutate is None:
+        mutate = bool(config.getini("logicenv_mutate"))
+    return {
+        "explore": explore,
+        "mutate": bool(mutate) or fail_under is not None,
+        "mutate_fail_under": fail_under,
+    }

@@ -49,13 +49,15 @@ class PolicyRun:
     outcome kind (``None`` when the policy could not run) and the whole outcome as
     ``Outcome.to_json`` writes it (explanation, violation, trace), for the reports. With
     ``--logicenv-explore``, ``explored`` says what other scenes of the situation showed
-    (``session.explore``)."""
+    (``session.explore``); with ``--logicenv-mutate``, ``mutation`` holds its mutants'
+    outcomes in this scene (``mutation.results``)."""
 
     policy: str
     expect_fault: str | None
     outcome: str | None
     result: Mapping[str, Any] | None = None
     explored: Mapping[str, Any] | None = None
+    mutation: Mapping[str, Any] | None = None
 
     @property
     def unexpected(self) -> bool:
@@ -133,6 +135,7 @@ class RunRecord:
                     "outcome": r.outcome,
                     "result": None if r.result is None else dict(r.result),
                     **({"explored": dict(r.explored)} if r.explored is not None else {}),
+                    **({"mutation": dict(r.mutation)} if r.mutation is not None else {}),
                 }
                 for r in self.runs
             ],
@@ -153,6 +156,7 @@ class RunRecord:
                     r.get("outcome"),
                     r.get("result"),
                     explored=r.get("explored"),
+                    mutation=r.get("mutation"),
                 )
                 for r in data.get("runs", ())
             ),

@@ -198,6 +198,12 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
             f"FAIL Required LogCov of {state.fail_under:g}% not reached. "
             f"Total LogCov: {report.total.log_cov:.2f}%"
         )
+    score = report.mutation.score if report.mutation is not None else None
+    if state.mutate_fail_under is not None and (score or 0.0) < state.mutate_fail_under:
+        shown = "no mutant was scored" if score is None else f"Total mutation score: {score:.2f}%"
+        state.failures.append(
+            f"FAIL Required mutation score of {state.mutate_fail_under:g}% not reached. {shown}"
+        )
     if state.failures and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -232,6 +238,12 @@ def _write_report(state: LogicEnvState, terminal: Any, config: pytest.Config) ->
         terminal.write_sep("-", "logic coverage")
         for line in format_term(report, missing="term-missing" in kinds):
             terminal.write_line(line)
+        if report.mutation is not None:
+            from pytest_logicenv.report import mutation
+
+            terminal.write_sep("-", "mutation score")
+            for line in mutation.format_term(report.mutation):
+                terminal.write_line(line)
     try:
         lines = write_reports(report, state.reports, config.rootpath)
     except OSError as error:  # checked at start-up; a disk that filled up since

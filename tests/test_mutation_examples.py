@@ -1,0 +1,83 @@
+"""Mutation on the example agents: every hand-written faulty policy's fault is among the kills
+of the correct policy's mutants (some killed mutant fails in exactly the situations the
+faulty policy fails in, with the same outcome), for the py_trees policies and their
+BehaviorTree.CPP twins; and ``--logicenv-mutate`` reports the example agents' score."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from example_tasks import TASKS, flavours, plan, situations
+from helpers import ROOT
+
+from pytest_logicenv.mutation import mutants_of, run_mutants, score_policy
+from pytest_logicenv.sim.outcome import FAULTS
+
+pytest_plugins = ["pytester"]
+
+CASES = [(task, flavour) for task in TASKS for flavour in flavours(task)]
+
+
+def _kinds(policy: Any, task: str) -> tuple[str, ...]:
+    return tuple(situation.run(policy).kind for situation in situations(task))
+
+
+@pytest.mark.parametrize(("task", "flavour"), CASES)
+def test_every_hand_written_fault_is_among_the_kills(task: str, flavour: str) -> None:
+    policies = flavours(task)[flavour]
+    original = _kinds(policies["correct"], task)
+    assert set(original) == {"pass"}
+    vectors = {}
+    for mutant in mutants_of(policies["correct"], plan(task)).mutants:
+        vectors[mutant.mutation.id] = (_kinds(mutant, task), mutant.mutation)
+    for fault in FAULTS:
+        hand_written = _kinds(policies[fault], task)
+        assert fault in hand_written
+        twins = [m for kinds, m in vectors.values() if kinds == hand_written]
+        assert twins, f"no mutant of the correct policy fails as {fault}_policy does"
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_each_tasks_mutants_are_mostly_killed_and_the_survivors_say_why(task: str) -> None:
+    correct = flavours(task)["py_trees"]["correct"]
+    mutants = mutants_of(correct, plan(task))
+    scenes = [(s.id, run_mutants(mutants, s.run(correct).kind, s.run)) for s in situations(task)]
+    score = score_policy(f"{task}.py::test", "correct", scenes)
+    assert score.score is not None
+    assert score.score >= 80
+    assert set(score.by_fault) == set(FAULTS)
+    for survivor in score.survivors:
+        assert survivor.node
+        assert survivor.change
+
+
+@pytest.mark.slow
+def test_the_example_agents_report_their_mutation_score(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess(
+        str(ROOT / "example_agents"),
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(ROOT),
+        "--logicenv-mutate",
+        f"--logicenv-report=json:{pytester.path / 'report.json'}",
+        "--logicenv-report=term",
+    )
+    result.assert_outcomes(passed=125)
+    result.stdout.fnmatch_lines(
+        [
+            "*- mutation score -*",
+            "Policy * Mutants  Killed  Equivalent  Score",
+            "example_agents/test_clean_living_room.py::test_policies (correct_policy) *",
+            "TOTAL * 514 * 466 * 91%",
+            "by operator: drop-open */*, delete-needed */*, delete-goal-action */*, *",
+            "by fault class: counterfactual */*, unreachable */*, lackbranch */*",
+            "surviving mutants (each a situation no scene has, or a change no scene can see):",
+        ]
+    )
+    report = json.loads((pytester.path / "report.json").read_text())
+    mutation = report["mutation"]
+    assert (mutation["killed"], mutation["total"]) == (466, 514)
+    assert len(mutation["policies"]) == 10  # the correct policies, py_trees and BT.CPP
