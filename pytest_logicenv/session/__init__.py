@@ -15,4 +15,7 @@
   the LogCov report (:mod:`pytest_logicenv.report`), the declared faults' verdicts and the
   exit status.
 * :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more.
+* :mod:`~pytest_logicenv.session.explore`: ``--logicenv-explore``, a passing run again in
+  other scenes of its situation, drawn and shrunk by Hypothesis.
+* :mod:`~pytest_logicenv.session.mutate`: ``--logicenv-mutate``, a run's mutants in its scene.
 """
