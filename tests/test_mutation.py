@@ -133,7 +133,7 @@ def test_each_operator_makes_the_fault_it_models() -> None:
     assert _run(fetch).kind == "pass"
 
 
-def test_a_fallback_loses_each_branch_and_an_action_is_retargeted_to_a_role_of_its_type() -> None:
+def test_a_fallback_loses_each_branch_and_a_step_is_retargeted_to_a_role_of_its_type() -> None:
     def either() -> py_trees.behaviour.Behaviour:
         return fallback(
             "Either", sequence("Mug", IsOpen("fridge"), GoTo("mug")), GoTo("cup"), GoTo("milk")
@@ -143,8 +143,8 @@ def test_a_fallback_loses_each_branch_and_an_action_is_retargeted_to_a_role_of_i
     changes = {m.mutation.id: m.mutation.change for m in found.mutants}
     assert changes["remove-branch@0"] == "lacks branch 1 of 3: Mug"
     assert changes["remove-branch@2"] == "lacks branch 3 of 3: GoTo(milk)"
-    assert changes["retarget@0.1~target=cup"] == "GoTo(mug) acts on cup instead of mug (both Mug)"
-    assert changes["retarget@1~target=mug"] == "GoTo(cup) acts on mug instead of cup (both Mug)"
+    assert changes["retarget@0~cup"] == "does Mug on cup instead of mug (1 action)"
+    assert changes["retarget@1~mug"] == "does GoTo(cup) on mug instead of cup (1 action)"
 
 
 def test_a_bt_cpp_twin_has_the_same_mutants_with_the_same_outcomes() -> None:
@@ -157,7 +157,25 @@ def test_a_bt_cpp_twin_has_the_same_mutants_with_the_same_outcomes() -> None:
     }
 
 
-def test_a_subtree_port_is_retargeted_as_the_value_it_had_when_the_tree_was_built() -> None:
+def test_a_selector_is_retargeted_to_another_room_the_plan_has() -> None:
+    from pytest_logicenv.sim.leaves import Select
+
+    plan = Plan("shut", (), rooms=("Study", "Bedroom"))
+
+    def shut() -> py_trees.behaviour.Behaviour:
+        study = Select("Window", room="Study")
+        return sequence("Shut", GoTo(study), Close(study))
+
+    [mutant] = [m for m in mutants_of(shut, plan).mutants if m.mutation.operator == "retarget"]
+    assert mutant.mutation.change == (
+        "does Shut on Window in the Bedroom instead of Window in the Study (2 actions)"
+    )
+    assert [leaf.ports["target"] for leaf in mutant().children] == [
+        Select("Window", room="Bedroom")
+    ] * 2
+
+
+def test_subtree_ports_are_retargeted_as_the_value_they_had_when_the_tree_was_built() -> None:
     policy = parse_bt_xml(
         """
 <root BTCPP_format="4">
@@ -168,14 +186,12 @@ def test_a_subtree_port_is_retargeted_as_the_value_it_had_when_the_tree_was_buil
 </root>""",
         tree="Main",
     )
-    [mutant] = [
-        m for m in mutants_of(policy, PLAN).mutants if m.mutation.change.startswith("GoTo(mug)")
-    ]
-    assert mutant.mutation.change == "GoTo(mug) acts on cup instead of mug (both Mug)"
+    [mutant] = [m for m in mutants_of(policy, PLAN).mutants if m.mutation.operator == "retarget"]
+    assert mutant.mutation.change == "does Sequence on cup instead of mug (2 actions)"
     outcome = _run(mutant)
     assert [(step.name, step.objects) for step in outcome.trace] == [
         ("GoTo", ("cup",)),
-        ("PickUp", ("mug",)),  # the rest of the subtree still reads the port
+        ("PickUp", ("cup",)),
     ]
 
 

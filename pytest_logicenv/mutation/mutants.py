@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import py_trees
@@ -47,9 +47,9 @@ from pytest_logicenv.mutation.tree import (
     swap_children,
     targets,
 )
+from pytest_logicenv.sim.actions import Target
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction
 from pytest_logicenv.sim.leaves import ActionLeaf
-from pytest_logicenv.sim.selectors import Select
 
 
 class MutantPolicy:
@@ -152,16 +152,16 @@ def apply(root: Behaviour, edit: Edit) -> Behaviour:
     if edit.how == "negate":
         return replace_node(root, edit.path, inverted(node))
     if edit.how == "retarget":
-        _retarget(node, edit.port, edit.ref)
+        for path, port in edit.ports:
+            _retarget(node_at(root, path), port, edit.value)
         return root
     raise ValueError(f"unknown edit {edit.how!r}")  # pragma: no cover
 
 
-def _retarget(node: Behaviour, port: str, ref: str) -> None:
-    """Point an action's port at ``ref`` (a selector keeps its qualifiers)."""
+def _retarget(node: Behaviour, port: str, value: Target) -> None:
+    """Point an action's port at ``value`` (a reference or a selector)."""
     ports = targets(node)
-    old = ports[port]
-    ports[port] = replace(old, ref=ref) if isinstance(old, Select) else ref
+    ports[port] = value
     if isinstance(node, ActionLeaf):
         node.ports = ports
     elif isinstance(node, XmlAction):

@@ -16,8 +16,10 @@ operator                    fault class     the mutant
 ``swap-sequence``           counterfactual  runs two neighbouring children of a Sequence in
                                             the other order
 ``negate-condition``        unreachable     takes the other branch: a condition negated
-``retarget``                unreachable     acts on another object of the same type (another
-                                            role the plan binds to that type)
+``retarget``                unreachable     does a step on another object of the same type:
+                                            every action of a sequence that names the object
+                                            names another role of its type, or its selector
+                                            another room, whole or support the policy names
 ==========================  ==============  ==================================================
 
 What an action makes true and needs is read from the simulator's own action rules where they
@@ -27,8 +29,9 @@ small tables below for the states (a test keeps them in step with the actions).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from pytest_logicenv.mutation.plan_facts import Atom, TaskFacts
 from pytest_logicenv.mutation.tree import (
@@ -39,23 +42,26 @@ from pytest_logicenv.mutation.tree import (
     label,
     node_at,
     refs,
+    targets,
     walk,
     where,
 )
-from pytest_logicenv.sim.actions import ACTIONS
+from pytest_logicenv.sim.actions import ACTIONS, Target
+from pytest_logicenv.sim.selectors import Select, selector
 
 
 @dataclass(frozen=True)
 class Edit:
     """One change to a tree: ``delete`` an action (it does nothing and succeeds), ``remove``
     a child, ``swap`` the children ``first`` and ``first + 1``, ``negate`` a condition, or
-    ``retarget`` an action's ``port`` to ``ref``."""
+    ``retarget`` the ``ports`` (action path, port) of a sequence at ``path`` to ``value``
+    (a reference or a selector)."""
 
     how: str
     path: Path
     first: int = 0
-    port: str = ""
-    ref: str = ""
+    ports: tuple[tuple[Path, str], ...] = ()
+    value: Target = ""
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ class Mutation:
     def id(self) -> str:
         """A name stable across runs and scenes (the operator and the node's path)."""
         path = ".".join(map(str, self.edit.path)) or "root"
-        extra = {"swap": f"~{self.edit.first}", "retarget": f"~{self.edit.port}={self.edit.ref}"}
+        extra = {"swap": f"~{self.edit.first}", "retarget": f"~{self.edit.value}"}
         return f"{self.operator}@{path}{extra.get(self.edit.how, '')}"
 
 
@@ -120,6 +126,7 @@ MAKES: Mapping[str, Callable[[Mapping[str, str]], tuple[Atom, ...]]] = {
 }
 
 Need = tuple[str, str]  # (what, the name of the object it is about)
+T = TypeVar("T")
 
 
 def establishes(node: Behaviour) -> set[Need]:
@@ -276,16 +283,80 @@ def negate_condition(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
 
 
 def retarget(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
+    """Each step (the actions of one sequence) done on another object of the same type: all
+    its ports naming an object name another one instead, as when a helper is called with
+    the wrong argument (acting on one object after walking to another is what the
+    ``delete-needed`` and ``swap-sequence`` mutants already do)."""
+    steps: dict[Path, list[tuple[Path, str, Target]]] = {}
     for path, node in _actions(root):
-        for port, name in refs(node).items():
-            type_name = facts.role_types.get(name)
-            if type_name is None:
+        step = _step_of(root, path)
+        for port, target in targets(node).items():
+            steps.setdefault(step, []).append((path, port, target))
+    qualifiers = _qualifier_values(root, facts)
+    for step, uses in steps.items():
+        for value in _distinct(target for _, _, target in uses):
+            ports = tuple((path, port) for path, port, target in uses if target == value)
+            for other in _alternatives(value, facts, qualifiers):
+                change = (
+                    f"does {label(node_at(root, step))} on {other} instead of {value} "
+                    f"({len(ports)} {'action' if len(ports) == 1 else 'actions'})"
+                )
+                edit = Edit("retarget", step, ports=ports, value=other)
+                yield _mutation("retarget", root, step, change, edit)
+
+
+def _step_of(root: Behaviour, path: Path) -> Path:
+    """The nearest sequence above an action (the action itself if none is)."""
+    for depth in range(len(path) - 1, -1, -1):
+        if kind(node_at(root, path[:depth])) == "sequence":
+            return path[:depth]
+    return path
+
+
+def _distinct(values: Iterable[T]) -> list[T]:
+    """The values in first-seen order, each once (selectors are not hashable)."""
+    found: list[T] = []
+    for value in values:
+        if value not in found:
+            found.append(value)
+    return found
+
+
+_QUALIFIERS = ("room", "part_of", "on", "in_")
+
+
+def _qualifier_values(root: Behaviour, facts: TaskFacts) -> dict[str, list[str]]:
+    """The values each selector qualifier takes in the policy (and the plan's rooms)."""
+    found: dict[str, list[str]] = {name: [] for name in _QUALIFIERS}
+    found["room"] += facts.rooms
+    for _, node in _actions(root):
+        for target in targets(node).values():
+            if isinstance(target, Select):
+                for name in _QUALIFIERS:
+                    if getattr(target, name) is not None:
+                        found[name].append(getattr(target, name))
+    return {name: _distinct(values) for name, values in found.items()}
+
+
+def _alternatives(
+    value: Target, facts: TaskFacts, qualifiers: Mapping[str, Sequence[str]]
+) -> Iterator[Target]:
+    """Other objects of ``value``'s type: another role of its type, or its selector with
+    one qualifier naming another room, whole or support the policy names."""
+    ref = selector(value).ref
+    type_name = facts.role_types.get(ref)
+    if type_name is not None:
+        for role in facts.roles_of_type(type_name):
+            if role != ref:
+                yield replace(value, ref=role) if isinstance(value, Select) else role
+    if isinstance(value, Select):
+        for name in _QUALIFIERS:
+            current = getattr(value, name)
+            if current is None:
                 continue
-            for other in facts.roles_of_type(type_name):
-                if other != name:
-                    change = f"{label(node)} acts on {other} instead of {name} (both {type_name})"
-                    edit = Edit("retarget", path, port=port, ref=other)
-                    yield _mutation("retarget", root, path, change, edit)
+            for other in qualifiers[name]:
+                if other != current:
+                    yield selector(value, **{name: other})
 
 
 def _mutation(operator: str, root: Behaviour, path: Path, change: str, edit: Edit) -> Mutation:

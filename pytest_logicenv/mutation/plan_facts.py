@@ -1,4 +1,4 @@
-"""What the mutation operators need to know of a task, read from its plan's facts.
+"""What the mutation operators need to know of a task, read from its plan's facts (and rooms).
 
 * the type of each role (``exists Box as red_box``): an action retargeted to another object
   of the same type names another role of that type;
@@ -35,6 +35,7 @@ class TaskFacts:
     role_types: Mapping[str, str]
     goal_atoms: frozenset[Atom]
     inside: Mapping[str, str]  # object (role or type) -> the container it is in
+    rooms: tuple[str, ...] = ()  # the plan's room types
 
     @classmethod
     def of(cls, plan: Plan | None) -> TaskFacts:
@@ -42,7 +43,7 @@ class TaskFacts:
             return cls({}, frozenset(), {})
         facts = [fact for _, fact in located_facts(plan)]
         initial = [*plan.setting, *_realizations(plan)]  # what scenes hold, not the goals
-        return cls(_role_types(facts), frozenset(_goal_atoms(plan)), _inside(initial))
+        return cls(_role_types(facts), frozenset(_goal_atoms(plan)), _inside(initial), plan.rooms)
 
     def roles_of_type(self, type_name: str) -> list[str]:
         return [role for role, found in self.role_types.items() if found == type_name]
