@@ -385,11 +385,13 @@ HOLDING = [
     SpatialRelation("face_to", "tv", "sofa"),
     SpatialRelation("above", "painting", "bench"),
     SpatialRelation("side_of", "plant", "sofa"),
+    SpatialRelation("corner", "lamp"),
 ]
 PLANT = at("plant", (0.4, 0.8, 0.4), 3.3, 0.4)
+LAMP = at("lamp", (0.4, 1.6, 0.4), 3.8, 0.2)  # in the south-east corner, back to the south
 BENCH = at("bench", (0.5, 0.45, 1.0), 0.3, 1.5)  # under the painting
 STOVE = at("stove", (0.6, 0.9, 0.6), 6.0, 1.5, room="kitchen")
-FURNISHED = (SOFA, TV, TABLE, CUP, NOTE, PAINTING, PLANT, BENCH, STOVE)
+FURNISHED = (SOFA, TV, TABLE, CUP, NOTE, PAINTING, PLANT, LAMP, BENCH, STOVE)
 
 
 def test_relations_that_hold_pass() -> None:
@@ -404,6 +406,14 @@ BROKEN: dict[str, tuple[SpatialRelation, str]] = {
     "center": (
         SpatialRelation("center", "sofa"),
         "its centre (2.000, 0.450) is off the support's centre",
+    ),
+    "corner": (
+        SpatialRelation("corner", "plant"),
+        "it does not stand in a corner of 'living' with its back to one of its walls",
+    ),
+    "corner of a support": (
+        SpatialRelation("corner", "cup"),
+        "it is not within 0.15 m of two sides of 'table''s rim",
     ),
     "mounted_on_wall": (
         SpatialRelation("mounted_on_wall", "table"),
@@ -448,6 +458,15 @@ def test_relations_that_do_not_hold_are_found(name: str) -> None:
     assert len(found) == 1
     assert found[0].startswith(f"relations[{relation}]: ")
     assert expected in found[0], found
+
+
+@pytest.mark.parametrize(("rotation", "holds"), [(0, True), (90, False), (180, False), (270, True)])
+def test_in_a_corner_the_back_is_to_one_of_its_walls(rotation: int, holds: bool) -> None:
+    # The lamp stands in the south-east corner: facing north or west, its back is to a wall.
+    lamp = replace(LAMP, rotation=rotation)
+    found = only(scene(lamp, provenance=kept(SpatialRelation("corner", "lamp"))), "relation")
+    assert found == ([] if holds else [found[0]])
+    assert holds or "does not stand in a corner" in found[0]
 
 
 def test_dropped_relations_are_not_held_against_the_scene() -> None:

@@ -19,6 +19,7 @@ from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
     RELATION_KINDS,
+    UNARY_RELATION_KINDS,
     WALL_HEIGHT,
     DoorSpec,
     Room,
@@ -89,6 +90,7 @@ def assert_valid(scene: Scene) -> None:
 SATISFIABLE = {
     "edge": rel("edge", "sofa"),
     "center": rel("center", "table"),
+    "corner": rel("corner", "chair"),
     "mounted_on_wall": rel("mounted_on_wall", "painting"),
     "in": rel("in", "cup", "table"),
     "on_top_of": rel("on_top_of", "book", "table"),
@@ -574,7 +576,7 @@ def random_relations(draw: st.DrawFn) -> SceneSpec:
         subject = draw(st.sampled_from(ids))
         target = (
             None
-            if kind in ("edge", "center")
+            if kind in UNARY_RELATION_KINDS
             else draw(st.sampled_from([i for i in ids if i != subject]))
         )
         priority = draw(st.sampled_from((PRIORITY_ENRICHMENT, PRIORITY_TASK)))

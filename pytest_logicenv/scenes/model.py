@@ -45,7 +45,8 @@ NEAR_DISTANCE = 1.0
 # checker tests them, each with its own geometry code, so these numbers are all the two share.
 #: ``far``: the footprints are at least this far apart (or the objects are in different rooms).
 FAR_DISTANCE = 1.5
-#: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it.
+#: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it;
+#: ``corner``: so are two sides of the footprint, each to one of two walls meeting at a corner.
 EDGE_DISTANCE = 0.15
 #: ``center``: the footprint centre is within this fraction of the support's extent of its centre.
 CENTER_FRACTION = 0.125
@@ -273,6 +274,7 @@ class SpatialRelation:
 RELATION_KINDS: tuple[str, ...] = (
     "edge",
     "center",
+    "corner",
     "mounted_on_wall",
     "in",
     "on_top_of",
@@ -285,7 +287,7 @@ RELATION_KINDS: tuple[str, ...] = (
     "face_to",
 )
 #: The kinds that relate one object to its surroundings, not to another object (no target).
-UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "mounted_on_wall")
+UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "corner", "mounted_on_wall")
 #: Priorities: relations that realize the task outrank those that only enrich the scene.
 PRIORITY_TASK = 10
 PRIORITY_ENRICHMENT = 1

@@ -60,6 +60,12 @@ Binary relations other than ``far`` require both objects to be in the same room.
   side, and ``s`` faces into the room (its back to that wall). For an object on or in another,
   some side of its footprint is at most ``EDGE_DISTANCE`` from the same side of its parent's
   footprint.
+- ``corner(s)``: for an object on the floor, ``edge(s)`` holds with one of two sides of its
+  room that meet at a convex corner (the room fills one quadrant around it), and the
+  footprint is also at most ``EDGE_DISTANCE`` from the other, within its extent (a plant or a
+  floor lamp in the corner, its back to one wall). For an object on or in another, two
+  perpendicular sides of its footprint are each at most ``EDGE_DISTANCE`` from the same side
+  of its parent's footprint.
 - ``center(s)``: the footprint's centre is within ``CENTER_FRACTION`` of the support's extent
   (along each axis) from the support's centre: the room's bounding box for an object on the
   floor, the parent's footprint otherwise.

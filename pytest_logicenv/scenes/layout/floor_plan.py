@@ -70,6 +70,8 @@ class RoomPlan:
     holes: tuple[CellBox, ...]
     sides: tuple[RoomSide, ...]
     area: float
+    #: The convex corners: the indices of the two sides (one along each axis) meeting there.
+    corners: tuple[tuple[int, int], ...] = ()
 
 
 def _corners_in_turn(
@@ -166,7 +168,32 @@ def make_plan(room: Room, index: int) -> RoomPlan:
         for c in outside
     )
     area = sum((c[2] - c[0]) * (c[3] - c[1]) for c in inside)
-    return RoomPlan(room, index, bbox, room.bounds, holes, _room_sides(room), area)
+    sides = _room_sides(room)
+    corners = _convex_corners(room, sides)
+    return RoomPlan(room, index, bbox, room.bounds, holes, sides, area, corners)
+
+
+def _convex_corners(room: Room, sides: Sequence[RoomSide]) -> tuple[tuple[int, int], ...]:
+    """The pairs of consecutive sides that meet at a corner the room lies inside of (where a
+    piece of furniture can stand with a wall behind it and one beside it).
+
+    >>> ell = Room("l", "Hall", ((0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)))
+    >>> _convex_corners(ell, _room_sides(ell))  # (2, 3) meet at (1, 1), inside the L
+    ((0, 1), (1, 2), (3, 4), (4, 5), (5, 0))
+    """
+    corners = []
+    for i, first in enumerate(sides):
+        j = (i + 1) % len(sides)
+        second = sides[j]
+        if first.axis == second.axis:
+            continue
+        x = (second if second.axis == "z" else first).line
+        z = (first if first.axis == "x" else second).line
+        # Convex: of the four quadrants around the corner, the room fills one.
+        quadrants = [(dx, dz) for dx in (-1e-4, 1e-4) for dz in (-1e-4, 1e-4)]
+        if sum(_point_inside(room.polygon, x + dx, z + dz) for dx, dz in quadrants) == 1:
+            corners.append((i, j))
+    return tuple(corners)
 
 
 def rooms_overlap(first: Room, second: Room) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from pytest_logicenv.scenes.layout.floor_plan import RoomSide
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import FRONTS, ItemGeometry
 from pytest_logicenv.scenes.layout.smt import (
@@ -35,13 +36,14 @@ from pytest_logicenv.scenes.model import (
     EDGE_DISTANCE,
     FAR_DISTANCE,
     NEAR_DISTANCE,
+    UNARY_RELATION_KINDS,
     SpatialRelation,
 )
 
 #: Relations that restate an object's support: checked before solving, never encoded.
 SUPPORT_RELATIONS = ("in", "on_top_of", "mounted_on_wall")
 #: Relations of one object (no target).
-UNARY_RELATIONS = ("edge", "center", "mounted_on_wall")
+UNARY_RELATIONS = UNARY_RELATION_KINDS
 
 _SIZES = "it cannot hold for these objects' sizes and supports"
 
@@ -58,7 +60,7 @@ def relation_condition(
         if relation.kind == "far":
             return True, ""
         return False, f"{subject.id!r} and {target.id!r} are in different rooms"
-    if subject.kind == "wall" and relation.kind in ("edge", "center"):
+    if subject.kind == "wall" and relation.kind in ("edge", "corner", "center"):
         return False, f"{relation.kind} applies to objects on the floor or on a surface"
     if relation.kind in ("near", "far") and target is not None:
         return _distance(state, subject, target, poses, relation.kind == "near"), _SIZES
@@ -68,9 +70,9 @@ def relation_condition(
 
 
 def _unary(state: LayoutState, kind: str, subject: Item, poses: Poses) -> tuple[Cond, str]:
-    """``edge`` or ``center`` in some case of the subject's rotation."""
-    encode = _edge if kind == "edge" else _center
-    cases = state.cases(subject, poses, kind == "edge")
+    """``edge``, ``corner`` or ``center`` in some case of the subject's rotation."""
+    encode = _UNARY[kind]
+    cases = state.cases(subject, poses, kind in ("edge", "corner"))
     return (
         any_of(*(all_of(cond, encode(state, subject, geo, poses)) for cond, geo in cases)),
         "it cannot hold where the object must stand",
@@ -115,27 +117,57 @@ def _edge(state: LayoutState, item: Item, geo: ItemGeometry, poses: Poses) -> Co
 
 def _edge_of_room(state: LayoutState, item: Item, geo: ItemGeometry) -> Cond:
     """Back to a side of the room, near it and within its extent."""
-    options = []
-    for side in state.plans[item.room].sides:
-        if geo.front != FRONTS[side.rotation]:
-            continue
-        wall = Length(0, side.line)
-        if side.axis == "x":
-            gap = (
-                below(geo.z_lo, wall, EDGE_DISTANCE)
-                if side.inward > 0
-                else below(wall, geo.z_hi, EDGE_DISTANCE)
+    return any_of(
+        *(
+            _by_side(side, geo)
+            for side in state.plans[item.room].sides
+            if geo.front == FRONTS[side.rotation]
+        )
+    )
+
+
+def _by_side(side: RoomSide, geo: ItemGeometry) -> Cond:
+    """The footprint is at most ``EDGE_DISTANCE`` from ``side`` and within its extent."""
+    wall = Length(0, side.line)
+    if side.axis == "x":
+        low, high = geo.z_lo, geo.z_hi
+        along = below(Length(0, side.lo), geo.x_lo), below(geo.x_hi, Length(0, side.hi))
+    else:
+        low, high = geo.x_lo, geo.x_hi
+        along = below(Length(0, side.lo), geo.z_lo), below(geo.z_hi, Length(0, side.hi))
+    gap = below(low, wall, EDGE_DISTANCE) if side.inward > 0 else below(wall, high, EDGE_DISTANCE)
+    return all_of(gap, *along)
+
+
+def _corner(state: LayoutState, item: Item, geo: ItemGeometry, poses: Poses) -> Cond:
+    """By two sides of the room that meet at a corner, its back to one of them; on or in
+    another object, by two perpendicular sides of its footprint."""
+    if item.kind == "floor":
+        plan = state.plans[item.room]
+        return any_of(
+            *(
+                all_of(_by_side(back, geo), _by_side(flank, geo))
+                for i, j in plan.corners
+                for back, flank in ((plan.sides[i], plan.sides[j]), (plan.sides[j], plan.sides[i]))
+                if geo.front == FRONTS[back.rotation]
             )
-            along = below(Length(0, side.lo), geo.x_lo), below(geo.x_hi, Length(0, side.hi))
-        else:
-            gap = (
-                below(geo.x_lo, wall, EDGE_DISTANCE)
-                if side.inward > 0
-                else below(wall, geo.x_hi, EDGE_DISTANCE)
+        )
+    return any_of(
+        *(
+            all_of(
+                cond,
+                any_of(
+                    below(geo.x_lo, parent.x_lo, EDGE_DISTANCE),
+                    below(parent.x_hi, geo.x_hi, EDGE_DISTANCE),
+                ),
+                any_of(
+                    below(geo.z_lo, parent.z_lo, EDGE_DISTANCE),
+                    below(parent.z_hi, geo.z_hi, EDGE_DISTANCE),
+                ),
             )
-            along = below(Length(0, side.lo), geo.z_lo), below(geo.z_hi, Length(0, side.hi))
-        options.append(all_of(gap, *along))
-    return any_of(*options)
+            for cond, parent in state.support_extent(item, poses)
+        )
+    )
 
 
 def _close(value: Length, centre: Length, extent: float) -> Cond:
@@ -244,6 +276,11 @@ def _face_to(s: ItemGeometry, t: ItemGeometry) -> Cond:
     return all_of(_beyond(t, s, s.front, None), _across(s, t, s.front))
 
 
+_UNARY: dict[str, Callable[[LayoutState, Item, ItemGeometry, Poses], Cond]] = {
+    "edge": _edge,
+    "corner": _corner,
+    "center": _center,
+}
 _PAIRS: dict[str, Callable[[ItemGeometry, ItemGeometry], Cond]] = {
     "above": _above,
     "in_front_of": _in_front_of,

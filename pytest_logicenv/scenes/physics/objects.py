@@ -12,7 +12,9 @@ wall (:func:`opening_span`). The checks of every dimension read objects through 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from pytest_logicenv.scenes.model import Door, Room, SceneObject, Wall, Window
 from pytest_logicenv.scenes.physics.geometry import (
@@ -112,6 +114,45 @@ def against_wall(obj: SceneObject, room: Room) -> bool:
     """The object's back lies on an axis-aligned side of the room, within the side, and the
     object faces into the room."""
     return any(abs(gap) <= TOLERANCE for gap in wall_gaps(footprint(obj), front(obj), room))
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side of a room from ``a`` to ``b``, with its unit ``normal`` into the room."""
+
+    a: Point
+    b: Point
+    normal: Point
+
+
+def convex_corners(room: Room) -> list[tuple[Side, Side]]:
+    """The pairs of consecutive axis-aligned sides that meet at a corner the room lies inside
+    of: of the four quadrants around the corner, the room fills exactly one."""
+    sides = [
+        Side(a, b, normal)
+        for a, b in edges(room.polygon)
+        if (normal := inward(room, a, b)) is not None
+    ]
+    out = []
+    for first, second in itertools.pairwise([*sides, sides[0]] if sides else []):
+        if first.b != second.a or dot(first.normal, second.normal) != 0:
+            continue
+        x, z = first.b
+        around = [(x + dx, z + dz) for dx in (-1e-3, 1e-3) for dz in (-1e-3, 1e-3)]
+        if sum(strictly_inside(room.polygon, p) for p in around) == 1:
+            out.append((first, second))
+    return out
+
+
+def side_gap(rect: Rect, side: Side) -> float | None:
+    """How far the rectangle lies in from ``side`` (None unless its extent along the side lies
+    within the side)."""
+    along = across(side.normal)
+    low, high = rect.span(along)
+    ends = sorted((dot(side.a, along), dot(side.b, along)))
+    if low < ends[0] - TOLERANCE or high > ends[1] + TOLERANCE:
+        return None
+    return rect.span(side.normal)[0] - dot(side.a, side.normal)
 
 
 def wall_point(wall: Wall, distance: float) -> Point:

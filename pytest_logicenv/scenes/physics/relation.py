@@ -36,11 +36,14 @@ from pytest_logicenv.scenes.model import (
 )
 from pytest_logicenv.scenes.physics.geometry import TOLERANCE, Point, Rect, across, dot
 from pytest_logicenv.scenes.physics.objects import (
+    Side,
     against_wall,
     bottom,
+    convex_corners,
     footprint,
     front,
     inside_problem,
+    side_gap,
     top,
     wall_gaps,
 )
@@ -119,6 +122,35 @@ def _edge_of_room(s: SceneObject, room: Room) -> str | None:
     return (
         f"no wall of {s.room!r} is within {EDGE_DISTANCE} m behind it, along its whole "
         f"back (footprint {rect}, facing {facing})"
+    )
+
+
+def _corner_holds(
+    s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+) -> str | None:
+    if s.relation == "wall":
+        return "corner applies to objects on the floor or on a surface, not on a wall"
+    rect = footprint(s)
+    if s.parent is None:
+        if any(_in_corner(rect, front(s), c) for c in convex_corners(rooms[s.room])):
+            return None
+        return f"it does not stand in a corner of {s.room!r} with its back to one of its walls"
+    parent = footprint(by_id[s.parent])
+    gaps_x = (abs(rect.x0 - parent.x0), abs(parent.x1 - rect.x1))
+    gaps_z = (abs(rect.z0 - parent.z0), abs(parent.z1 - rect.z1))
+    if min(gaps_x) <= EDGE_DISTANCE + TOLERANCE and min(gaps_z) <= EDGE_DISTANCE + TOLERANCE:
+        return None
+    return f"it is not within {EDGE_DISTANCE} m of two sides of {s.parent!r}'s rim"
+
+
+def _in_corner(rect: Rect, facing: Point, corner: tuple[Side, Side]) -> bool:
+    """The rectangle lies by both sides of the corner, its back (``facing`` away) to one."""
+    first, second = corner
+    if facing not in (first.normal, second.normal):
+        return False
+    return all(
+        gap is not None and -TOLERANCE <= gap <= EDGE_DISTANCE + TOLERANCE
+        for gap in (side_gap(rect, first), side_gap(rect, second))
     )
 
 
@@ -257,6 +289,7 @@ def _face_holds(s: SceneObject, t: SceneObject) -> str | None:
 _UNARY: dict[str, _Unary] = {
     "edge": _edge_holds,
     "center": _center_holds,
+    "corner": _corner_holds,
     "mounted_on_wall": _mounted_holds,
 }
 _BINARY: dict[str, _Binary] = {
