@@ -386,6 +386,8 @@ HOLDING = [
     SpatialRelation("above", "painting", "bench"),
     SpatialRelation("side_of", "plant", "sofa"),
     SpatialRelation("corner", "lamp"),
+    SpatialRelation("middle", "table"),
+    SpatialRelation("middle", "note"),
 ]
 PLANT = at("plant", (0.4, 0.8, 0.4), 3.3, 0.4)
 LAMP = at("lamp", (0.4, 1.6, 0.4), 3.8, 0.2)  # in the south-east corner, back to the south
@@ -414,6 +416,14 @@ BROKEN: dict[str, tuple[SpatialRelation, str]] = {
     "corner of a support": (
         SpatialRelation("corner", "cup"),
         "it is not within 0.15 m of two sides of 'table''s rim",
+    ),
+    "middle": (
+        SpatialRelation("middle", "plant"),
+        "it is within 0.5 m of a wall of 'living'",
+    ),
+    "middle of a support": (
+        SpatialRelation("middle", "cup"),
+        "its centre (2.400, 1.500) is off the support's centre",
     ),
     "mounted_on_wall": (
         SpatialRelation("mounted_on_wall", "table"),

@@ -91,6 +91,7 @@ SATISFIABLE = {
     "edge": rel("edge", "sofa"),
     "center": rel("center", "table"),
     "corner": rel("corner", "chair"),
+    "middle": rel("middle", "table"),
     "mounted_on_wall": rel("mounted_on_wall", "painting"),
     "in": rel("in", "cup", "table"),
     "on_top_of": rel("on_top_of", "book", "table"),
@@ -279,6 +280,21 @@ def test_an_l_shaped_room_keeps_objects_out_of_its_notch() -> None:
     )
     for seed in range(3):
         assert_valid(solve_layout(spec, seed=seed))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_corner_and_middle_in_an_l_shaped_room(seed: int) -> None:
+    # The L's inner corner at (2.5, 2) is no corner to stand in; its notch is no middle.
+    l_room = Room("living", "LivingRoom", ((0, 0), (5, 0), (5, 2), (2.5, 2), (2.5, 4), (0, 4)))
+    spec = SceneSpec(
+        "l",
+        rooms=(l_room,),
+        objects=(SOFA, TABLE, CHAIR, thing("plant", (0.4, 0.8, 0.4))),
+        relations=(rel("corner", "chair"), rel("corner", "plant"), rel("middle", "table")),
+    )
+    scene = solve_layout(spec, seed=seed)
+    assert_valid(scene)
+    assert scene.provenance.dropped == ()
 
 
 def test_rooms_off_the_grid() -> None:

@@ -433,8 +433,10 @@ Object types (R: a receptacle, things rest on or in it; W: hangs on a wall): \
 {_type_list(catalog)}.
 {materials}
 Relations (unary kinds take no target):
-- edge: against a wall, or at the rim of its support; center: in the middle of the room, or of \
-its support; mounted_on_wall: hangs on a wall
+- edge: against a wall, or at the rim of its support; corner: in a corner of the room, its \
+back to a wall, or at a corner of its support; middle: away from the walls, with a walkway \
+round it (on a support: its centre); center: in the middle of the room, or of its support; \
+mounted_on_wall: hangs on a wall
 - in, on_top_of: rests in or on the target (they restate the support)
 - near: at most {NEAR_DISTANCE:g} m from the target; far: at least {FAR_DISTANCE:g} m away, or \
 in another room
@@ -450,7 +452,8 @@ which situation the scene shows.
 - An object stands on the floor, hangs on a wall (W types only), or rests on or in a \
 receptacle (R types) of its room; what rests on one surface must fit on it together.
 - Relations must not contradict each other or the supports: an object has one place; nothing \
-is near and far, or at the edge and the center; only far relates objects of different rooms.
+is near and far, or at the edge (or in a corner) and in the middle or the center; only far \
+relates objects of different rooms.
 - Furnish each room as its type usually is, with about 4 to 12 objects; a room grows with \
 what stands on its floor, up to 10 m a side.
 

@@ -48,6 +48,9 @@ FAR_DISTANCE = 1.5
 #: ``edge``: the footprint side nearest to a wall (or to its support's rim) is this close to it;
 #: ``corner``: so are two sides of the footprint, each to one of two walls meeting at a corner.
 EDGE_DISTANCE = 0.15
+#: ``middle``: a floor object's footprint is at least this far from every wall (a walkway wide
+#: enough for the agent's body all round it).
+MIDDLE_DISTANCE = 0.5
 #: ``center``: the footprint centre is within this fraction of the support's extent of its centre.
 CENTER_FRACTION = 0.125
 #: ``above``: the subject's centre lies over the target's footprint grown by this margin.
@@ -275,6 +278,7 @@ RELATION_KINDS: tuple[str, ...] = (
     "edge",
     "center",
     "corner",
+    "middle",
     "mounted_on_wall",
     "in",
     "on_top_of",
@@ -287,7 +291,7 @@ RELATION_KINDS: tuple[str, ...] = (
     "face_to",
 )
 #: The kinds that relate one object to its surroundings, not to another object (no target).
-UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "corner", "mounted_on_wall")
+UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "corner", "middle", "mounted_on_wall")
 #: Priorities: relations that realize the task outrank those that only enrich the scene.
 PRIORITY_TASK = 10
 PRIORITY_ENRICHMENT = 1

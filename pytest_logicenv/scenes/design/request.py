@@ -124,7 +124,13 @@ def relation_form(item: EnrichmentRelation) -> str | None:
 
 
 #: Pairs of relation kinds no two objects (or one object) can satisfy together.
-OPPOSED = (frozenset({"near", "far"}), frozenset({"edge", "center"}))
+OPPOSED = (
+    frozenset({"near", "far"}),
+    frozenset({"edge", "center"}),
+    frozenset({"edge", "middle"}),
+    frozenset({"corner", "center"}),
+    frozenset({"corner", "middle"}),
+)
 
 
 def clashes(relations: Sequence[tuple[str, SpatialRelation]]) -> list[Violation]:

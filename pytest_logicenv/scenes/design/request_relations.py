@@ -88,7 +88,7 @@ def relation_conflict(
         return _support_conflict(draft, kind, subject, target)
     if kind == "mounted_on_wall" and subject.relation != "wall":
         return f"{subject.id} rests {_place(subject)}, not on a wall"
-    if kind in ("edge", "center") and subject.relation == "wall":
+    if kind in ("edge", "corner", "center", "middle") and subject.relation == "wall":
         return f"{kind} places what stands on the floor or on a surface, not what hangs"
     if target is not None and kind != "far":
         rooms = draft.root(subject).room, draft.root(target).room

@@ -66,6 +66,9 @@ Binary relations other than ``far`` require both objects to be in the same room.
   floor lamp in the corner, its back to one wall). For an object on or in another, two
   perpendicular sides of its footprint are each at most ``EDGE_DISTANCE`` from the same side
   of its parent's footprint.
+- ``middle(s)``: for an object on the floor, its footprint grown by ``MIDDLE_DISTANCE`` on
+  every side lies in its room (it stands away from the walls, with a walkway round it); for
+  an object on or in another, as ``center(s)``.
 - ``center(s)``: the footprint's centre is within ``CENTER_FRACTION`` of the support's extent
   (along each axis) from the support's centre: the room's bounding box for an object on the
   floor, the parent's footprint otherwise.

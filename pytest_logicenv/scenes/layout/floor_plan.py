@@ -72,6 +72,8 @@ class RoomPlan:
     area: float
     #: The convex corners: the indices of the two sides (one along each axis) meeting there.
     corners: tuple[tuple[int, int], ...] = ()
+    #: The holes in metres: (min x, min z, max x, max z) of each.
+    real_holes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 def _corners_in_turn(
@@ -170,7 +172,7 @@ def make_plan(room: Room, index: int) -> RoomPlan:
     area = sum((c[2] - c[0]) * (c[3] - c[1]) for c in inside)
     sides = _room_sides(room)
     corners = _convex_corners(room, sides)
-    return RoomPlan(room, index, bbox, room.bounds, holes, sides, area, corners)
+    return RoomPlan(room, index, bbox, room.bounds, holes, sides, area, corners, tuple(outside))
 
 
 def _convex_corners(room: Room, sides: Sequence[RoomSide]) -> tuple[tuple[int, int], ...]:

@@ -35,6 +35,7 @@ from pytest_logicenv.scenes.model import (
     CENTER_FRACTION,
     EDGE_DISTANCE,
     FAR_DISTANCE,
+    MIDDLE_DISTANCE,
     NEAR_DISTANCE,
     UNARY_RELATION_KINDS,
     SpatialRelation,
@@ -60,7 +61,7 @@ def relation_condition(
         if relation.kind == "far":
             return True, ""
         return False, f"{subject.id!r} and {target.id!r} are in different rooms"
-    if subject.kind == "wall" and relation.kind in ("edge", "corner", "center"):
+    if subject.kind == "wall" and relation.kind in ("edge", "corner", "center", "middle"):
         return False, f"{relation.kind} applies to objects on the floor or on a surface"
     if relation.kind in ("near", "far") and target is not None:
         return _distance(state, subject, target, poses, relation.kind == "near"), _SIZES
@@ -168,6 +169,31 @@ def _corner(state: LayoutState, item: Item, geo: ItemGeometry, poses: Poses) -> 
             for cond, parent in state.support_extent(item, poses)
         )
     )
+
+
+def _middle(state: LayoutState, item: Item, geo: ItemGeometry, poses: Poses) -> Cond:
+    """Its footprint grown by ``MIDDLE_DISTANCE`` inside the room; on a support, ``center``."""
+    if item.kind != "floor":
+        return _center(state, item, geo, poses)
+    plan = state.plans[item.room]
+    x0, z0, x1, z1 = plan.real_bbox
+    margin = MIDDLE_DISTANCE
+    inside = [
+        below(Length(0, x0), geo.x_lo, -margin),
+        below(geo.x_hi, Length(0, x1), -margin),
+        below(Length(0, z0), geo.z_lo, -margin),
+        below(geo.z_hi, Length(0, z1), -margin),
+    ]
+    clear = [
+        any_of(
+            below(geo.x_hi, Length(0, hx0), -margin),
+            below(Length(0, hx1), geo.x_lo, -margin),
+            below(geo.z_hi, Length(0, hz0), -margin),
+            below(Length(0, hz1), geo.z_lo, -margin),
+        )
+        for hx0, hz0, hx1, hz1 in plan.real_holes
+    ]
+    return all_of(*inside, *clear)
 
 
 def _close(value: Length, centre: Length, extent: float) -> Cond:
@@ -280,6 +306,7 @@ _UNARY: dict[str, Callable[[LayoutState, Item, ItemGeometry, Poses], Cond]] = {
     "edge": _edge,
     "corner": _corner,
     "center": _center,
+    "middle": _middle,
 }
 _PAIRS: dict[str, Callable[[ItemGeometry, ItemGeometry], Cond]] = {
     "above": _above,

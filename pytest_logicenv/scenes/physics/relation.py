@@ -28,13 +28,21 @@ from pytest_logicenv.scenes.model import (
     CENTER_FRACTION,
     EDGE_DISTANCE,
     FAR_DISTANCE,
+    MIDDLE_DISTANCE,
     NEAR_DISTANCE,
     Room,
     Scene,
     SceneObject,
     SpatialRelation,
 )
-from pytest_logicenv.scenes.physics.geometry import TOLERANCE, Point, Rect, across, dot
+from pytest_logicenv.scenes.physics.geometry import (
+    TOLERANCE,
+    Point,
+    Rect,
+    across,
+    dot,
+    rect_in_polygon,
+)
 from pytest_logicenv.scenes.physics.objects import (
     Side,
     against_wall,
@@ -168,6 +176,20 @@ def _center_holds(
     return f"its centre ({cx:.3f}, {cz:.3f}) is off the support's centre ({sx:.3f}, {sz:.3f})"
 
 
+def _middle_holds(
+    s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]
+) -> str | None:
+    if s.relation == "wall":
+        return "middle applies to objects on the floor or on a surface, not on a wall"
+    if s.parent is not None:
+        return _center_holds(s, rooms, by_id)
+    rect, margin = footprint(s), MIDDLE_DISTANCE - TOLERANCE
+    grown = Rect(rect.x0 - margin, rect.z0 - margin, rect.x1 + margin, rect.z1 + margin)
+    if rect_in_polygon(grown, rooms[s.room].polygon):
+        return None
+    return f"it is within {MIDDLE_DISTANCE} m of a wall of {s.room!r} (footprint {rect})"
+
+
 def _support(s: SceneObject, rooms: dict[str, Room], by_id: dict[str, SceneObject]) -> Rect:
     """What the object stands on, seen from above: its room's bounds, or its parent."""
     if s.parent is None:
@@ -290,6 +312,7 @@ _UNARY: dict[str, _Unary] = {
     "edge": _edge_holds,
     "center": _center_holds,
     "corner": _corner_holds,
+    "middle": _middle_holds,
     "mounted_on_wall": _mounted_holds,
 }
 _BINARY: dict[str, _Binary] = {
