@@ -495,6 +495,54 @@ def test_the_agent_can_walk_to_every_task_object(plan: str, trajectory: str) -> 
     assert solve_layout(design_scene(loaded, chosen, seed=0), seed=0) == scene
 
 
+def test_doors_and_windows_can_pin_their_wall_and_offset() -> None:
+    spec = SceneSpec(
+        "pinned",
+        rooms=(room("living"), room("kitchen", x0=5.0, width=3.0, depth=3.0)),
+        objects=(SOFA, TABLE),
+        doors=(
+            DoorSpec("front", ("living", "exterior"), width=1.0, side="south", offset=1.0),
+            DoorSpec("inner", ("living", "kitchen"), wall="wall|living|kitchen|0", offset=0.37),
+        ),
+        windows=(WindowSpec("window", "living", side="north", offset=2.5),),
+    )
+    for seed in range(3):
+        scene = solve_layout(spec, seed=seed)
+        assert_valid(scene)
+        walls = {w.id: w for w in scene.walls}
+        doors = {d.id: d for d in scene.doors}
+        front, inner = doors["front"], doors["inner"]
+        assert walls[front.wall].start[1] == walls[front.wall].end[1] == 0.0
+        assert front.offset == 1.0
+        assert (inner.wall, inner.offset) == ("wall|living|kitchen|0", 0.37)
+        (window,) = scene.windows
+        assert walls[window.wall].start[1] == walls[window.wall].end[1] == 4.0
+        assert window.offset == 2.5
+
+
+@pytest.mark.parametrize(
+    ("door", "message"),
+    [
+        (
+            DoorSpec("d", ("living", "exterior"), side="south", offset=4.5),
+            r"doors\[d\]: no wall fits side 'south' and offset 4.5 m \(it must leave 0.1 m to both "
+            r"ends of the wall with its 0.9 m width\): the walls it may go in: wall\|living\|0 "
+            r"\(5.00 m, south\)",
+        ),
+        (
+            DoorSpec("d", ("living", "exterior"), wall="wall|living|9"),
+            r"doors\[d\]: no wall fits wall 'wall\|living\|9'",
+        ),
+        (DoorSpec("d", ("living", "exterior"), side="up"), r"side 'up' must be one of north"),
+        (DoorSpec("d", ("living", "exterior"), offset=-1), r"offset -1 m must be at least 0"),
+    ],
+)
+def test_pins_that_no_wall_takes_are_named(door: DoorSpec, message: str) -> None:
+    spec = SceneSpec("pins", rooms=(room(),), objects=(SOFA,), doors=(door,))
+    with pytest.raises(LayoutError, match=message):
+        solve_layout(spec)
+
+
 def test_task_objects_behind_walls_without_doors_are_refused_before_solving() -> None:
     cup = replace(CUP, id="mug", parent=None, room="kitchen", task=True)
     spec = SceneSpec(

@@ -419,8 +419,11 @@ class Scene:
 
 @dataclass(frozen=True)
 class DoorSpec:
-    """A door the design asks for between two rooms (or a room and ``"exterior"``); the
-    layout chooses its wall and offset."""
+    """A door the design asks for between two rooms (or a room and ``"exterior"``). The layout
+    chooses its wall and offset unless the design pins them: ``side`` (``north``/``south``/
+    ``east``/``west`` of its first room) or ``wall`` (a wall id, ``wall|<room>[|<room>]|<n>``)
+    pins the wall, ``offset`` the metres from the wall's start to its near edge (as
+    :attr:`Door.offset`)."""
 
     id: str
     rooms: tuple[str, ...]
@@ -428,12 +431,16 @@ class DoorSpec:
     width: float = 0.9
     height: float = 2.1
     asset_id: str = ""
+    side: str | None = None
+    wall: str | None = None
+    offset: float | None = None
 
 
 @dataclass(frozen=True)
 class WindowSpec:
     """A window the design asks for in a room's exterior wall; the layout places it.
-    ``side`` (``north``/``south``/``east``/``west``) pins the wall when given."""
+    ``side`` (``north``/``south``/``east``/``west``) or ``wall`` (a wall id) pins the wall,
+    ``offset`` the metres from the wall's start to its near edge (as :attr:`Window.offset`)."""
 
     id: str
     room: str
@@ -444,6 +451,8 @@ class WindowSpec:
     asset_id: str = ""
     role: str | None = None
     side: str | None = None
+    wall: str | None = None
+    offset: float | None = None
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ class PlacedOpening:
 
 @dataclass(frozen=True)
 class OpeningRequest:
-    """A door or window to place: its size, heights and the walls it may go in."""
+    """A door or window to place: its size, heights, the walls it may go in and, when the
+    design pins it, its offset from the start of its wall."""
 
     id: str
     width: float
@@ -73,12 +74,23 @@ class OpeningRequest:
     top: float
     is_door: bool
     walls: tuple[WallRun, ...]
+    offset: float | None = None
 
     def starts(self, run: WallRun) -> tuple[int, int]:
-        """The grid cells where it may start along ``run``, clear of the wall's ends."""
+        """The grid cells where it may start along ``run``, clear of the wall's ends (the
+        cell holding its pinned start, when pinned)."""
+        if self.offset is not None:
+            cell = math.floor((run.lo + self.offset) / GRID + EPS)
+            return cell, cell
         low = math.ceil((run.lo + OPENING_MARGIN) / GRID - EPS)
         high = math.floor((run.hi - OPENING_MARGIN - self.width) / GRID + EPS)
         return low, high
+
+    @property
+    def span(self) -> float:
+        """How far (metres) from the start of its cell it may reach: a pinned start off the
+        grid lies up to a cell past it."""
+        return self.width + (GRID if self.offset is not None else 0.0)
 
 
 def solve_openings(
@@ -144,14 +156,21 @@ def _door_request(
     else:
         walls = [r for r in runs if r.exterior and r.inward[0][0] == rooms[0]]
         missing = f"room {rooms[0]!r} has no exterior wall"
+    pinned = _pinned(walls, rooms[0], door.side, door.wall, door.offset, door.width)
     need = door.width + 2 * OPENING_MARGIN
-    fitting = tuple(r for r in walls if r.hi - r.lo >= need)
+    fitting = tuple(r for r in pinned if r.hi - r.lo >= need)
     errors = []
     if not fitting:
-        why = missing if not walls else f"the walls it may go in are shorter than {need:.2f} m"
+        if not walls:
+            why = missing
+        elif not pinned:
+            why = _pin_missed(walls, rooms[0], door.side, door.wall, door.offset, door.width)
+        else:
+            why = f"the walls it may go in are shorter than {need:.2f} m"
         message = f"{why}; make the rooms touch along at least {need:.2f} m or connect other rooms"
         errors.append(Violation("door", f"doors[{door.id}]", message))
-    return OpeningRequest(door.id, door.width, 0.0, door.height, True, fitting), errors
+    request = OpeningRequest(door.id, door.width, 0.0, door.height, True, fitting, door.offset)
+    return request, errors
 
 
 def _window_request(
@@ -159,25 +178,79 @@ def _window_request(
 ) -> tuple[OpeningRequest, list[Violation]]:
     """The window's request, and why no wall can take it (if none can)."""
     need = window.width + 2 * OPENING_MARGIN
-    fitting = tuple(
-        r
-        for r in runs
-        if r.exterior
-        and r.inward[0][0] == window.room
-        and (window.side is None or SIDES[window.side] == (r.axis, -r.inward[0][1]))
-        and r.hi - r.lo >= need
-    )
+    exterior = [r for r in runs if r.exterior and r.inward[0][0] == window.room]
+    pinned = _pinned(exterior, window.room, window.side, window.wall, window.offset, window.width)
+    fitting = tuple(r for r in pinned if r.hi - r.lo >= need)
     errors = []
     if not fitting:
-        side = f" on its {window.side} side" if window.side else ""
-        message = (
-            f"room {window.room!r} has no exterior wall{side} longer than {need:.2f} m; "
-            "choose another side or room"
-        )
+        if not pinned and (window.wall is not None or window.offset is not None):
+            why = _pin_missed(
+                exterior, window.room, window.side, window.wall, window.offset, window.width
+            )
+            message = f"{why}; choose another"
+        else:
+            side = f" on its {window.side} side" if window.side else ""
+            message = (
+                f"room {window.room!r} has no exterior wall{side} longer than {need:.2f} m; "
+                "choose another side or room"
+            )
         errors.append(Violation("window", f"windows[{window.id}]", message))
     top = window.sill + window.height
-    request = OpeningRequest(window.id, window.width, window.sill, top, False, fitting)
+    request = OpeningRequest(
+        window.id, window.width, window.sill, top, False, fitting, window.offset
+    )
     return request, errors
+
+
+def _on_side(run: WallRun, room: str, side: str) -> bool:
+    """Whether ``run`` is on the ``side`` (north, south, east, west) of ``room``."""
+    inward = dict(run.inward).get(room)
+    return inward is not None and SIDES[side] == (run.axis, -inward)
+
+
+def _pinned(
+    walls: Sequence[WallRun],
+    room: str,
+    side: str | None,
+    wall: str | None,
+    offset: float | None,
+    width: float,
+) -> list[WallRun]:
+    """The walls of ``walls`` the pins allow: on ``side`` of ``room``, with id ``wall``, long
+    enough for the opening at ``offset`` with :data:`OPENING_MARGIN` to the wall's ends."""
+    return [
+        r
+        for r in walls
+        if (side is None or _on_side(r, room, side))
+        and (wall is None or r.wall.id == wall)
+        and (
+            offset is None
+            or OPENING_MARGIN - EPS <= offset <= r.hi - r.lo - width - OPENING_MARGIN + EPS
+        )
+    ]
+
+
+def _pin_missed(
+    walls: Sequence[WallRun],
+    room: str,
+    side: str | None,
+    wall: str | None,
+    offset: float | None,
+    width: float,
+) -> str:
+    """Why no wall of ``walls`` takes the pinned opening, naming the walls it may go in."""
+    named = ", ".join(f"{r.wall.id} ({r.hi - r.lo:.2f} m, {_side_of(r, room)})" for r in walls)
+    pins = [f"side {side!r}" if side else "", f"wall {wall!r}" if wall else ""]
+    if offset is not None:
+        pins.append(
+            f"offset {offset:g} m (it must leave {OPENING_MARGIN} m to both ends of the wall "
+            f"with its {width:g} m width)"
+        )
+    return f"no wall fits {' and '.join(p for p in pins if p)}: the walls it may go in: {named}"
+
+
+def _side_of(run: WallRun, room: str) -> str:
+    return next((side for side in SIDES if _on_side(run, room, side)), "?")
 
 
 # --------------------------------------------------------------------------- the problem
@@ -208,8 +281,8 @@ def _encode(
 
 def _apart(a: int, first: OpeningRequest, b: int, second: OpeningRequest) -> list[Cond]:
     """Openings ``a`` and ``b``, when in the same wall, keep :data:`OPENING_MARGIN` apart."""
-    gap_first = math.ceil((first.width + OPENING_MARGIN) / GRID - EPS)
-    gap_second = math.ceil((second.width + OPENING_MARGIN) / GRID - EPS)
+    gap_first = math.ceil((first.span + OPENING_MARGIN) / GRID - EPS)
+    gap_second = math.ceil((second.span + OPENING_MARGIN) / GRID - EPS)
     constraints = []
     for ka, run in enumerate(first.walls):
         if run in second.walls:
@@ -234,6 +307,8 @@ def _read(
     for n, request in enumerate(requests):
         run = request.walls[model_int(model, f"w{n}")]
         lo = model_int(model, f"o{n}") * GRID
+        if request.offset is not None:
+            lo = run.lo + request.offset
         openings.append(
             PlacedOpening(
                 request.id, run, lo, request.width, request.bottom, request.top, request.is_door

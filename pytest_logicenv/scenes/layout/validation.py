@@ -221,6 +221,19 @@ def _door_problems(spec: SceneSpec, room_ids: Collection[str]) -> list[Violation
         if not 0 < door.height <= WALL_HEIGHT or door.width <= 0:
             message = f"needs 0 < height <= {WALL_HEIGHT} m (the wall) and width > 0"
             problems.append(Violation("door", where, message))
+        problems += _pin_problems("door", where, door.side, door.offset)
+    return problems
+
+
+def _pin_problems(kind: str, where: str, side: str | None, offset: float | None) -> list[Violation]:
+    """A pinned side must be a compass side, a pinned offset not negative."""
+    problems = []
+    if side is not None and side not in SIDES:
+        message = f"side {side!r} must be one of {', '.join(SIDES)}"
+        problems.append(Violation(kind, where, message))
+    if offset is not None and offset < 0:
+        message = f"offset {offset:g} m must be at least 0 (metres from the wall's start)"
+        problems.append(Violation(kind, where, message))
     return problems
 
 
@@ -231,9 +244,7 @@ def _window_problems(spec: SceneSpec, room_ids: Collection[str]) -> list[Violati
         if window.room not in room_ids:
             message = f"room {window.room!r} is not a room of the design"
             problems.append(Violation("window", where, message))
-        if window.side is not None and window.side not in SIDES:
-            message = f"side {window.side!r} must be one of {', '.join(SIDES)}"
-            problems.append(Violation("window", where, message))
+        problems += _pin_problems("window", where, window.side, window.offset)
         if window.sill <= 0 or window.width <= 0 or window.height <= 0:
             message = "needs a sill above the floor (> 0) and a positive size"
             problems.append(Violation("window", where, message))
