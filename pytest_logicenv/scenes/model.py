@@ -59,6 +59,30 @@ ABOVE_MARGIN = 0.15
 ALIGN_TOLERANCE = 0.05
 #: ``in_front_of`` / ``side_of``: the gap between the two footprints is at most this.
 ADJACENT_DISTANCE = NEAR_DISTANCE
+# Margins. Where space allows, the layout meets relations with room to spare: after meeting
+# as many as it can, it prefers the tighter versions below (as many as hold together). These
+# are preferences of the layout, never checked; the tolerances above define the relations.
+#: ``near``: preferably at most this far apart.
+NEAR_NATURAL = 0.5
+#: ``far``: preferably at least this far apart.
+FAR_NATURAL = 2.0
+#: ``edge``, ``corner``: preferably this close to the wall or the rim (flush, to a grid cell).
+EDGE_NATURAL = 0.05
+#: ``center``: preferably within this fraction of the support's extent of its centre.
+CENTER_NATURAL = CENTER_FRACTION / 2
+#: ``center_aligned``: preferably this close to the axis (half the 5 cm grid: as close as
+#: the grid lets any two sizes come).
+ALIGN_NATURAL = 0.025
+#: ``in_front_of``: preferably this far (least, most) beyond the target's front: room for
+#: legs between a sofa and its coffee table.
+IN_FRONT_NATURAL = (0.3, 0.6)
+#: ``side_of``: preferably at most this far beside the target.
+SIDE_NATURAL = 0.3
+#: ``in_front_of``, ``side_of``, ``face_to``: preferably centred on the target, within this
+#: fraction of its extent across of its centre.
+CENTRED_NATURAL = 0.25
+#: ``above``: preferably over the target's footprint itself (no margin).
+ABOVE_NATURAL = 0.0
 #: The agent's body on the floor is a disc of this radius (metres); AI2-THOR's agent is
 #: a capsule about 0.2 m in radius. It must fit where it starts and where it walks.
 AGENT_RADIUS = 0.2
