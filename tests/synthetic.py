@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pytest_logicenv.errors import SceneError
+from pytest_logicenv.scenes.layout.contradictions import NEVER_TOGETHER
 from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
@@ -317,6 +318,9 @@ def _relations(
 
     def add(kind: str, subject: SceneObject, target: SceneObject | None = None) -> None:
         priority = PRIORITY_TASK if rng.random() < 0.25 else PRIORITY_ENRICHMENT
+        pair = {subject.id, target.id if target else None}
+        if any({r.subject, r.target} == pair and {r.kind, kind} in NEVER_TOGETHER for r in out):
+            priority = PRIORITY_ENRICHMENT  # a task needs no contradiction; a designer may err
         relation = SpatialRelation(kind, subject.id, target.id if target else None, priority)
         if all(
             (r.kind, r.subject, r.target) != (kind, relation.subject, relation.target) for r in out

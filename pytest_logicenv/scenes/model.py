@@ -38,6 +38,10 @@ from pytest_logicenv.errors import SceneError
 
 #: Version of the scene JSON format; a file with another version is stale, not an error.
 SCENE_FORMAT = "logicenv-scene/1"
+#: Priorities: relations that realize the task outrank those that only enrich the scene; so do
+#: objects (a task object is never left out; see :attr:`SceneObject.priority`).
+PRIORITY_TASK = 10
+PRIORITY_ENRICHMENT = 1
 #: Two objects whose footprints are at most this far apart (metres) are ``near``.
 NEAR_DISTANCE = 1.0
 # Thresholds of the spatial relations (metres). The relations are defined precisely in
@@ -265,6 +269,9 @@ class SceneObject:
     accepts: tuple[str, ...] = ()
     #: The id of the object this one is a part of (``None``: not a part).
     part_of: str | None = None
+    #: When the room cannot hold everything, the layout leaves out the objects of lowest
+    #: priority first (the later among equals); task objects, and what they rest on, never.
+    priority: int = PRIORITY_ENRICHMENT
 
     def has(self, prop: str) -> bool:
         """Whether the catalog gave this object property ``prop``."""
@@ -316,9 +323,6 @@ RELATION_KINDS: tuple[str, ...] = (
 )
 #: The kinds that relate one object to its surroundings, not to another object (no target).
 UNARY_RELATION_KINDS: tuple[str, ...] = ("edge", "center", "corner", "middle", "mounted_on_wall")
-#: Priorities: relations that realize the task outrank those that only enrich the scene.
-PRIORITY_TASK = 10
-PRIORITY_ENRICHMENT = 1
 
 
 @dataclass(frozen=True)
@@ -328,8 +332,21 @@ class AgentStart:
 
 
 @dataclass(frozen=True)
+class DroppedObject:
+    """An object the design asked for that the layout left out, and why (the room was full)."""
+
+    id: str
+    type: str
+    room: str
+    priority: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class Provenance:
-    """Where a scene came from, so that a reader can trust or regenerate it."""
+    """Where a scene came from, so that a reader can trust or regenerate it: ``kept`` and
+    ``dropped`` are the relations the layout met and left out, ``dropped_objects`` the objects
+    it could not place."""
 
     trajectory: str | None = None
     conditions: tuple[tuple[str, str], ...] = ()
@@ -338,6 +355,7 @@ class Provenance:
     kept: tuple[SpatialRelation, ...] = ()
     dropped: tuple[SpatialRelation, ...] = ()
     notes: tuple[str, ...] = ()
+    dropped_objects: tuple[DroppedObject, ...] = ()
 
 
 @dataclass(frozen=True)

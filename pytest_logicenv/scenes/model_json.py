@@ -23,9 +23,11 @@ from typing import Any
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.model import (
+    PRIORITY_ENRICHMENT,
     SCENE_FORMAT,
     AgentStart,
     Door,
+    DroppedObject,
     Point,
     Provenance,
     Room,
@@ -123,6 +125,7 @@ def _object_json(obj: SceneObject) -> dict[str, Any]:
         "task": obj.task,
         "custom_type": obj.custom_type,
         "accepts": list(obj.accepts),
+        "priority": obj.priority,
     }
     if obj.part_of is not None:  # left out otherwise: scenes without parts stay as they were
         data["part_of"] = obj.part_of
@@ -152,6 +155,17 @@ def _provenance_json(provenance: Provenance) -> dict[str, Any]:
         "kept": [_relation_json(r) for r in provenance.kept],
         "dropped": [_relation_json(r) for r in provenance.dropped],
         "notes": list(provenance.notes),
+        "dropped_objects": [_dropped_object_json(d) for d in provenance.dropped_objects],
+    }
+
+
+def _dropped_object_json(dropped: DroppedObject) -> dict[str, Any]:
+    return {
+        "id": dropped.id,
+        "type": dropped.type,
+        "room": dropped.room,
+        "priority": dropped.priority,
+        "reason": dropped.reason,
     }
 
 
@@ -295,6 +309,7 @@ def _object(data: Mapping[str, Any]) -> SceneObject:
         custom_type=bool(data.get("custom_type", False)),
         accepts=_names(data.get("accepts", []), "'accepts'"),
         part_of=data.get("part_of"),
+        priority=int(data.get("priority", PRIORITY_ENRICHMENT)),
     )
 
 
@@ -321,4 +336,15 @@ def _provenance(data: Mapping[str, Any]) -> Provenance:
         kept=tuple(_relation(r) for r in _parts(data, "kept")),
         dropped=tuple(_relation(r) for r in _parts(data, "dropped")),
         notes=_names(data.get("notes", []), "'notes'"),
+        dropped_objects=tuple(_dropped_object(d) for d in _parts(data, "dropped_objects")),
+    )
+
+
+def _dropped_object(data: Mapping[str, Any]) -> DroppedObject:
+    return DroppedObject(
+        id=str(data["id"]),
+        type=str(data["type"]),
+        room=str(data.get("room", "")),
+        priority=int(data.get("priority", PRIORITY_ENRICHMENT)),
+        reason=str(data.get("reason", "")),
     )

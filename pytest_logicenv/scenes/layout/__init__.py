@@ -10,16 +10,21 @@ rotation, every door's and window's wall and offset, and the agent's start.
 - :mod:`~.driver`: :func:`solve_layout`, the attempts with other seeds, one layout's steps.
 - :mod:`~.parts`: parts (a dresser's drawers) and what rests in them leave the problem and
   come back at their parents.
-- :mod:`~.validation` and :mod:`~.fit_checks`: what is wrong with a design before solving.
+- :mod:`~.validation`, :mod:`~.contradictions` and :mod:`~.fit_checks`: what is wrong with a
+  design before solving, and what the rooms' areas cannot hold.
+- :mod:`~.selection`: which objects may be left out, and in what order.
 - :mod:`~.floor_plan`: rooms in solver cells, their sides, the walls derived from them.
 - :mod:`~.items` and :mod:`~.poses`: what is placed, where (solver terms), and its boxes.
 - :mod:`~.smt`: the grid units and the SMT-LIB terms everything is written in.
 - :mod:`~.openings`: doors and windows in walls, and the clearances they keep free.
-- :mod:`~.decomposition`: the small problems in order, and which relations each solves.
-- :mod:`~.solving`, :mod:`~.constraints`, :mod:`~.relations`, :mod:`~.relaxation`: one
-  problem (its variables, hard constraints, relation encodings, dropped relations), on the
-  :mod:`~.state` of the run within its :mod:`~.budget` of time.
-- :mod:`~.reachability`: door paths, and the agent's start that reaches the task objects.
+- :mod:`~.decomposition` and :mod:`~.groups`: the small problems in order (a crowded floor in
+  anchor groups), and which relations each solves.
+- :mod:`~.solving`, :mod:`~.constraints`, :mod:`~.relations`, :mod:`~.placements`,
+  :mod:`~.tolerances`, :mod:`~.relaxation`: one problem (its variables, hard constraints,
+  relation encodings with their thresholds, what is kept and dropped), on the :mod:`~.state`
+  of the run within its :mod:`~.budget` of time.
+- :mod:`~.reachability` and :mod:`~.clearing`: door paths, the agent's start that reaches the
+  task objects, and what to leave out when furniture closes the way.
 
 **Grid.** Positions are integers: on a :data:`~.smt.GRID` (5 cm) grid for what stands on the
 floor or hangs on a wall, on a :data:`~.smt.FINE_GRID` (1 cm) grid for what rests on or in
@@ -38,7 +43,24 @@ A relation between objects of two problems is solved in the later one, except th
 it links are solved together in the earlier one (with what they rest on) when it relates a
 wall-mounted object to floor furniture (a picture above the sofa, a switch near the desk: the
 furniture must stand where that is possible), or when solving it in the later problem dropped it
-(then the layout is solved again). ``decompose=False`` solves one model of everything instead.
+(then the layout is solved again). A floor of more than :data:`~.groups.GROUP_SIZE` items is
+placed in *anchor groups*, the most important first, each grown from its anchor through the
+relations that link it (a sofa with its coffee table, TV stand and armchair): Z3's effort grows
+much faster than the objects of one problem, so one room of 160 objects takes about a second
+this way. A relation between two groups of one floor is solved with the later group and
+dropped if it cannot hold there. ``decompose=False`` solves one model of everything instead.
+
+**Best effort.** When a room cannot hold everything, the layout places a maximal subset in
+priority order and records the rest (see :mod:`~.selection`): task objects, what they rest on
+and the agent's start are *essential*, and one that cannot be placed is an error naming it and
+the space it needs; the others go by their priority, the later among equals, and with them
+what rests on them and the relations naming them. Before solving, objects whose footprints no
+longer fit the area their room has left (its floor less the doors' sweeps, the agent's start
+and a walkway to each task object) are left out at once; when a problem's objects still do
+not fit, it is solved again with a presence literal ``p<n>`` per object that may be left out,
+relaxed like the relations below (objects before relations). Left-out objects, with the
+reason, go to the scene's ``provenance.dropped_objects``. When the time runs out, the layout
+keeps what it placed so far and leaves out the rest (see :mod:`~.budget`).
 
 **Hard constraints.** Inside the room; no collision (3D boxes; an object and what it holds are
 exempt); supported (floor objects stand at ``y = 0``, an object ``on`` another stands on its top
@@ -96,7 +118,9 @@ through the doors between rooms, around everything standing on the floor or hang
 wall) from its start to within ``REACH_DISTANCE`` of every task object (of what it rests on)
 and every window with a role. The solver places the agent's start somewhere free; the layout
 then moves it to the stretch of floor that reaches the most of them, and when some stays out
-of reach, lays the scene out again with another seed (up to :data:`~.driver.ATTEMPTS` times).
+of reach, lays the scene out again with another seed (up to :data:`~.driver.ATTEMPTS` times,
+while time is left); when none reaches all, it leaves out of the best one the enrichment
+objects that close the way (see :mod:`~.clearing`).
 
 **Relaxation.** ``in``, ``on_top_of`` and ``mounted_on_wall`` restate supports and are checked
 before solving (a contradiction is an error). The others are soft: each gets an assumption
@@ -106,7 +130,18 @@ equals) and the problem is solved again; afterwards every dropped relation is tr
 important first, and may displace kept relations of lower priority that block it. So every
 dropped relation conflicts with kept relations of equal or higher priority (the reason names
 them: the unsat core, not necessarily minimal), and every relation that could join the kept ones
-has. Kept and dropped relations (with the reason) go to the scene's provenance.
+has. Kept and dropped relations (with the reason) go to the scene's provenance. Two relations
+that no layout meets together (near and far of one pair, see :mod:`~.contradictions`) are an
+error when both are task-critical; otherwise the less important is dropped before solving.
+
+**Margins.** A relation met at its very tolerance (a coffee table 1.00 m from the sofa it is
+near, centred 5 cm off its axis) is valid but looks wrong. After relaxing, each problem prefers
+the relations it kept met with the natural margins of
+:data:`~pytest_logicenv.scenes.model.NEAR_NATURAL` and its neighbours (near within 0.5 m,
+centre-aligned to half a grid cell, a coffee table 0.3-0.6 m in front and centred, ...): a
+literal ``m<i>`` per relation, as many as hold together, at most
+:data:`~.solving.MARGIN_ROUNDS` checks. These are preferences: the checker tests the
+definitions above.
 
 >>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> spec = SceneSpec(

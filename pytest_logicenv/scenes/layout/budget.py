@@ -1,8 +1,11 @@
 """The layout's time budget, and the Z3 solvers that share it.
 
 Every problem of one layout (the openings, then each room's floor, surfaces and walls) gets a
-solver set to the time left of the layout's ``timeout_ms``; when Z3 gives up,
-:func:`timeout_error` says what it was placing.
+solver set to the time left of the layout's ``timeout_ms``. When Z3 gives up, the layout keeps
+what it placed so far and leaves out the rest; but the hard constraints alone (the doors and
+windows, the task objects and the agent's start with everything else left out) always get at
+least :data:`GRACE_MS`, so that a layout out of time still places what its task needs. Only
+when even that fails does :func:`timeout_error` say what it was placing.
 
 **Z3 objects' lifetimes are behaviour.** One Z3 context serves all the problems of a layout;
 Z3 reuses the ids of freed terms for new ones, and its search depends on the ids. So the order
@@ -27,6 +30,10 @@ import z3
 from pytest_logicenv.errors import LayoutTimeout
 from pytest_logicenv.scenes.model import SceneSpec
 
+#: The least time (milliseconds) a check of the hard constraints alone gets, even past the
+#: deadline: what a task needs is placed even when the time ran out on the rest.
+GRACE_MS = 1000
+
 
 class Clock:
     """The layout's time budget, shared by all its problems."""
@@ -35,15 +42,20 @@ class Clock:
         self.timeout_ms = timeout_ms
         self.deadline = time.monotonic() + timeout_ms / 1000
 
-    def remaining_ms(self) -> int:
-        return max(1, int((self.deadline - time.monotonic()) * 1000))
+    def remaining_ms(self, grace: bool = False) -> int:
+        """What is left of the budget (at least :data:`GRACE_MS` with ``grace``)."""
+        left = int((self.deadline - time.monotonic()) * 1000)
+        return max(GRACE_MS if grace else 1, left)
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
 
 
 def new_solver(ctx: z3.Context, seed: int, clock: Clock) -> z3.Solver:
     """A solver seeded with ``seed`` that gives up when the budget runs out."""
     solver = z3.SimpleSolver(ctx=ctx)
     solver.set("random_seed", seed % (2**32))
-    solver.set("timeout", clock.remaining_ms())
+    solver.set("timeout", clock.remaining_ms(grace=True))
     return solver
 
 

@@ -11,7 +11,7 @@ puts them, and, decomposed, pairs that their supports already keep apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from pytest_logicenv.scenes.layout.floor_plan import RoomSide
@@ -34,15 +34,19 @@ from pytest_logicenv.scenes.layout.state import LayoutState, Poses
 from pytest_logicenv.scenes.model import WALL_HEIGHT
 
 
-def hard_constraints(state: LayoutState, ids: Sequence[str], poses: Poses) -> list[Cond]:
+def hard_constraints(
+    state: LayoutState, ids: Sequence[str], poses: Poses, present: Mapping[str, str]
+) -> list[Cond]:
     """The hard constraints on the items ``ids`` of a problem, whose fresh poses are ``poses``
-    (the other items are fixed)."""
+    (the other items are fixed). An item with a literal in ``present`` may be left out: its
+    constraints hold when the literal does."""
     out: list[Cond] = []
     for item_id in ids:
         item = state.items[item_id]
-        out += _region(state, item, poses[item_id], poses)
-        out += _clear_of_openings(state, item, poses)
-    return out + _collisions(state, ids, poses)
+        here = present.get(item_id, True)
+        out += [implies(here, c) for c in _region(state, item, poses[item_id], poses)]
+        out += [implies(here, c) for c in _clear_of_openings(state, item, poses)]
+    return out + _collisions(state, ids, poses, present)
 
 
 def _clear_of_openings(state: LayoutState, item: Item, poses: Poses) -> list[Cond]:
@@ -60,7 +64,9 @@ def _clear_of_openings(state: LayoutState, item: Item, poses: Poses) -> list[Con
     ]
 
 
-def _collisions(state: LayoutState, ids: Sequence[str], poses: Poses) -> list[Cond]:
+def _collisions(
+    state: LayoutState, ids: Sequence[str], poses: Poses, present: Mapping[str, str]
+) -> list[Cond]:
     """No two items share volume: each new item against the later new ones and the fixed."""
     out: list[Cond] = []
     fresh = [state.items[i] for i in ids]
@@ -76,7 +82,8 @@ def _collisions(state: LayoutState, ids: Sequence[str], poses: Poses) -> list[Co
             # the sofa below it keeps clear of the books that will lie on the sofa later.
             crowned = state.prune
             box_a = cell_box(a, poses[a.id], crowned)
-            out.append(box_a.apart(cell_box(b, state.pose_of(b.id, poses), crowned)))
+            both = all_of(present.get(a.id, True), present.get(b.id, True))
+            out.append(implies(both, box_a.apart(cell_box(b, state.pose_of(b.id, poses), crowned))))
     return out
 
 

@@ -10,11 +10,13 @@ solved together (see :func:`wall_floor_links` and :func:`stranded_relations`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from pytest_logicenv.scenes.layout.groups import anchor_groups
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.relations import SUPPORT_RELATIONS
+from pytest_logicenv.scenes.layout.selection import Ranking
 from pytest_logicenv.scenes.model import SceneSpec, SpatialRelation
 
 Items = Mapping[str, Item]
@@ -30,13 +32,19 @@ class Problem:
     items: tuple[str, ...]
     #: What to do when the objects do not fit (the end of the error message).
     advice: str = "enlarge the rooms or move objects elsewhere"
+    #: The room whose floor it places (one of the floor's groups), else None.
+    floor_of: str | None = None
 
 
-def problems_in_order(items: Items, spec: SceneSpec, decompose: bool) -> list[Problem]:
+def problems_in_order(
+    items: Items, spec: SceneSpec, decompose: bool, ranking: Ranking
+) -> list[Problem]:
     """The small problems in dependency order (or one problem for everything)."""
     if not decompose:
         return [Problem("the whole house (one model)", tuple(items))]
-    problems = [_floor_problem(room.id, items) for room in spec.rooms]
+    problems = [
+        group for room in spec.rooms for group in _floor_groups(room.id, items, spec, ranking)
+    ]
     problems += _surface_problems((i.id for i in items.values() if i.kind == "floor"), items)
     problems += [_wall_problem(room.id, items) for room in spec.rooms]
     problems += _surface_problems((i.id for i in items.values() if i.kind == "wall"), items)
@@ -51,7 +59,20 @@ def _floor_problem(room: str, items: Items) -> Problem:
         "they do not fit together with the doors' clearances (as deep as each door "
         "is wide) and the agent's start; enlarge the room or move objects to another "
         "room",
+        floor_of=room,
     )
+
+
+def _floor_groups(room: str, items: Items, spec: SceneSpec, ranking: Ranking) -> list[Problem]:
+    """The floor of ``room`` in anchor groups (one problem, when it holds few items)."""
+    floor = _floor_problem(room, items)
+    groups = anchor_groups(floor.items, spec, ranking)
+    if len(groups) == 1:
+        return [floor]
+    return [
+        replace(floor, label=f"{floor.label} (group {n + 1} of {len(groups)})", items=group)
+        for n, group in enumerate(groups)
+    ]
 
 
 def _wall_problem(room: str, items: Items) -> Problem:
@@ -170,16 +191,27 @@ def stranded_relations(
     steps: Sequence[Problem],
     items: Items,
     dropped: Mapping[int, SpatialRelation],
+    left_out: Collection[str],
 ) -> dict[int, SpatialRelation]:
     """The dropped relations between objects of two problems in the same room: gathered, they
-    may hold (so they are only dropped if they cannot be met even so)."""
+    may hold (so they are only dropped if they cannot be met even so). Not those between two
+    groups of one floor (the groups are there to keep each problem small), nor those naming
+    an object left out."""
     step_of = {item_id: n for n, step in enumerate(steps) for item_id in step.items}
+
+    def both_floor(a: str, b: str) -> bool:
+        first, second = steps[step_of[a]].floor_of, steps[step_of[b]].floor_of
+        return first is not None and first == second
+
     return {
         index: spec.relations[index]
         for index, relation in dropped.items()
         if relation.target is not None
+        and relation.subject not in left_out
+        and relation.target not in left_out
         and step_of[relation.subject] != step_of[relation.target]
         and items[relation.subject].room == items[relation.target].room
+        and not both_floor(relation.subject, relation.target)
     }
 
 

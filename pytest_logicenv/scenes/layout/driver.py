@@ -17,6 +17,8 @@ import z3
 
 from pytest_logicenv.errors import LayoutError
 from pytest_logicenv.scenes.layout.budget import Clock
+from pytest_logicenv.scenes.layout.clearing import clear_the_way
+from pytest_logicenv.scenes.layout.contradictions import precluded
 from pytest_logicenv.scenes.layout.decomposition import (
     Problem,
     assign_relations,
@@ -25,7 +27,7 @@ from pytest_logicenv.scenes.layout.decomposition import (
     stranded_relations,
     wall_floor_links,
 )
-from pytest_logicenv.scenes.layout.fit_checks import fit_problems
+from pytest_logicenv.scenes.layout.fit_checks import area_problems, fit_problems, overflow
 from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.items import Item, build_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
@@ -36,6 +38,8 @@ from pytest_logicenv.scenes.layout.parts import (
     taken_tops,
 )
 from pytest_logicenv.scenes.layout.reachability import require_door_paths, walkable
+from pytest_logicenv.scenes.layout.relaxation import drop_relation
+from pytest_logicenv.scenes.layout.selection import Ranking, rank_items
 from pytest_logicenv.scenes.layout.solving import solve_problem
 from pytest_logicenv.scenes.layout.state import LayoutState, placed_objects
 from pytest_logicenv.scenes.layout.validation import design_problems, problem_error
@@ -43,6 +47,7 @@ from pytest_logicenv.scenes.model import (
     REACH_DISTANCE,
     AgentStart,
     Door,
+    DroppedObject,
     Scene,
     SceneSpec,
     Window,
@@ -63,15 +68,19 @@ def solve_layout(
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     decompose: bool = True,
 ) -> Scene:
-    """Place everything ``spec`` asks for and return the :class:`Scene`.
+    """Place everything ``spec`` asks for, or as much as fits, and return the :class:`Scene`.
 
     The same ``spec`` and ``seed`` give the same scene; another ``seed`` moves things around.
     ``decompose=False`` solves one model for the whole house instead of the small problems (the
-    baseline ``benchmarks/bench_solve.py`` measures against). Raises :class:`LayoutError` for a
-    design that cannot be laid out (unknown objects, contradictory supports, a door between rooms
-    that do not touch, objects that do not fit, task objects the agent cannot walk to in any of
-    :data:`ATTEMPTS` layouts) and when ``timeout_ms`` runs out; a soft relation that cannot be
-    met is dropped and recorded instead.
+    baseline ``benchmarks/bench_solve.py`` measures against). When a room cannot hold
+    everything, the least important objects are left out (see :mod:`~.selection`) and listed
+    in the scene's ``provenance.dropped_objects``; a soft relation that cannot be met is
+    dropped and recorded. When ``timeout_ms`` runs out, the layout returns what it placed so
+    far. Raises :class:`LayoutError` for a design that cannot be laid out: unknown objects,
+    contradictory supports or task-critical relations, a door between rooms that do not
+    touch, an object larger than its room or its support, task objects that do not fit or
+    that the agent cannot walk to; :class:`~pytest_logicenv.errors.LayoutTimeout` when the
+    time runs out before the task objects are placed.
     """
     problems = part_problems(spec)
     if problems:
@@ -83,42 +92,67 @@ def solve_layout(
     if problems:
         raise problem_error(spec, problems)
     items = build_items(spec)
-    problems = fit_problems(items, plans)
+    ranking = rank_items(items)
+    problems = fit_problems(items, plans) + area_problems(spec, items, plans, ranking)
     if problems:
         raise problem_error(spec, problems)
     clock = Clock(timeout_ms)
     runs = derive_walls(list(plans.values()))
-    house = _House(spec, plans, items, z3.Context(), runs, taken_tops(whole))
+    house = _House(
+        spec,
+        plans,
+        items,
+        z3.Context(),
+        runs,
+        ranking,
+        overflow(spec, items, plans, ranking),
+        taken_tops(whole),
+    )
     require_door_paths(spec)
-    fewest: list[str] = []  # what the best layout so far left out of reach
+    best: tuple[list[str], Scene] | None = None  # the layout that left the fewest out of reach
     for attempt in range(ATTEMPTS):
         # The first layout uses the seed itself; the others seeds far from it.
         scene = _lay_out(house, seed + attempt * 1_000_003, clock, decompose)
         scene = rejoin(scene, whole, riders)
-        out_of_reach, agent = walkable(scene, plans, house.runs)
+        out_of_reach, agent = walkable(scene, plans, runs)
         if not out_of_reach:
-            return _with_start(scene, agent, seed, attempt, fewest)
-        if not fewest or len(out_of_reach) < len(fewest):
-            fewest = out_of_reach
-    raise LayoutError(
-        f"scene design {spec.id!r}: in {ATTEMPTS} layouts the agent could not walk from its "
-        f"start to within {REACH_DISTANCE} m of {', '.join(fewest)}: furniture closes them "
-        "off; enlarge the room or put fewer objects in it"
-    )
+            return _with_start(scene, agent, seed, attempt, best[0] if best else [])
+        if best is None or len(out_of_reach) < len(best[0]):
+            best = out_of_reach, scene
+        if clock.expired():
+            break
+    assert best is not None
+    return _cleared(house, best[1], best[0], seed)
 
 
 @dataclass(frozen=True)
 class _House:
-    """A valid design prepared for solving: its room plans, items and walls, and the Z3
-    context all its layouts share."""
+    """A valid design prepared for solving: its room plans, items and walls, the Z3 context
+    all its layouts share, the ranking of its items and those left out before solving."""
 
     spec: SceneSpec
     plans: dict[str, RoomPlan]
     items: dict[str, Item]
     ctx: z3.Context
     runs: tuple[WallRun, ...]
+    ranking: Ranking
+    overflow: dict[str, str]
     #: What the parts take of their wholes' tops (a counter's sink), by whole.
     taken_tops: dict[str, float]
+
+
+def _cleared(house: _House, scene: Scene, out_of_reach: Sequence[str], seed: int) -> Scene:
+    """The layout with the fewest task objects out of the agent's reach, with the objects
+    left out that close the way (least important first); an error when that is not enough."""
+    cleared = clear_the_way(scene, house.plans, house.runs, house.ranking)
+    if cleared is None:
+        raise LayoutError(
+            f"scene design {house.spec.id!r}: in {ATTEMPTS} layouts the agent could not walk "
+            f"from its start to within {REACH_DISTANCE} m of {', '.join(out_of_reach)}: "
+            "furniture closes them off; enlarge the room or put fewer objects in it"
+        )
+    cleared_scene, agent = cleared
+    return _with_start(cleared_scene, agent, seed, 0, [])
 
 
 def _with_start(
@@ -147,7 +181,7 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
     # and any other the layout had to drop, solving again, so that it is only dropped if it
     # cannot be met even so.
     gathered = wall_floor_links(spec, items)
-    first_steps = problems_in_order(items, spec, decompose)
+    first_steps = problems_in_order(items, spec, decompose, house.ranking)
     while True:
         steps = gather_linked(first_steps, items, list(gathered.values()))
         state = LayoutState(
@@ -158,21 +192,28 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
             house.ctx,
             seed,
             clock,
-            prune=decompose,
+            decompose,
+            house.ranking,
             taken_tops=house.taken_tops,
         )
+        for item_id, why in house.overflow.items():
+            state.leave_out(item_id, why)
+        for index, (relation, why) in precluded(spec).items():
+            drop_relation(state, index, relation, why)
         _solve_in_turn(state, steps)
-        stranded = stranded_relations(spec, steps, items, state.dropped)
-        if not stranded:
+        stranded = stranded_relations(spec, steps, items, state.dropped, state.left_out)
+        if not stranded or clock.expired():
             return _scene(house, state, doors, windows)
         gathered.update(stranded)
 
 
 def _solve_in_turn(state: LayoutState, steps: Sequence[Problem]) -> None:
-    """Solve the problems in order, each with the relations whose later object it places."""
+    """Solve the problems in order, each with the relations whose later object it places
+    (but those dropped before solving)."""
     assigned = assign_relations(steps, state.spec)
     for n, step in enumerate(steps):
-        solve_problem(state, step, assigned.get(n, []))
+        relations = [(i, r) for i, r in assigned.get(n, []) if i not in state.dropped]
+        solve_problem(state, step, relations)
 
 
 def _scene(
@@ -180,6 +221,10 @@ def _scene(
 ) -> Scene:
     """The laid-out scene, with the relations kept and dropped in its provenance."""
     spec = house.spec
+    for index, relation in list(state.kept.items()):  # e.g. far across rooms, always met
+        gone = [i for i in (relation.subject, relation.target) if i in state.left_out]
+        if gone:
+            drop_relation(state, index, relation, f"{gone[0]!r} was left out: the room was full")
     objects, agent = placed_objects(state)
     kept = tuple(state.kept[i] for i in sorted(state.kept))
     dropped = tuple(state.dropped[i] for i in sorted(state.dropped))
@@ -189,6 +234,11 @@ def _scene(
         kept=kept,
         dropped=dropped,
         notes=(*spec.provenance.notes, *state.notes),
+        dropped_objects=tuple(
+            DroppedObject(obj.id, obj.type, obj.room, house.ranking.priority[obj.id], why)
+            for obj in spec.objects
+            if (why := state.left_out.get(obj.id)) is not None
+        ),
     )
     return Scene(
         id=spec.id,

@@ -19,25 +19,25 @@ a message naming the object rather than with an unsatisfiable problem.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.scenes.layout.floor_plan import RoomPlan
-from pytest_logicenv.scenes.layout.items import Item
+from pytest_logicenv.scenes.layout.items import AGENT_SIZE, Item
+from pytest_logicenv.scenes.layout.reachability import WALK_HALF
+from pytest_logicenv.scenes.layout.selection import Ranking
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, SCALE
-from pytest_logicenv.scenes.model import WALL_HEIGHT
+from pytest_logicenv.scenes.model import WALL_HEIGHT, SceneSpec, door_clearance
 
 
 def fit_problems(items: Mapping[str, Item], plans: Mapping[str, RoomPlan]) -> list[Violation]:
-    """Sizes that cannot work whatever the positions: too big for the room or the parent,
-    more floor area than the room has."""
+    """Sizes that cannot work whatever the positions: too big for the room or the parent."""
     problems = []
     for item in items.values():
         if item.parent is None:
             problems += _standing_fit(item, plans[item.room])
         else:
             problems += _resting_fit(item, items[item.parent])
-    for plan in plans.values():
-        problems += _floor_area_fit(plan, items)
     return problems
 
 
@@ -93,18 +93,133 @@ def _resting_fit(item: Item, parent: Item) -> list[Violation]:
     return problems
 
 
-def _floor_area_fit(plan: RoomPlan, items: Mapping[str, Item]) -> list[Violation]:
-    """What stands on a room's floor (with the agent's start) needs no more than its area."""
-    standing = [
-        i for i in items.values() if i.kind in ("floor", "agent") and i.room == plan.room.id
-    ]
-    area = sum(i.obj.size[0] * i.obj.size[2] for i in standing)
-    if area <= plan.area:
-        return []
-    names = ", ".join(i.id if i.kind != "agent" else "the agent's start" for i in standing)
-    message = (
-        f"room {plan.room.id!r} has {plan.area:.2f} m² of floor but its floor "
-        f"objects need {area:.2f} m² ({names}); enlarge the room or move objects "
-        "to another room"
+# --------------------------------------------------------------------------- areas
+
+
+@dataclass(frozen=True)
+class FloorBudget:
+    """A room's floor, and what of it no object may take (square metres)."""
+
+    room: str
+    area: float
+    sweeps: float  # the doors' clearances: each door's width times its leaf's sweep
+    agent: float  # the agent's start, in its room
+    walkways: float  # a square of the agent's body beside each task object, to reach it
+
+    @property
+    def free(self) -> float:
+        return self.area - self.sweeps - self.agent - self.walkways
+
+    def __str__(self) -> str:
+        return (
+            f"room {self.room!r} has {self.free:.2f} m² of free floor ({self.area:.2f} m² less "
+            f"{self.sweeps:.2f} m² the doors sweep, {self.agent:.2f} m² for the agent's start "
+            f"and {self.walkways:.2f} m² of walkways to its task objects)"
+        )
+
+
+def floor_budget(
+    spec: SceneSpec, plan: RoomPlan, items: Mapping[str, Item], ranking: Ranking
+) -> FloorBudget:
+    """What of the room's floor objects may take."""
+    room = plan.room.id
+    sweeps = sum(
+        door.width * door_clearance(door.width) for door in spec.doors if room in door.rooms
     )
-    return [Violation("fit", f"rooms[{plan.room.id}]", message)]
+    agent = sum(AGENT_SIZE**2 for i in items.values() if i.kind == "agent" and i.room == room)
+    task = [
+        i
+        for i in items.values()
+        if i.kind == "floor" and i.room == room and i.id in ranking.essential
+    ]
+    walkways = len(task) * (2 * WALK_HALF) ** 2
+    return FloorBudget(room, plan.area, sweeps, agent, walkways)
+
+
+def _area(item: Item) -> float:
+    return item.obj.size[0] * item.obj.size[2]
+
+
+@dataclass
+class _Area:
+    """What shares one area: the floor of a room, or the top or the inside of an object."""
+
+    where: str
+    room: str | None = None  # a room's floor
+    parent: str | None = None  # an object's top or inside
+    members: list[Item] = field(default_factory=list)
+
+
+def _areas(items: Mapping[str, Item], plans: Mapping[str, RoomPlan]) -> list[_Area]:
+    out = {room: _Area(f"the floor of room {room!r}", room=room) for room in plans}
+    for item in items.values():
+        if item.kind == "floor":
+            out[item.room].members.append(item)
+        elif item.kind in ("on", "in"):
+            where = "the top of" if item.kind == "on" else "the inside of"
+            key = f"{item.kind} {item.parent}"
+            out.setdefault(key, _Area(f"{where} {item.parent!r}", parent=item.parent))
+            out[key].members.append(item)
+    return list(out.values())
+
+
+def _capacity(
+    spec: SceneSpec,
+    area: _Area,
+    items: Mapping[str, Item],
+    plans: Mapping[str, RoomPlan],
+    ranking: Ranking,
+) -> tuple[float, str]:
+    """The area objects may take, and words for it."""
+    if area.parent is not None:
+        size = _area(items[area.parent])
+        return size, f"{area.parent!r} is {size:.2f} m²"
+    budget = floor_budget(spec, plans[area.room or ""], items, ranking)
+    return budget.free, str(budget)
+
+
+def area_problems(
+    spec: SceneSpec, items: Mapping[str, Item], plans: Mapping[str, RoomPlan], ranking: Ranking
+) -> list[Violation]:
+    """Task objects (and what holds them) that need more area than their room's free floor
+    or their support's top has: no layout can hold them."""
+    problems = []
+    for area in _areas(items, plans):
+        task = [i for i in area.members if i.id in ranking.essential]
+        need = sum(_area(i) for i in task)
+        free, words = _capacity(spec, area, items, plans, ranking)
+        if task and need > free + 1e-9:
+            names = ", ".join(f"{i.id} ({i.obj.size[0]:.2f} x {i.obj.size[2]:.2f} m)" for i in task)
+            message = (
+                f"the task objects on {area.where} need {need:.2f} m² ({names}) but {words}; "
+                "enlarge it, use smaller objects or move some elsewhere"
+            )
+            problems.append(Violation("fit", f"objects[{task[0].id}]", message))
+    return problems
+
+
+def overflow(
+    spec: SceneSpec, items: Mapping[str, Item], plans: Mapping[str, RoomPlan], ranking: Ranking
+) -> dict[str, str]:
+    """The objects to leave out before solving, by id with the reason: in priority order,
+    those whose footprint no longer fits the area their room's floor (or their support) has
+    left, and what rests on them. The area is necessary, not sufficient: the solver may have
+    to leave out more."""
+    out: dict[str, str] = {}
+    for area in _areas(items, plans):
+        free, words = _capacity(spec, area, items, plans, ranking)
+        used = 0.0
+        for item in (items[i] for i in ranking.order(i.id for i in area.members)):
+            if used + _area(item) <= free + 1e-9 or item.id in ranking.essential:
+                used += _area(item)
+                continue
+            out[item.id] = (
+                f"{area.where} is full: its {item.obj.size[0]:.2f} x {item.obj.size[2]:.2f} m "
+                f"footprint does not fit in what more important objects leave of it "
+                f"({used:.2f} m² taken; {words})"
+            )
+    for item in items.values():
+        lost = next((link for link in item.chain[:-1] if link in out), None)
+        if lost is not None and item.id not in out:
+            out[item.id] = f"it rests on {lost!r}, which was left out"
+    return out

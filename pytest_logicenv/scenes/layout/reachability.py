@@ -96,7 +96,7 @@ def walkable(scene: Scene, plans: Plans, runs: Sequence[WallRun]) -> tuple[list[
     label, inside = _walk_stretches(scene, plans, runs)
     reaches = {
         name: _stretches_near(footprint, inside[room_id], label)
-        for name, room_id, footprint in _reach_targets(scene, runs)
+        for name, room_id, footprint in reach_targets(scene, runs)
     }
     assert scene.agent is not None
     start_room = scene.agent.room
@@ -141,7 +141,7 @@ def _nearest(position: tuple[float, float], points: Iterable[Point]) -> Point:
     return min(points, key=lambda p: ((p[0] * metres - sx) ** 2 + (p[1] * metres - sz) ** 2, p))
 
 
-def _reach_targets(
+def reach_targets(
     scene: Scene, runs: Sequence[WallRun]
 ) -> list[tuple[str, str, tuple[float, float, float, float]]]:
     """What the agent must reach, with the room and the footprint (metres) to get near: each

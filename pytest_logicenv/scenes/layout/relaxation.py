@@ -1,158 +1,246 @@
-"""Relaxation: which soft relations of a problem are kept, and which are dropped and why.
+"""Relaxation: which soft literals of a problem hold, and which are dropped and why.
 
-Each soft relation has an assumption literal. The problem is solved with every one assumed;
-on unsat, the lowest-priority relation of the unsat core is dropped (the later one among
-equals) and the problem solved again. Then each dropped relation gets another chance, most
-important first, and may displace kept relations of lower priority that block it (they get
-their own chance later). So a relation ends up dropped only when it conflicts with kept
-relations of equal or higher priority (the reason names them: the unsat core, not
-necessarily minimal).
+A problem's solver holds its hard constraints; its soft parts hang on assumption literals
+passed to :meth:`z3.Solver.check`: ``r<i>`` for relation ``i`` of the design, ``p<n>`` for the
+presence of item ``n`` when objects may be left out, ``m<i>`` for relation ``i`` met with margin
+(see :mod:`~.margins`). :class:`Relaxation` finds a set of them that holds together:
+
+1. Check with every literal assumed. On unsat, drop the greatest-ranked literal of the unsat
+   core (for relations: the lowest priority, the later one among equals) and check again.
+2. Give each dropped literal another chance, most important first: it is kept if it holds with
+   the kept ones; a relation may displace kept relations of lower priority that block it (they
+   get their own chance later).
+
+So a relation ends up dropped only when it conflicts with kept relations of equal or higher
+priority (the reason names them: the unsat core, not necessarily minimal). Every check gets the
+time left of the layout; when Z3 gives up (``unknown``), relations keep what the last model
+met, and objects drop the least important one still assumed.
+
+**Z3 objects' lifetimes are behaviour** (see :mod:`~.budget`): a new model replaces the last
+one at once, and an unsat core is read and freed in one comprehension.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
 
 from pytest_logicenv.errors import LayoutError
-from pytest_logicenv.scenes.layout.budget import timeout_error
 from pytest_logicenv.scenes.layout.decomposition import Problem
 from pytest_logicenv.scenes.layout.state import LayoutState
 from pytest_logicenv.scenes.model import SpatialRelation
 
-
-def relax(
-    state: LayoutState,
-    problem: Problem,
-    solver: z3.Solver,
-    literals: dict[int, Any],
-    relations: dict[int, SpatialRelation],
-) -> z3.ModelRef:
-    """Solve with every soft relation (``literals``, by relation index) assumed, dropping the
-    fewest and least important needed (see the module docstring); record the kept ones in
-    ``state`` and return the model."""
-    relaxation = _Relaxation(state, problem, solver, literals, relations)
-    relaxation.drop_until_sat()
-    relaxation.retry_dropped()
-    for index in relaxation.active:
-        state.kept[index] = relations[index]
-    return relaxation.model
+#: Why a relation was dropped when the time ran out before it could be settled.
+OUT_OF_TIME = "not met within the layout's time budget"
 
 
-class _Relaxation:
-    """One problem's relaxation: the relations assumed so far, and the last model.
+#: Records a literal dropped for good, with the kept ones that blocked it (None: out of time).
+GiveUp = Callable[[str, Sequence[str] | None], None]
 
-    A new model replaces the last one at once, freeing it before the next check: Z3 reuses the
-    ids of freed terms, and its choices follow them (see :mod:`~.budget`)."""
+
+@dataclass(frozen=True)
+class Failure:
+    """No model: the hard constraints cannot hold (``unfit``) or Z3 gave up first (``time``)."""
+
+    kind: str
+
+
+class Relaxation:
+    """One problem's solver, the literals assumed so far, and the last model.
+
+    ``base`` are assumed in every check (the items kept present); ``rank`` orders the soft
+    literals (greatest first to drop); ``displace`` lets a dropped literal push out kept ones
+    of lower ``priority``; ``give_up`` records a literal dropped for good, with the names of
+    kept literals that blocked it."""
 
     def __init__(
         self,
         state: LayoutState,
         problem: Problem,
         solver: z3.Solver,
-        literals: dict[int, Any],
-        relations: dict[int, SpatialRelation],
+        base: Sequence[str],
     ) -> None:
         self.state = state
         self.problem = problem
         self.solver = solver
-        self.literals = literals
-        self.relations = relations
-        self.by_name = {str(lit): index for index, lit in literals.items()}
-        self.active = list(literals)
-        self.dropped: list[int] = []
+        self.base = list(base)
         self.model: z3.ModelRef = None
+        self.model_active: list[str] = []
 
-    def rank(self, index: int) -> tuple[int, int]:
-        """Greatest for the relation to drop first: the lowest priority, the latest."""
-        return -self.relations[index].priority, index
+    # ------------------------------------------------------------------------- checking
 
-    def core(self) -> list[int]:
-        """The relations of the last unsat core."""
+    def check(self, names: Sequence[str]) -> Any:
+        """Check with ``base`` and ``names`` assumed; a sat model replaces the last one. The
+        hard constraints alone get at least :data:`~.budget.GRACE_MS`."""
+        literals = [z3.Bool(name, self.state.ctx) for name in (*self.base, *names)]
+        self.solver.set("timeout", self.state.clock.remaining_ms(grace=not literals))
+        result = self.solver.check(*literals)
+        if result == z3.sat:
+            self.model = self.solver.model()
+            self.model_active = list(names)
+        return result
+
+    def core(self, names: Sequence[str]) -> list[str]:
+        """The literals of ``names`` in the last unsat core."""
+        wanted = set(names)
         # Read as the comprehension goes, and freed with it (see :mod:`~.budget`).
-        return [
-            self.by_name[str(lit)] for lit in self.solver.unsat_core() if str(lit) in self.by_name
-        ]
+        return [str(lit) for lit in self.solver.unsat_core() if str(lit) in wanted]
 
-    def check(self, indices: Sequence[int]) -> Any:
-        literals = [self.literals[i] for i in indices]
-        return check_in_time(self.state, self.problem, self.solver, literals)
+    # ------------------------------------------------------------------------- relaxing
 
-    def drop_until_sat(self) -> None:
-        """Drop the greatest-ranked relation of the core until the rest hold together."""
-        while self.check(self.active) != z3.sat:
-            conflict = self.core()
-            if not conflict:  # the hard constraints alone cannot be met
-                raise unfit_error(self.state, self.problem)
-            victim = max(conflict, key=self.rank)
-            self.active.remove(victim)
-            self.dropped.append(victim)
-        self.model = self.solver.model()
+    def relax(
+        self,
+        soft: Sequence[str],
+        rank: Callable[[str], tuple[int, ...]],
+        give_up: GiveUp,
+        *,
+        priority: Callable[[str], int] | None = None,
+        on_unknown: str = "stop",
+    ) -> list[str] | Failure:
+        """The literals of ``soft`` kept (see the module docstring), or why there is no model.
 
-    def retry_dropped(self) -> None:
-        """Give each dropped relation another chance, most important first."""
-        queue = sorted(self.dropped, key=self.rank)
-        while queue:
-            self._retry(queue.pop(0), queue.append)
-            queue.sort(key=self.rank)
-
-    def _retry(self, index: int, requeue: Callable[[int], None]) -> None:
-        """Keep relation ``index`` if it holds with the kept ones, displacing (and requeueing)
-        kept ones of lower priority that block it; else drop it for good."""
-        priority = self.relations[index].priority
+        ``on_unknown``: ``"stop"`` keeps what the last model met and gives up the rest;
+        ``"drop"`` drops the greatest-ranked literal still assumed and goes on."""
+        active = list(soft)
+        dropped: list[str] = []
         while True:
-            if self.check((*self.active, index)) == z3.sat:
-                self.active.append(index)
-                self.model = self.solver.model()
-                return
-            blockers = [i for i in self.core() if i != index]
-            lower = [i for i in blockers if self.relations[i].priority < priority]
-            if not lower:
-                self._give_up(index, blockers)
-                return
-            victim = max(lower, key=self.rank)
-            self.active.remove(victim)
-            requeue(victim)
+            result = self.check(active)
+            if result == z3.sat:
+                break
+            if result == z3.unknown and (on_unknown == "stop" or not active):
+                return self._out_of_time(soft, give_up)
+            conflict = self.core(active) if result == z3.unsat else active
+            if not conflict:
+                return Failure("unfit")
+            victim = max(conflict, key=rank)
+            active.remove(victim)
+            dropped.append(victim)
+        self._retry(active, dropped, rank, give_up, priority)
+        return active
 
-    def _give_up(self, index: int, blockers: Sequence[int]) -> None:
+    def _retry(
+        self,
+        active: list[str],
+        dropped: list[str],
+        rank: Callable[[str], tuple[int, ...]],
+        give_up: GiveUp,
+        priority: Callable[[str], int] | None,
+    ) -> None:
+        """Give each dropped literal another chance, most important first; ``active`` grows
+        by those kept (and may lose those they displace). The last model meets all of it."""
+        queue = sorted(dropped, key=rank)
+        while queue:
+            name = queue.pop(0)
+            while True:
+                result = self.check((*active, name))
+                if result == z3.sat:
+                    active.append(name)
+                    break
+                if result == z3.unknown:
+                    give_up(name, None)
+                    break
+                blockers = self.core(active)
+                lower = [
+                    i for i in blockers if priority is not None and priority(i) < priority(name)
+                ]
+                if not lower:
+                    give_up(name, blockers)
+                    break
+                victim = max(lower, key=rank)
+                active.remove(victim)
+                queue.append(victim)
+                queue.sort(key=rank)
+
+    def _out_of_time(self, soft: Sequence[str], give_up: GiveUp) -> list[str] | Failure:
+        """Keep what the last model met; without one, keep none (if what is assumed holds)."""
+        if self.model is None and self.check(()) != z3.sat:
+            return Failure("time")
+        kept = [name for name in self.model_active if name in soft]
+        for name in soft:
+            if name not in kept:
+                give_up(name, None)
+        return kept
+
+    def prefer(self, soft: Sequence[str], rounds: int) -> list[str]:
+        """Keep as many of ``soft`` as hold with what is assumed, trying at most ``rounds``
+        times and dropping the whole unsat core each time (preferences: cheap, not maximal)."""
+        held = list(self.model_active)
+        active = list(soft)
+        for _ in range(rounds):
+            if not active:
+                break
+            result = self.check((*held, *active))
+            if result == z3.sat:
+                return active
+            core = self.core(active) if result == z3.unsat else []
+            if not core:
+                break
+            active = [name for name in active if name not in core]
+        if self.check(held) != z3.sat:  # back to a model of what was kept
+            raise AssertionError(f"{self.problem.label}: a model was lost")
+        return []
+
+
+# --------------------------------------------------------------------------- relations
+
+
+def relax_relations(
+    relaxation: Relaxation, relations: Mapping[int, SpatialRelation]
+) -> list[int] | Failure:
+    """Keep as many of ``relations`` (by index) as hold together, most important first; record
+    the kept and the dropped ones in the layout's state."""
+    state, problem = relaxation.state, relaxation.problem
+
+    def index(name: str) -> int:
+        return int(name[1:])
+
+    def rank(name: str) -> tuple[int, ...]:
+        return -relations[index(name)].priority, index(name)
+
+    def give_up(name: str, blockers: Sequence[str] | None) -> None:
         # The core (not necessarily minimal) with the hard constraints is unsat.
-        names = ", ".join(str(self.relations[i]) for i in sorted(blockers))
-        why = (
-            f"cannot hold together with {names}"
-            if blockers
-            else "cannot hold with these sizes, supports, doors and walls"
-        )
-        drop_relation(self.state, index, self.relations[index], f"{why} ({self.problem.label})")
+        if blockers is None:
+            why = OUT_OF_TIME
+        elif blockers:
+            names = ", ".join(str(relations[index(i)]) for i in sorted(blockers, key=index))
+            why = f"cannot hold together with {names}"
+        else:
+            why = "cannot hold with these sizes, supports, doors and walls"
+        drop_relation(state, index(name), relations[index(name)], f"{why} ({problem.label})")
 
-
-def check_in_time(
-    state: LayoutState, problem: Problem, solver: z3.Solver, assumptions: Sequence[Any]
-) -> Any:
-    """``solver.check`` within the time left; a timeout is an error naming the problem."""
-    solver.set("timeout", state.clock.remaining_ms())
-    result = solver.check(*assumptions)
-    if result == z3.unknown:
-        names = [i for i in problem.items if state.items[i].kind != "agent"]
-        raise timeout_error(state.spec, problem.label, names, state.clock)
-    return result
+    kept = relaxation.relax(
+        [f"r{i}" for i in relations],
+        rank,
+        give_up,
+        priority=lambda name: relations[index(name)].priority,
+    )
+    if isinstance(kept, Failure):
+        return kept
+    for name in kept:
+        state.kept[index(name)] = relations[index(name)]
+    return [index(name) for name in kept]
 
 
 def drop_relation(state: LayoutState, index: int, relation: SpatialRelation, why: str) -> None:
     """Record relation ``index`` as dropped, with the reason, in the relation and the notes."""
     reason = f"dropped: {why}" + (f"; was: {relation.reason}" if relation.reason else "")
     state.dropped[index] = replace(relation, reason=reason)
+    state.kept.pop(index, None)
     state.notes.append(f"dropped {relation} (priority {relation.priority}): {why}")
 
 
-def unfit_error(state: LayoutState, problem: Problem) -> LayoutError:
-    """The error for a problem whose hard constraints cannot be met."""
+def unfit_error(state: LayoutState, problem: Problem, ids: Sequence[str]) -> LayoutError:
+    """The error for a problem whose essential items (``ids``: task objects, what holds them,
+    the agent's start) cannot be placed even with everything else left out."""
+    essential = [i for i in ids if not state.ranking.droppable(i)]
     sizes = ", ".join(
         f"{i} ({state.items[i].obj.size[0]:.2f} x {state.items[i].obj.size[2]:.2f} m)"
-        for i in problem.items
         if state.items[i].kind != "agent"
+        else f"the agent's start ({state.items[i].obj.size[0]:.2f} m square)"
+        for i in essential
     )
     return LayoutError(
         f"scene design {state.spec.id!r}: cannot place {problem.label} without collisions: "

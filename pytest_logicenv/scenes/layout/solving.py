@@ -11,22 +11,32 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import z3
 
-from pytest_logicenv.scenes.layout.budget import model_int, new_solver
+from pytest_logicenv.scenes.layout.budget import model_int, new_solver, timeout_error
 from pytest_logicenv.scenes.layout.constraints import hard_constraints
 from pytest_logicenv.scenes.layout.decomposition import Problem
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import Pose
 from pytest_logicenv.scenes.layout.relations import relation_condition
-from pytest_logicenv.scenes.layout.relaxation import drop_relation, relax, unfit_error
+from pytest_logicenv.scenes.layout.relaxation import (
+    Failure,
+    Relaxation,
+    drop_relation,
+    relax_relations,
+    unfit_error,
+)
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, HEIGHT_UNIT, Cond, Lin
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
+from pytest_logicenv.scenes.layout.tolerances import NATURAL, WITH_MARGIN
 from pytest_logicenv.scenes.model import WALL_HEIGHT, SpatialRelation
 
 #: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
 EYE_LEVEL = 1.5
+#: Checks spent on meeting the kept relations with their natural margins, per problem.
+MARGIN_ROUNDS = 3
 
 #: Initial values for the solver's variables, by name.
 Initial = list[tuple[str, int | bool]]
@@ -35,15 +45,135 @@ Initial = list[tuple[str, int | bool]]
 def solve_problem(
     state: LayoutState, problem: Problem, relations: Sequence[tuple[int, SpatialRelation]]
 ) -> None:
-    """Solve one problem (relaxing its soft relations as needed) and fix its poses."""
-    poses, declarations, initial = declare_poses(state, problem.items)
+    """Solve one problem (relaxing its soft relations as needed) and fix its poses. When its
+    items cannot all be placed, solve it again leaving out the least important ones."""
+    ids = _placeable(state, problem)
+    wanted = _wanted(state, relations)
+    if not ids:
+        return
+    before = _Record.of(state)
+    failure = _attempt(state, problem, ids, wanted, presence=False)
+    if failure is None:
+        return
+    droppable = [i for i in ids if state.ranking.droppable(i)]
+    if droppable:
+        before.restore(state)
+        failure = _attempt(state, problem, ids, wanted, presence=True)
+        if failure is None:
+            return
+    names = [i for i in ids if not state.ranking.droppable(i) and state.items[i].kind != "agent"]
+    if failure.kind == "time":
+        raise timeout_error(state.spec, problem.label, names or ids, state.clock)
+    raise unfit_error(state, problem, ids)
+
+
+def _placeable(state: LayoutState, problem: Problem) -> list[str]:
+    """The problem's items but those resting on something left out (left out too)."""
+    ids = []
+    for item_id in problem.items:
+        if item_id in state.left_out:
+            continue
+        lost = state.lost_support(item_id)
+        if lost is None:
+            ids.append(item_id)
+        else:
+            state.leave_out(item_id, f"it rests on {lost!r}, which was left out")
+    return ids
+
+
+def _wanted(
+    state: LayoutState, relations: Sequence[tuple[int, SpatialRelation]]
+) -> list[tuple[int, SpatialRelation]]:
+    """The relations to solve; those naming an object left out are dropped."""
+    wanted = []
+    for index, relation in relations:
+        gone = next((i for i in _names(relation) if i in state.left_out), None)
+        if gone is None:
+            wanted.append((index, relation))
+        else:
+            drop_relation(state, index, relation, f"{gone!r} was left out: the room was full")
+    return wanted
+
+
+def _names(relation: SpatialRelation) -> tuple[str, ...]:
+    return (relation.subject,) + ((relation.target,) if relation.target else ())
+
+
+@dataclass(frozen=True)
+class _Record:
+    """What a problem's attempt may have recorded in the state, to undo a failed one."""
+
+    kept: dict[int, SpatialRelation]
+    dropped: dict[int, SpatialRelation]
+    notes: int
+    left_out: dict[str, str]
+
+    @classmethod
+    def of(cls, state: LayoutState) -> _Record:
+        return cls(dict(state.kept), dict(state.dropped), len(state.notes), dict(state.left_out))
+
+    def restore(self, state: LayoutState) -> None:
+        state.kept, state.dropped = dict(self.kept), dict(self.dropped)
+        state.left_out = dict(self.left_out)
+        del state.notes[self.notes :]
+
+
+def _attempt(
+    state: LayoutState,
+    problem: Problem,
+    ids: Sequence[str],
+    relations: Sequence[tuple[int, SpatialRelation]],
+    presence: bool,
+) -> Failure | None:
+    """Solve the problem once (``presence``: items may be left out); None when solved."""
+    present = {
+        i: f"p{state.items[i].order}" for i in ids if presence and state.ranking.droppable(i)
+    }
+    encoding = _encode(state, ids, relations, present)
+    if encoding is None:
+        return Failure("unfit")
+    poses, text, initial, soft, margins = encoding
+    solver = new_solver(state.ctx, state.seed, state.clock)
+    solver.from_string(text)
+    for name, value in initial:
+        variable = z3.Bool(name, state.ctx) if isinstance(value, bool) else z3.Int(name, state.ctx)
+        solver.set_initial_value(variable, value)
+    relaxation = Relaxation(state, problem, solver, [])
+    kept_ids = list(ids)
+    if present:
+        chosen = _choose_items(relaxation, ids, present)
+        if isinstance(chosen, Failure):
+            return chosen
+        relaxation.base = [present[i] for i in chosen if i in present]
+        kept_ids = chosen
+        soft = _wanted(state, soft)
+    kept = relax_relations(relaxation, dict(soft))
+    if isinstance(kept, Failure):
+        return kept
+    relaxation.prefer([f"m{i}" for i in kept if i in margins], MARGIN_ROUNDS)
+    for item_id in kept_ids:
+        state.poses[item_id] = _solved(relaxation.model, poses[item_id])
+    return None
+
+
+def _encode(
+    state: LayoutState,
+    ids: Sequence[str],
+    relations: Sequence[tuple[int, SpatialRelation]],
+    present: dict[str, str],
+) -> tuple[Poses, str, Initial, list[tuple[int, SpatialRelation]], set[int]] | None:
+    """The problem in SMT-LIB: its poses, text, initial values, the soft relations (by index)
+    and those with a margin to prefer; None when its hard constraints cannot hold."""
+    poses, declarations, initial = declare_poses(state, ids)
+    declarations += [f"(declare-const {name} Bool)" for name in present.values()]
     assertions = []
-    for cond in hard_constraints(state, problem.items, poses):
+    for cond in hard_constraints(state, ids, poses, present):
         if cond is False:
-            raise unfit_error(state, problem)
+            return None
         if cond is not True:
             assertions.append(f"(assert {cond})")
-    soft: list[int] = []
+    soft: list[tuple[int, SpatialRelation]] = []
+    margins: set[int] = set()
     for index, relation in relations:
         cond, why = relation_condition(state, relation, poses)
         if cond is True:
@@ -53,16 +183,51 @@ def solve_problem(
         else:
             declarations.append(f"(declare-const r{index} Bool)")
             assertions.append(f"(assert (=> r{index} {cond}))")
-            soft.append(index)
-    solver = new_solver(state.ctx, state.seed, state.clock)
-    solver.from_string("\n".join(declarations + assertions))
-    for name, value in initial:
-        variable = z3.Bool(name, state.ctx) if isinstance(value, bool) else z3.Int(name, state.ctx)
-        solver.set_initial_value(variable, value)
-    literals = {index: z3.Bool(f"r{index}", state.ctx) for index in soft}
-    model = relax(state, problem, solver, literals, dict(relations))
-    for item_id, pose in poses.items():
-        state.poses[item_id] = _solved(model, pose)
+            soft.append((index, relation))
+            tight = _margin(state, relation, poses)
+            if tight is not None:
+                declarations.append(f"(declare-const m{index} Bool)")
+                assertions.append(f"(assert (=> m{index} {tight}))")
+                margins.add(index)
+    return poses, "\n".join(declarations + assertions), initial, soft, margins
+
+
+def _margin(state: LayoutState, relation: SpatialRelation, poses: Poses) -> str | None:
+    """The relation with its natural margins (SMT-LIB), when they ask more than it does."""
+    if relation.kind not in WITH_MARGIN:
+        return None
+    tight, _ = relation_condition(state, relation, poses, NATURAL)
+    return tight if isinstance(tight, str) else None
+
+
+def _choose_items(
+    relaxation: Relaxation, ids: Sequence[str], present: dict[str, str]
+) -> list[str] | Failure:
+    """The items to place: the essential ones and as many others as fit, most important first
+    (the relations aside); the others are left out, with the reason."""
+    state, problem = relaxation.state, relaxation.problem
+    by_literal = {literal: item_id for item_id, literal in present.items()}
+
+    def rank(literal: str) -> tuple[int, ...]:
+        return state.ranking.key(by_literal[literal])
+
+    def give_up(literal: str, blockers: Sequence[str] | None) -> None:
+        item = state.items[by_literal[literal]]
+        size = f"{item.obj.size[0]:.2f} x {item.obj.size[2]:.2f} m"
+        if blockers is None:
+            why = f"{problem.label} ran out of the layout's time budget"
+        else:
+            why = f"no room for its {size} footprint on {problem.label}"
+            others = [by_literal[b] for b in blockers]
+            why += f" beside {', '.join(others)}" if others else " beside what is placed"
+        state.leave_out(item.id, why)
+
+    ordered = sorted(present.values(), key=rank)
+    chosen = relaxation.relax(ordered, rank, give_up, on_unknown="drop")
+    if isinstance(chosen, Failure):
+        return chosen
+    kept = {by_literal[literal] for literal in chosen}
+    return [i for i in ids if i not in present or i in kept]
 
 
 def _solved(model: z3.ModelRef, pose: Pose) -> Pose:

@@ -23,6 +23,7 @@ from pytest_logicenv.scenes.layout.poses import (
     item_geometry,
     rotation_cases,
 )
+from pytest_logicenv.scenes.layout.selection import Ranking
 from pytest_logicenv.scenes.layout.smt import GRID, HEIGHT_UNIT, CellBox, all_of, eq
 from pytest_logicenv.scenes.model import AgentStart, SceneObject, SceneSpec, SpatialRelation
 
@@ -43,12 +44,26 @@ class LayoutState:
     clock: Clock
     #: Decomposed: leave out the no-collision constraints the supports already imply.
     prune: bool
+    #: Which items may be left out, and in what order.
+    ranking: Ranking
     poses: Poses = field(default_factory=dict)
     #: Object id -> width (metres) its parts take at the right end of its top (a sink).
     taken_tops: dict[str, float] = field(default_factory=dict)
     kept: dict[int, SpatialRelation] = field(default_factory=dict)
     dropped: dict[int, SpatialRelation] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The items left out (the room could not hold them), with the reason.
+    left_out: dict[str, str] = field(default_factory=dict)
+
+    def leave_out(self, item_id: str, why: str) -> None:
+        """Record that the item (and so what rests on it) is left out of the scene."""
+        self.left_out[item_id] = why
+        priority = self.ranking.priority[item_id]
+        self.notes.append(f"left out {item_id} (priority {priority}): {why}")
+
+    def lost_support(self, item_id: str) -> str | None:
+        """What the item rests on that was left out (None when all of it is placed)."""
+        return next((i for i in self.items[item_id].chain[:-1] if i in self.left_out), None)
 
     def pose_of(self, item_id: str, fresh: Poses) -> Pose:
         """The item's pose: a fresh one of the problem being solved, or the solved one."""
@@ -115,6 +130,8 @@ def placed_objects(state: LayoutState) -> tuple[tuple[SceneObject, ...], AgentSt
     objects: list[SceneObject] = []
     agent = AgentStart(state.spec.agent_room or state.spec.rooms[0].id)
     for item in state.items.values():
+        if item.id not in state.poses:
+            continue  # left out
         pose = state.poses[item.id]
         x, z, turned, back, base, side = pose.known()
         geo = item_geometry(item, pose, turned, None)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from pytest_logicenv.errors import LayoutError, Violation, listing
+from pytest_logicenv.scenes.layout.contradictions import contradiction_problems
 from pytest_logicenv.scenes.layout.floor_plan import SIDES, polygon_problems, rooms_overlap
 from pytest_logicenv.scenes.layout.relations import UNARY_RELATIONS
 from pytest_logicenv.scenes.model import (
@@ -275,6 +276,8 @@ def _relation_problems(spec: SceneSpec, objects: Objects) -> list[Violation]:
         if subject is not None and not found:
             found = _restated_support_problems(where, relation, subject, objects)
         problems += found
+    if not problems:
+        problems += contradiction_problems(spec, objects)
     return problems
 
 

@@ -1,0 +1,191 @@
+"""The layout at its limits: what it leaves out when a room is full, and how it says so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from synthetic import synthetic_spec
+from test_layout import LIVING_ROOM, NARROW, assert_valid, rel, room
+
+from pytest_logicenv.errors import LayoutError, LayoutTimeout
+from pytest_logicenv.scenes.layout import budget, solve_layout
+from pytest_logicenv.scenes.layout.clearing import clear_the_way
+from pytest_logicenv.scenes.layout.floor_plan import derive_walls, make_plan
+from pytest_logicenv.scenes.layout.relaxation import OUT_OF_TIME
+from pytest_logicenv.scenes.layout.selection import Ranking
+from pytest_logicenv.scenes.model import (
+    PRIORITY_ENRICHMENT,
+    AgentStart,
+    Provenance,
+    Room,
+    Scene,
+    SceneObject,
+    SceneSpec,
+    SpatialRelation,
+)
+from pytest_logicenv.scenes.physics import check_scene
+
+# --------------------------------------------------------------------------- a full room
+
+
+def test_a_room_too_small_for_its_enrichment_holds_what_fits_and_records_the_rest() -> None:
+    small = SceneSpec("tiny", rooms=(room(width=2.0, depth=1.4),), objects=LIVING_ROOM)
+    scene = solve_layout(small, seed=1)
+    assert_valid(scene)
+    placed = {o.id for o in scene.objects}
+    left_out = {d.id: d.reason for d in scene.provenance.dropped_objects}
+    assert placed | set(left_out) == {o.id for o in LIVING_ROOM}
+    assert placed
+    assert left_out
+    assert not placed & set(left_out)
+    assert "sofa" in placed  # the first and largest gets the room
+    for item_id, reason in left_out.items():
+        assert any(words in reason for words in ("is full", "no room for", "which was left out")), (
+            item_id,
+            reason,
+        )
+    assert any(item_id in note for note in scene.provenance.notes for item_id in left_out)
+
+
+def test_enrichment_that_fits_by_area_but_not_together_leaves_the_later_out() -> None:
+    crowded = replace(NARROW, relations=(rel("near", "wardrobe", "bed", PRIORITY_ENRICHMENT),))
+    scene = solve_layout(crowded)
+    assert_valid(scene)
+    assert [o.id for o in scene.objects] == ["bed"]
+    (wardrobe,) = scene.provenance.dropped_objects
+    assert (wardrobe.id, wardrobe.type, wardrobe.room) == ("wardrobe", "Wardrobe", "living")
+    assert wardrobe.reason.startswith("no room for its 1.20 x 0.60 m footprint on the floor of")
+    (near,) = scene.provenance.dropped
+    assert "'wardrobe' was left out" in near.reason
+    # The scene's JSON keeps the record.
+    assert Scene.from_json(scene.to_json()) == scene
+
+
+def test_a_more_important_object_is_placed_before_a_less_important_one() -> None:
+    bed, wardrobe = NARROW.objects
+    scene = solve_layout(replace(NARROW, objects=(bed, replace(wardrobe, priority=5))))
+    assert [o.id for o in scene.objects] == ["wardrobe"]
+    assert [d.id for d in scene.provenance.dropped_objects] == ["bed"]
+
+
+# --------------------------------------------------------------------------- out of time
+
+
+def test_a_layout_out_of_time_returns_what_it_placed() -> None:
+    # 1 ms: every check but those of the hard constraints alone gives up at once.
+    spec = synthetic_spec(40, rooms=1, seed=0)
+    scene = solve_layout(spec, timeout_ms=1)
+    assert_valid(scene)
+    left_out = {d.id for d in scene.provenance.dropped_objects}
+    assert {o.id for o in scene.objects} | left_out == {o.id for o in spec.objects}
+    assert any(OUT_OF_TIME in r.reason for r in scene.provenance.dropped)
+
+
+def test_a_timeout_before_the_task_objects_are_placed_names_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(budget, "GRACE_MS", 1)  # no grace for the hard constraints either
+    spec = synthetic_spec(40, rooms=1, seed=0)
+    objects = tuple(replace(o, task=o.id == "sofa_1") for o in spec.objects)
+    with pytest.raises(
+        LayoutTimeout, match=r"timed out after 1 ms placing .*room 'livingroom_0'.*sofa_1"
+    ):
+        solve_layout(replace(spec, objects=objects), timeout_ms=1)
+
+
+# --------------------------------------------------------------------------- out of reach
+
+ROOM = Room("hall", "Hallway", ((0, 0), (4, 0), (4, 2), (0, 2)))
+
+
+def thing(obj_id: str, x: float, z: float, size: float, **fields: object) -> SceneObject:
+    dims = (size, 0.8, size)
+    return SceneObject(obj_id, "Box", room="hall", size=dims, position=(x, 0.4, z), **fields)  # type: ignore[arg-type]
+
+
+def test_enrichment_closing_off_a_task_object_is_left_out_and_recorded() -> None:
+    # Two crates across the hall part the two toys: no start reaches both.
+    near = SpatialRelation("near", "north_crate", "south_crate")
+    scene = Scene(
+        "shut",
+        rooms=(ROOM,),
+        objects=(
+            thing("south_crate", 2.0, 0.5, 1.0),
+            thing("north_crate", 2.0, 1.5, 1.0, priority=3),
+            thing("west_toy", 0.3, 1.0, 0.3, task=True),
+            thing("east_toy", 3.7, 1.0, 0.3, task=True),
+        ),
+        agent=AgentStart("hall", (0.5, 0.3)),
+        relations=(near,),
+        provenance=Provenance(kept=(near,)),
+    )
+    assert not check_scene(scene).passed  # one toy is out of reach
+    plan = make_plan(ROOM, 0)
+    ranking = Ranking(
+        essential=frozenset({"west_toy", "east_toy"}),
+        priority={"south_crate": 1, "north_crate": 3, "west_toy": 10, "east_toy": 10},
+        orders={"south_crate": 0, "north_crate": 1, "west_toy": 2, "east_toy": 3},
+    )
+    cleared = clear_the_way(scene, {"hall": plan}, derive_walls([plan]), ranking)
+    assert cleared is not None
+    cleared_scene, agent = cleared
+    # The less important crate goes: the way through its half of the hall is enough.
+    assert [o.id for o in cleared_scene.objects] == ["north_crate", "west_toy", "east_toy"]
+    (left_out,) = cleared_scene.provenance.dropped_objects
+    assert (left_out.id, left_out.priority) == ("south_crate", 1)
+    assert "closed off the agent's way" in left_out.reason
+    assert cleared_scene.provenance.kept == ()
+    assert "was left out" in cleared_scene.provenance.dropped[0].reason
+    assert check_scene(replace(cleared_scene, agent=agent)).passed
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def crowded_designs(draw: st.DrawFn) -> SceneSpec:
+    """A synthetic design in a room shrunk to a fraction of its size, one floor object a task
+    object: often more than the room can hold."""
+    spec = synthetic_spec(draw(st.integers(8, 40)), rooms=1, seed=draw(st.integers(0, 999)))
+    scale = draw(st.sampled_from((0.5, 0.6, 0.7, 0.85)))
+    (room_,) = spec.rooms
+    polygon = tuple((x * scale, z * scale) for x, z in room_.polygon)
+    floor = [o.id for o in spec.objects if o.parent is None and o.relation == "on"]
+    task = draw(st.sampled_from(floor))
+    objects = tuple(replace(o, task=o.id == task) for o in spec.objects)
+    return replace(spec, rooms=(replace(room_, polygon=polygon),), objects=objects)
+
+
+def _solved(spec: SceneSpec, seed: int) -> Scene | LayoutError:
+    try:
+        return solve_layout(spec, seed=seed)
+    except LayoutError as error:
+        return error
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None)
+@given(spec=crowded_designs(), seed=st.integers(0, 50))
+def test_a_crowded_room_holds_its_task_objects_and_records_what_it_leaves_out(
+    spec: SceneSpec, seed: int
+) -> None:
+    scene = _solved(spec, seed)
+    if isinstance(scene, LayoutError):  # only the task object may make the design impossible
+        task = next(o.id for o in spec.objects if o.task)
+        assert task in str(scene) or "reach" in str(scene), str(scene)
+        return
+    assert_valid(scene)
+    placed = {o.id for o in scene.objects}
+    left_out = {d.id for d in scene.provenance.dropped_objects}
+    assert placed | left_out == {o.id for o in spec.objects}
+    assert not placed & left_out
+    assert all(o.id in placed for o in spec.objects if o.task)
+    for relation in scene.relations:  # every relation naming what is left out is dropped
+        if {relation.subject, relation.target} & left_out:
+            assert relation in [replace(r, reason="") for r in scene.provenance.dropped] or any(
+                (r.kind, r.subject, r.target) == (relation.kind, relation.subject, relation.target)
+                for r in scene.provenance.dropped
+            )
