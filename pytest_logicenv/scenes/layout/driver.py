@@ -27,7 +27,7 @@ from pytest_logicenv.scenes.layout.decomposition import (
     stranded_relations,
     wall_floor_links,
 )
-from pytest_logicenv.scenes.layout.fit_checks import area_problems, fit_problems, overflow
+from pytest_logicenv.scenes.layout.fit_checks import area_problems, fit_problems
 from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.items import Item, build_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
@@ -98,16 +98,7 @@ def solve_layout(
         raise problem_error(spec, problems)
     clock = Clock(timeout_ms)
     runs = derive_walls(list(plans.values()))
-    house = _House(
-        spec,
-        plans,
-        items,
-        z3.Context(),
-        runs,
-        ranking,
-        overflow(spec, items, plans, ranking),
-        taken_tops(whole),
-    )
+    house = _House(spec, plans, items, z3.Context(), runs, ranking, taken_tops(whole))
     require_door_paths(spec)
     best: tuple[list[str], Scene] | None = None  # the layout that left the fewest out of reach
     for attempt in range(ATTEMPTS):
@@ -128,7 +119,7 @@ def solve_layout(
 @dataclass(frozen=True)
 class _House:
     """A valid design prepared for solving: its room plans, items and walls, the Z3 context
-    all its layouts share, the ranking of its items and those left out before solving."""
+    all its layouts share, and the ranking of its items."""
 
     spec: SceneSpec
     plans: dict[str, RoomPlan]
@@ -136,7 +127,6 @@ class _House:
     ctx: z3.Context
     runs: tuple[WallRun, ...]
     ranking: Ranking
-    overflow: dict[str, str]
     #: What the parts take of their wholes' tops (a counter's sink), by whole.
     taken_tops: dict[str, float]
 
@@ -196,8 +186,6 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
             house.ranking,
             taken_tops=house.taken_tops,
         )
-        for item_id, why in house.overflow.items():
-            state.leave_out(item_id, why)
         for index, (relation, why) in precluded(spec).items():
             drop_relation(state, index, relation, why)
         _solve_in_turn(state, steps)

@@ -18,7 +18,7 @@ a message naming the object rather than with an unsatisfiable problem.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_logicenv.errors import Violation
@@ -198,18 +198,27 @@ def area_problems(
     return problems
 
 
-def overflow(
-    spec: SceneSpec, items: Mapping[str, Item], plans: Mapping[str, RoomPlan], ranking: Ranking
+def crowded(
+    spec: SceneSpec,
+    items: Mapping[str, Item],
+    plans: Mapping[str, RoomPlan],
+    ranking: Ranking,
+    ids: Sequence[str],
+    placed: Collection[str],
 ) -> dict[str, str]:
-    """The objects to leave out before solving, by id with the reason: in priority order,
-    those whose footprint no longer fits the area their room's floor (or their support) has
-    left, and what rests on them. The area is necessary, not sufficient: the solver may have
-    to leave out more."""
+    """Of one problem's items ``ids``, those to leave out before solving it, by id with the
+    reason: in priority order, those whose footprints no longer fit the area their room's
+    floor (or their support) has left, after what is ``placed`` there already and the more
+    important items of ``ids``. The area is necessary, not sufficient: the solver may have to
+    leave out more; and what it leaves out frees area for the problems after it."""
     out: dict[str, str] = {}
-    for area in _areas(items, plans):
+    mine = set(ids)
+    for area in _areas({i: items[i] for i in (*placed, *ids)}, plans):
+        if not any(i.id in mine for i in area.members):
+            continue
         free, words = _capacity(spec, area, items, plans, ranking)
-        used = 0.0
-        for item in (items[i] for i in ranking.order(i.id for i in area.members)):
+        used = sum(_area(i) for i in area.members if i.id not in mine)
+        for item in (items[i] for i in ranking.order(i.id for i in area.members if i.id in mine)):
             if used + _area(item) <= free + 1e-9 or item.id in ranking.essential:
                 used += _area(item)
                 continue
@@ -218,8 +227,4 @@ def overflow(
                 f"footprint does not fit in what more important objects leave of it "
                 f"({used:.2f} m² taken; {words})"
             )
-    for item in items.values():
-        lost = next((link for link in item.chain[:-1] if link in out), None)
-        if lost is not None and item.id not in out:
-            out[item.id] = f"it rests on {lost!r}, which was left out"
     return out

@@ -164,12 +164,16 @@ class Relaxation:
                 give_up(name, None)
         return kept
 
-    def prefer(self, soft: Sequence[str], rounds: int) -> list[str]:
-        """Keep as many of ``soft`` as hold with what is assumed, trying at most ``rounds``
-        times and dropping the whole unsat core each time (preferences: cheap, not maximal)."""
+    def prefer(
+        self, soft: Sequence[str], rank: Callable[[str], tuple[int, ...]], rounds: int
+    ) -> list[str]:
+        """Keep as many of ``soft`` as hold with what the last model met, in at most
+        ``rounds`` checks: on unsat, drop the greatest-ranked literal of the core, and in the
+        last two rounds the whole core (preferences: cheap, not maximal). The last model
+        stays when none is found."""
         held = list(self.model_active)
         active = list(soft)
-        for _ in range(rounds):
+        for round_ in range(rounds):
             if not active:
                 break
             result = self.check((*held, *active))
@@ -178,9 +182,8 @@ class Relaxation:
             core = self.core(active) if result == z3.unsat else []
             if not core:
                 break
-            active = [name for name in active if name not in core]
-        if self.check(held) != z3.sat:  # back to a model of what was kept
-            raise AssertionError(f"{self.problem.label}: a model was lost")
+            drop = core if round_ >= rounds - 2 else [max(core, key=rank)]
+            active = [name for name in active if name not in drop]
         return []
 
 

@@ -18,6 +18,7 @@ import z3
 from pytest_logicenv.scenes.layout.budget import model_int, new_solver, timeout_error
 from pytest_logicenv.scenes.layout.constraints import hard_constraints
 from pytest_logicenv.scenes.layout.decomposition import Problem
+from pytest_logicenv.scenes.layout.fit_checks import crowded
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import Pose
 from pytest_logicenv.scenes.layout.relations import relation_condition
@@ -36,7 +37,7 @@ from pytest_logicenv.scenes.model import WALL_HEIGHT, SpatialRelation
 #: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
 EYE_LEVEL = 1.5
 #: Checks spent on meeting the kept relations with their natural margins, per problem.
-MARGIN_ROUNDS = 3
+MARGIN_ROUNDS = 10
 
 #: Initial values for the solver's variables, by name.
 Initial = list[tuple[str, int | bool]]
@@ -48,6 +49,10 @@ def solve_problem(
     """Solve one problem (relaxing its soft relations as needed) and fix its poses. When its
     items cannot all be placed, solve it again leaving out the least important ones."""
     ids = _placeable(state, problem)
+    full = crowded(state.spec, state.items, state.plans, state.ranking, ids, list(state.poses))
+    for item_id, why in full.items():
+        state.leave_out(item_id, why)
+    ids = [i for i in ids if i not in full]
     wanted = _wanted(state, relations)
     if not ids:
         return
@@ -150,10 +155,23 @@ def _attempt(
     kept = relax_relations(relaxation, dict(soft))
     if isinstance(kept, Failure):
         return kept
-    relaxation.prefer([f"m{i}" for i in kept if i in margins], MARGIN_ROUNDS)
+    _prefer_margins(relaxation, dict(soft), [i for i in kept if i in margins])
     for item_id in kept_ids:
         state.poses[item_id] = _solved(relaxation.model, poses[item_id])
     return None
+
+
+def _prefer_margins(
+    relaxation: Relaxation, relations: dict[int, SpatialRelation], indices: Sequence[int]
+) -> None:
+    """Meet as many of the kept relations ``indices`` with their natural margins as hold
+    together: the most important, and of the most visible kinds, first."""
+
+    def rank(name: str) -> tuple[int, ...]:
+        relation = relations[int(name[1:])]
+        return -relation.priority, WITH_MARGIN.index(relation.kind), int(name[1:])
+
+    relaxation.prefer([f"m{i}" for i in indices], rank, MARGIN_ROUNDS)
 
 
 def _encode(

@@ -63,16 +63,20 @@ NATURAL = Tolerances(
     side=SIDE_NATURAL,
     centred=CENTRED_NATURAL,
 )
-#: The kinds whose natural margins differ from their definition.
+#: The kinds whose natural margins differ from their definition, the most visible first: when
+#: not all margins can be met, those of the later kinds give way first. (Measured on the
+#: living rooms of ``benchmarks/run.py layout_compare``: this order leaves 1 of 30 kept
+#: ``center_aligned`` at its 5 cm tolerance and 6 of 182 ``near`` within 5 cm of 1 m; putting
+#: ``near`` after ``face_to`` left 41 of 206 there.)
 WITH_MARGIN = (
+    "center_aligned",
+    "near",
+    "in_front_of",
+    "face_to",
     "edge",
     "corner",
-    "center",
-    "near",
-    "far",
-    "above",
-    "in_front_of",
     "side_of",
-    "center_aligned",
-    "face_to",
+    "above",
+    "center",
+    "far",
 )
