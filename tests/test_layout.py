@@ -353,7 +353,7 @@ def test_an_apple_may_rise_above_a_bowl_but_not_out_of_a_box() -> None:
     scene = solve_layout(spec_with(objects=(TABLE, bowl, apple)), seed=0)
     assert_valid(scene)
     box = replace(bowl, id="box", properties=("receptacle", "openable"))
-    boxed = replace(apple, parent="box")
+    boxed = replace(apple, parent="box", task=True)
     with pytest.raises(LayoutError, match=r"objects\[apple\].*could then not be closed"):
         solve_layout(spec_with(objects=(TABLE, box, boxed)), seed=0)
 
@@ -469,14 +469,25 @@ def test_task_objects_that_fit_by_area_but_not_together_name_the_floor() -> None
         solve_layout(replace(NARROW, objects=task(*NARROW.objects)))
 
 
-def test_an_object_bigger_than_its_room_or_support() -> None:
+def test_a_task_object_bigger_than_its_room_or_support() -> None:
+    sofa = replace(SOFA, task=True)
     with pytest.raises(LayoutError, match=r"objects\[sofa\]: 1.60 x 0.90 m does not fit in room"):
-        solve_layout(SceneSpec("s", rooms=(room(width=1.0, depth=1.0),), objects=(SOFA,)))
-    big = SceneSpec("b", rooms=(room(),), objects=(TABLE, replace(SOFA, parent="table", room="")))
+        solve_layout(SceneSpec("s", rooms=(room(width=1.0, depth=1.0),), objects=(sofa,)))
+    big = SceneSpec("b", rooms=(room(),), objects=(TABLE, replace(sofa, parent="table", room="")))
     with pytest.raises(
         LayoutError, match=r"objects\[sofa\]: its 1.60 x 0.90 m footprint does not fit on 'table'"
     ):
         solve_layout(big)
+
+
+def test_enrichment_too_big_for_its_room_or_support_is_left_out_saying_why() -> None:
+    scene = solve_layout(SceneSpec("s", rooms=(room(width=1.0, depth=1.0),), objects=(SOFA,)))
+    (sofa,) = scene.provenance.dropped_objects
+    assert sofa.reason.startswith("1.60 x 0.90 m does not fit in room 'living' (1.00 x 1.00 m)")
+    big = SceneSpec("b", rooms=(room(),), objects=(TABLE, replace(SOFA, parent="table", room="")))
+    scene = solve_layout(big)
+    assert [o.id for o in scene.objects] == ["table"]
+    assert "footprint does not fit on 'table'" in scene.provenance.dropped_objects[0].reason
 
 
 def test_an_object_exactly_as_wide_as_its_room_fits() -> None:
@@ -488,9 +499,22 @@ def test_an_object_exactly_as_wide_as_its_room_fits() -> None:
 
 def test_an_object_taller_than_the_walls_is_rejected() -> None:
     # The checker would find it through the ceiling; the layout says so before solving.
-    pole = thing("pole", (0.3, WALL_HEIGHT + 0.2, 0.3))
+    pole = thing("pole", (0.3, WALL_HEIGHT + 0.2, 0.3), task=True)
     with pytest.raises(LayoutError, match=r"objects\[pole\]: 2.70 m is taller than the wall"):
         solve_layout(SceneSpec("tall", rooms=(room(),), objects=(pole,)))
+
+
+def test_a_picture_wider_than_any_wall_is_rejected() -> None:
+    # A cross-shaped hall 6 m across, each of its twelve walls 2 m long.
+    arms = ((2, 0), (4, 0), (4, 2), (6, 2), (6, 4), (4, 4), (4, 6), (2, 6), (2, 4), (0, 4))
+    cross = Room("living", "Hallway", (*arms, (0, 2), (2, 2)))
+    mural = thing("mural", (3.0, 1.0, 0.03), relation="wall", task=True)
+    with pytest.raises(
+        LayoutError,
+        match=r"objects\[mural\]: 3.00 m wide does not fit on any wall of room 'living' "
+        r"\(the longest is 2.00 m\)",
+    ):
+        solve_layout(SceneSpec("wide", rooms=(cross,), objects=(mural,)))
 
 
 def test_furniture_keeps_out_of_the_sweep_of_a_door_leaf() -> None:

@@ -11,6 +11,14 @@ from synthetic import synthetic_spec
 from test_layout import LIVING_ROOM, NARROW, assert_valid, rel, room
 
 from pytest_logicenv.errors import LayoutError, LayoutTimeout
+from pytest_logicenv.llm.planner import example_plan
+from pytest_logicenv.logic.trajectories import select
+from pytest_logicenv.scenes.design import (
+    Enrichment,
+    EnrichmentObject,
+    EnrichmentRelation,
+    design_scene,
+)
 from pytest_logicenv.scenes.layout import budget, solve_layout
 from pytest_logicenv.scenes.layout.clearing import clear_the_way
 from pytest_logicenv.scenes.layout.floor_plan import derive_walls, make_plan
@@ -189,3 +197,39 @@ def test_a_crowded_room_holds_its_task_objects_and_records_what_it_leaves_out(
                 (r.kind, r.subject, r.target) == (relation.kind, relation.subject, relation.target)
                 for r in scene.provenance.dropped
             )
+
+
+# --------------------------------------------------------------------------- through the designer
+
+
+def test_a_designers_request_for_every_placement_is_met_in_the_scene() -> None:
+    # The words an LLM designer uses for where things go, through the designer and the layout.
+    request = Enrichment(
+        objects=(
+            EnrichmentObject("tv_stand", "TVStand", "living_room"),
+            EnrichmentObject("plant", "HousePlant", "living_room"),
+            EnrichmentObject("ottoman", "Ottoman", "living_room"),
+            EnrichmentObject("armchair", "ArmChair", "living_room"),
+        ),
+        relations=(
+            EnrichmentRelation("edge", "tv_stand"),
+            EnrichmentRelation("corner", "plant"),
+            EnrichmentRelation("middle", "ottoman"),
+            EnrichmentRelation("face_to", "armchair", "tv_stand"),
+            EnrichmentRelation("center_aligned", "ottoman", "sofa"),
+        ),
+        made_by="llm:test",
+    )
+    plan = example_plan()
+    trajectory = select(plan, "minimal").trajectories[0]
+    spec = design_scene(plan, trajectory, seed=0, enrichment=request)
+    scene = solve_layout(spec, seed=0)
+    assert_valid(scene)
+    kept = {str(r) for r in scene.provenance.kept if r.reason == "llm:test"}
+    assert kept == {
+        "edge(tv_stand)",
+        "corner(plant)",
+        "middle(ottoman)",
+        "face_to(armchair, tv_stand)",
+        "center_aligned(ottoman, sofa)",
+    }

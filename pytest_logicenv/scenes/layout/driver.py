@@ -93,12 +93,15 @@ def solve_layout(
         raise problem_error(spec, problems)
     items = build_items(spec)
     ranking = rank_items(items)
-    problems = fit_problems(items, plans) + area_problems(spec, items, plans, ranking)
+    unfit = fit_problems(items, plans)
+    problems = [v for i, found in unfit.items() if not ranking.droppable(i) for v in found]
+    problems += area_problems(spec, items, plans, ranking)
     if problems:
         raise problem_error(spec, problems)
+    too_big = {i: "; ".join(v.message for v in found) for i, found in unfit.items()}
     clock = Clock(timeout_ms)
     runs = derive_walls(list(plans.values()))
-    house = _House(spec, plans, items, z3.Context(), runs, ranking, taken_tops(whole))
+    house = _House(spec, plans, items, z3.Context(), runs, ranking, too_big, taken_tops(whole))
     require_door_paths(spec)
     best: tuple[list[str], Scene] | None = None  # the layout that left the fewest out of reach
     for attempt in range(ATTEMPTS):
@@ -119,7 +122,7 @@ def solve_layout(
 @dataclass(frozen=True)
 class _House:
     """A valid design prepared for solving: its room plans, items and walls, the Z3 context
-    all its layouts share, and the ranking of its items."""
+    all its layouts share, the ranking of its items and those too big to place anywhere."""
 
     spec: SceneSpec
     plans: dict[str, RoomPlan]
@@ -127,6 +130,7 @@ class _House:
     ctx: z3.Context
     runs: tuple[WallRun, ...]
     ranking: Ranking
+    too_big: dict[str, str]
     #: What the parts take of their wholes' tops (a counter's sink), by whole.
     taken_tops: dict[str, float]
 
@@ -186,6 +190,8 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
             house.ranking,
             taken_tops=house.taken_tops,
         )
+        for item_id, why in house.too_big.items():
+            state.leave_out(item_id, why)
         for index, (relation, why) in precluded(spec).items():
             drop_relation(state, index, relation, why)
         _solve_in_turn(state, steps)

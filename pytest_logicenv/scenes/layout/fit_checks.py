@@ -1,5 +1,6 @@
 """Sizes that cannot work wherever things go: too big for the room or the support, taller
-than the walls, more floor area than the room has.
+than the walls, more floor area than the room has. A task object that does not fit is an
+error; another is left out.
 
 Checked on the :class:`~.items.Item` s of a design that passed
 :func:`~.validation.design_problems`, before any solver runs, so that such a design fails with
@@ -11,7 +12,7 @@ a message naming the object rather than with an unsatisfiable problem.
 >>> den = Room("den", "LivingRoom", ((0, 0), (2, 0), (2, 2), (0, 2)))
 >>> spec = SceneSpec("demo", rooms=(den,), objects=(
 ...     SceneObject("bed", "Bed", room="den", size=(2.1, 0.5, 1.6)),))
->>> [problem] = fit_problems(build_items(spec), {"den": make_plan(den, 0)})
+>>> [problem] = fit_problems(build_items(spec), {"den": make_plan(den, 0)})["bed"]
 >>> problem.location, problem.message
 ('objects[bed]', "2.10 x 1.60 m does not fit in room 'den' (2.00 x 2.00 m); ...")
 """
@@ -30,14 +31,19 @@ from pytest_logicenv.scenes.layout.smt import FINE_GRID, SCALE
 from pytest_logicenv.scenes.model import WALL_HEIGHT, SceneSpec, door_clearance
 
 
-def fit_problems(items: Mapping[str, Item], plans: Mapping[str, RoomPlan]) -> list[Violation]:
-    """Sizes that cannot work whatever the positions: too big for the room or the parent."""
-    problems = []
+def fit_problems(
+    items: Mapping[str, Item], plans: Mapping[str, RoomPlan]
+) -> dict[str, list[Violation]]:
+    """Sizes that cannot work whatever the positions, by item: too big for the room (or any
+    of its walls) or the parent."""
+    problems = {}
     for item in items.values():
         if item.parent is None:
-            problems += _standing_fit(item, plans[item.room])
+            found = _standing_fit(item, plans[item.room])
         else:
-            problems += _resting_fit(item, items[item.parent])
+            found = _resting_fit(item, items[item.parent])
+        if found:
+            problems[item.id] = found
     return problems
 
 
@@ -63,9 +69,26 @@ def _standing_fit(item: Item, plan: RoomPlan) -> list[Violation]:
             f"({width:.2f} x {depth:.2f} m); use a smaller object or a larger room"
         )
         problems.append(Violation("fit", where, message))
+    if item.kind == "wall" and not problems:
+        problems += _wall_fit(item, plan)
     if size[1] > WALL_HEIGHT:  # standing or hanging, it must fit under the ceiling
-        problems.append(Violation("fit", where, f"{size[1]:.2f} m is taller than the wall"))
+        message = (
+            f"{size[1]:.2f} m is taller than the wall ({WALL_HEIGHT:.2f} m); use a lower object"
+        )
+        problems.append(Violation("fit", where, message))
     return problems
+
+
+def _wall_fit(item: Item, plan: RoomPlan) -> list[Violation]:
+    """A wall-mounted object is no wider than the longest side of its room."""
+    longest = max(side.hi - side.lo for side in plan.sides)
+    if item.obj.size[0] <= longest + 1e-9:
+        return []
+    message = (
+        f"{item.obj.size[0]:.2f} m wide does not fit on any wall of room {item.room!r} (the "
+        f"longest is {longest:.2f} m); use a narrower object or a larger room"
+    )
+    return [Violation("fit", f"objects[{item.id}]", message)]
 
 
 def _resting_fit(item: Item, parent: Item) -> list[Violation]:
@@ -88,7 +111,9 @@ def _resting_fit(item: Item, parent: Item) -> list[Violation]:
         )
         problems.append(Violation("fit", where, message))
     if item.bottom + size[1] > WALL_HEIGHT:
-        message = f"its top at {item.bottom + size[1]:.2f} m is above the walls"
+        message = (
+            f"its top at {item.bottom + size[1]:.2f} m is above the walls ({WALL_HEIGHT:.2f} m)"
+        )
         problems.append(Violation("fit", where, message))
     return problems
 
