@@ -128,7 +128,9 @@ def main(argv: list[str]) -> int:
         shown = ", ".join(f"{kind} {count // args.repeat}" for kind, count in sorted(kinds.items()))
         print(f"{name:<28}{medians[name]:>14.3f}{p90:>12.3f}{per_second:>12,.0f}  {shown}")
         if name == "correct (py_trees)":
-            correct_outcomes = outcomes[: len(runs)]
+            # Replayed paths must be whole: a run cut short by a failed action has fewer
+            # answers than the fresh tree, which simulates nothing, asks for.
+            correct_outcomes = [o for o in outcomes[: len(runs)] if o.kind == "pass"]
 
     baseline: list[float] = []
     for _ in range(args.repeat):

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from clutter import add_clutter
+
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, select
 from pytest_logicenv.scenes.model import AgentStart, Provenance, Room, Scene, SceneObject
@@ -36,28 +38,12 @@ def _obj(
     )
 
 
-# Things a living room holds besides the task's objects: (type, size, properties, parent).
-CLUTTER: tuple[tuple[str, tuple[float, float, float], tuple[str, ...], str | None], ...] = (
-    ("FloorLamp", (0.4, 1.6, 0.4), ("toggleable",), None),
-    ("Pillow", (0.4, 0.15, 0.4), ("pickupable",), "sofa_1"),
-    ("HousePlant", (0.4, 0.8, 0.4), (), None),
-    ("RemoteControl", (0.05, 0.03, 0.15), ("pickupable",), "table_1"),
-    ("ArmChair", (0.9, 0.9, 0.9), ("receptacle",), None),
-    ("Vase", (0.15, 0.3, 0.15), ("pickupable", "breakable"), None),
-    ("Television", (1.2, 0.7, 0.2), ("toggleable",), None),
-    ("GarbageCan", (0.3, 0.4, 0.3), ("receptacle",), None),
-    ("Newspaper", (0.3, 0.02, 0.4), ("pickupable",), "table_1"),
-    ("SideTable", (0.5, 0.6, 0.5), ("receptacle",), None),
-    ("Statue", (0.15, 0.3, 0.15), ("pickupable",), None),
-    ("Laptop", (0.35, 0.03, 0.25), ("pickupable", "openable", "toggleable"), None),
-)
-
-
 def living_room(
     toy: str | None, book: bool, wipes: bool, *, objects: int = 0, scene_id: str = "living_room"
 ) -> Scene:
     """A Clean Living Room scene: ``toy`` is ``"doll"``, ``"other"`` or ``None`` (no toy on
-    the floor); unrelated objects are added until the scene has ``objects`` objects."""
+    the floor); unrelated objects are added until the scene has ``objects`` objects, where
+    they fit (in store rooms beside the living room: ``tests/clutter.py``)."""
     task = [
         _obj("sofa_1", "Sofa", (2.0, 0.9, 0.9), (1.5, 4.4), ("receptacle",), role="sofa"),
         _obj("table_1", "CoffeeTable", (1.2, 0.45, 0.6), (1.5, 3.0), ("receptacle",),
@@ -87,17 +73,14 @@ def living_room(
                  ("pickupable", "cleaning_tool"), role="wet_wipes", parent="table_1",
                  relation="on", custom_type=True)
         )  # fmt: skip
-    for index in range(max(0, objects - len(task))):
-        kind, size, properties, parent = CLUTTER[index % len(CLUTTER)]
-        at = (0.3 + 0.5 * (index % 11), 0.3 + 0.4 * (index // 11))
-        task.append(_obj(f"{kind.lower()}_{index}", kind, size, at, properties, parent=parent))
-    return Scene(
+    scene = Scene(
         scene_id,
         rooms=(Room(ROOM, "LivingRoom", ((0, 0), (6, 0), (6, 5), (0, 5))),),
         objects=tuple(task),
         agent=AgentStart(ROOM, (0.5, 0.5)),
         provenance=Provenance(designer="hand-built (tests/living_room.py)"),
     )
+    return add_clutter(scene, max(0, objects - len(task)))
 
 
 def scene_for(trajectory: Trajectory, *, objects: int = 0) -> Scene:
