@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from pytest_logicenv.scenes.layout.fit_checks import floor_budget
+from pytest_logicenv.scenes.layout.floor_plan import RoomPlan
 from pytest_logicenv.scenes.layout.groups import anchor_groups
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.relations import SUPPORT_RELATIONS
@@ -37,13 +39,19 @@ class Problem:
 
 
 def problems_in_order(
-    items: Items, spec: SceneSpec, decompose: bool, ranking: Ranking
+    items: Items,
+    spec: SceneSpec,
+    plans: Mapping[str, RoomPlan],
+    decompose: bool,
+    ranking: Ranking,
 ) -> list[Problem]:
     """The small problems in dependency order (or one problem for everything)."""
     if not decompose:
         return [Problem("the whole house (one model)", tuple(items))]
     problems = [
-        group for room in spec.rooms for group in _floor_groups(room.id, items, spec, ranking)
+        group
+        for room in spec.rooms
+        for group in _floor_groups(room.id, items, spec, plans[room.id], ranking)
     ]
     problems += _surface_problems((i.id for i in items.values() if i.kind == "floor"), items)
     problems += [_wall_problem(room.id, items) for room in spec.rooms]
@@ -63,10 +71,15 @@ def _floor_problem(room: str, items: Items) -> Problem:
     )
 
 
-def _floor_groups(room: str, items: Items, spec: SceneSpec, ranking: Ranking) -> list[Problem]:
-    """The floor of ``room`` in anchor groups (one problem, when it holds few items)."""
+def _floor_groups(
+    room: str, items: Items, spec: SceneSpec, plan: RoomPlan, ranking: Ranking
+) -> list[Problem]:
+    """The floor of ``room`` in anchor groups (one problem, when it is not crowded)."""
     floor = _floor_problem(room, items)
-    groups = anchor_groups(floor.items, spec, ranking)
+    taken = sum(items[i].obj.size[0] * items[i].obj.size[2] for i in floor.items)
+    free = floor_budget(spec, plan, items, ranking).free
+    crowding = taken / free if free > 0 else float("inf")
+    groups = anchor_groups(floor.items, spec, ranking, crowding)
     if len(groups) == 1:
         return [floor]
     return [

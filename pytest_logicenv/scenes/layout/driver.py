@@ -175,7 +175,7 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
     # and any other the layout had to drop, solving again, so that it is only dropped if it
     # cannot be met even so.
     gathered = wall_floor_links(spec, items)
-    first_steps = problems_in_order(items, spec, decompose, house.ranking)
+    first_steps = problems_in_order(items, spec, house.plans, decompose, house.ranking)
     while True:
         steps = gather_linked(first_steps, items, list(gathered.values()))
         state = LayoutState(

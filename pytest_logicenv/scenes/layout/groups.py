@@ -2,8 +2,8 @@
 
 Z3's effort on a floor grows much faster than its objects (every pair may collide: measured,
 one room of 34 floor items did not finish in 60 s, while the same room in groups of 8 took
-0.5 s). So a floor of more than :data:`GROUP_SIZE` items is placed a group at a time, each a
-problem of its own with the groups before it fixed. The first group holds the essential items
+0.5 s). So a crowded floor (see :data:`CROWDED`) is placed a group at a time, each a problem of its
+own with the groups before it fixed. The first group holds the essential items
 (the task objects, what holds them, the agent's start); every group grows from its *anchor*,
 the most important item not yet grouped, through the relations that link it to others (a sofa,
 then the coffee table in front of it, the armchair facing it, ...) and, when those run out,
@@ -17,7 +17,7 @@ the earlier group's objects fixed.
 >>> spec = SceneSpec("s", rooms=(Room("r", "Den", ((0, 0), (5, 0), (5, 5), (0, 5))),),
 ...                  objects=things, relations=(SpatialRelation("near", "o4", "o1"),))
 >>> items = build_items(spec)
->>> anchor_groups(list(items), spec, rank_items(items), size=4)  # o4 joins o1
+>>> anchor_groups(list(items), spec, rank_items(items), crowding=1.0, size=4)  # o4 joins o1
 [('o0', 'o1', 'o4', 'agent'), ('o2', 'o3', 'o5')]
 """
 
@@ -29,19 +29,31 @@ from pytest_logicenv.scenes.layout.selection import Ranking
 from pytest_logicenv.scenes.model import SceneSpec
 
 #: Items per problem on a crowded floor: measured on one room of 80 and of 160 synthetic
-#: objects (``benchmarks/run.py layout_compare``), 8 was fastest with no more relations
-#: dropped than 10 or 12.
+#: objects (4 seeds), groups of 8 took 0.29 s and 0.87 s (median) and dropped 54 and 134
+#: relations; of 6, 0.27 s and 0.55 s, dropping 60 and 139; of 12, 0.87 s and 1.98 s,
+#: dropping 53 and 136; of 16, 1.69 s and 3.72 s, dropping 47 and 132.
 GROUP_SIZE = 8
+#: A floor is split into groups when it holds more than ``2 * GROUP_SIZE`` items, or more than
+#: ``GROUP_SIZE`` whose footprints cover more than this share of its free floor: one problem
+#: keeps more relations (a 15-item floor of 40 synthetic objects: 28 dropped over 7 designs,
+#: against 46 in groups), but a crowded one may take Z3 long to find it cannot hold all (a
+#: 3 x 3 m room of 15 living-room objects: 20 s, the whole budget, against 0.2 s in groups).
+CROWDED = 0.5
 #: Relations that restate supports link nothing on the floor.
 _SUPPORTS = ("in", "on_top_of", "mounted_on_wall")
 
 
 def anchor_groups(
-    ids: Sequence[str], spec: SceneSpec, ranking: Ranking, size: int = GROUP_SIZE
+    ids: Sequence[str],
+    spec: SceneSpec,
+    ranking: Ranking,
+    crowding: float = 0.0,
+    size: int = GROUP_SIZE,
 ) -> list[tuple[str, ...]]:
-    """``ids`` (one floor's items) in groups of about ``size``, in the order to solve them; each
-    group in the order of ``ids``. A floor of at most ``size`` items is one group."""
-    if len(ids) <= size:
+    """``ids`` (one floor's items, covering ``crowding`` of its free floor) in groups of about
+    ``size``, in the order to solve them; each group in the order of ``ids``. A floor that
+    needs no split (see :data:`CROWDED`) is one group."""
+    if len(ids) <= size or (len(ids) <= 2 * size and crowding <= CROWDED):
         return [tuple(ids)]
     members = set(ids)
     links: dict[str, set[str]] = {i: set() for i in ids}

@@ -13,8 +13,9 @@ presence of item ``n`` when objects may be left out, ``m<i>`` for relation ``i``
 
 So a relation ends up dropped only when it conflicts with kept relations of equal or higher
 priority (the reason names them: the unsat core, not necessarily minimal). Every check gets the
-time left of the layout; when Z3 gives up (``unknown``), relations keep what the last model
-met, and objects drop the least important one still assumed.
+time left of the layout (at most :data:`~.budget.CHECK_MS`); when Z3 gives up (``unknown``),
+relations keep what the last model met, and objects drop the least important one still
+assumed.
 
 **Z3 objects' lifetimes are behaviour** (see :mod:`~.budget`): a new model replaces the last
 one at once, and an unsat core is read and freed in one comprehension.
@@ -29,12 +30,13 @@ from typing import Any
 import z3
 
 from pytest_logicenv.errors import LayoutError
+from pytest_logicenv.scenes.layout.budget import CHECK_MS
 from pytest_logicenv.scenes.layout.decomposition import Problem
 from pytest_logicenv.scenes.layout.state import LayoutState
 from pytest_logicenv.scenes.model import SpatialRelation
 
-#: Why a relation was dropped when the time ran out before it could be settled.
-OUT_OF_TIME = "not met within the layout's time budget"
+#: Why a relation was dropped when Z3 gave up before it could settle it.
+OUT_OF_TIME = "not met in time (the layout's budget, or a check's)"
 
 
 #: Records a literal dropped for good, with the kept ones that blocked it (None: out of time).
@@ -76,7 +78,8 @@ class Relaxation:
         """Check with ``base`` and ``names`` assumed; a sat model replaces the last one. The
         hard constraints alone get at least :data:`~.budget.GRACE_MS`."""
         literals = [z3.Bool(name, self.state.ctx) for name in (*self.base, *names)]
-        self.solver.set("timeout", self.state.clock.remaining_ms(grace=not literals))
+        budget = self.state.clock.remaining_ms(grace=not literals)
+        self.solver.set("timeout", min(budget, CHECK_MS))
         result = self.solver.check(*literals)
         if result == z3.sat:
             self.model = self.solver.model()

@@ -68,7 +68,8 @@ def solve_problem(
             return
     names = [i for i in ids if not state.ranking.droppable(i) and state.items[i].kind != "agent"]
     if failure.kind == "time":
-        raise timeout_error(state.spec, problem.label, names or ids, state.clock)
+        needed = names or ["the agent's start"]
+        raise timeout_error(state.spec, problem.label, needed, state.clock)
     raise unfit_error(state, problem, ids)
 
 
@@ -233,7 +234,7 @@ def _choose_items(
         item = state.items[by_literal[literal]]
         size = f"{item.obj.size[0]:.2f} x {item.obj.size[2]:.2f} m"
         if blockers is None:
-            why = f"{problem.label} ran out of the layout's time budget"
+            why = f"Z3 could not fit it on {problem.label} in time (the layout's or a check's)"
         else:
             why = f"no room for its {size} footprint on {problem.label}"
             others = [by_literal[b] for b in blockers]
