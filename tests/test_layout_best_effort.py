@@ -27,6 +27,7 @@ from pytest_logicenv.scenes.layout.selection import Ranking
 from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
     AgentStart,
+    DoorSpec,
     Provenance,
     Room,
     Scene,
@@ -233,3 +234,53 @@ def test_a_designers_request_for_every_placement_is_met_in_the_scene() -> None:
         "face_to(armchair, tv_stand)",
         "center_aligned(ottoman, sofa)",
     }
+
+
+# --------------------------------------------------------------------------- parts
+
+
+BEDROOM = SceneSpec(
+    "parts",
+    rooms=(Room("r", "Bedroom", ((0, 0), (3.4, 0), (3.4, 2), (0, 2))),),
+    objects=(
+        SceneObject("bed", "Bed", room="r", size=(2.4, 0.5, 1.6), properties=("receptacle",)),
+        SceneObject("dresser", "Dresser", room="r", size=(1.2, 0.9, 0.5)),
+        SceneObject(
+            "drawer",
+            "Drawer",
+            room="r",
+            relation="part",
+            part_of="dresser",
+            size=(1.0, 0.25, 0.45),
+            properties=("receptacle", "openable"),
+        ),
+        SceneObject(
+            "sock",
+            "Sock",
+            room="r",
+            parent="drawer",
+            relation="in",
+            size=(0.1, 0.05, 0.2),
+            properties=("pickupable",),
+        ),
+    ),
+    doors=(DoorSpec("door", ("r", "exterior"), side="west", offset=0.1),),
+)
+
+
+def test_what_is_left_out_takes_its_parts_and_their_contents_with_it() -> None:
+    # The bed and the dresser do not fit together; the dresser is the later.
+    scene = solve_layout(BEDROOM)
+    assert_valid(scene)
+    assert [o.id for o in scene.objects] == ["bed"]
+    reasons = {d.id: d.reason for d in scene.provenance.dropped_objects}
+    assert set(reasons) == {"dresser", "drawer", "sock"}
+    assert reasons["sock"] == "it is part of, or rests in a part of, 'dresser', which was left out"
+
+
+def test_a_task_object_in_a_drawer_keeps_its_dresser() -> None:
+    objects = tuple(replace(o, task=o.id == "sock") for o in BEDROOM.objects)
+    scene = solve_layout(replace(BEDROOM, objects=objects))
+    assert_valid(scene)
+    assert [o.id for o in scene.objects] == ["dresser", "drawer", "sock"]
+    assert [d.id for d in scene.provenance.dropped_objects] == ["bed"]

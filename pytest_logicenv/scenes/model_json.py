@@ -125,10 +125,11 @@ def _object_json(obj: SceneObject) -> dict[str, Any]:
         "task": obj.task,
         "custom_type": obj.custom_type,
         "accepts": list(obj.accepts),
-        "priority": obj.priority,
     }
     if obj.part_of is not None:  # left out otherwise: scenes without parts stay as they were
         data["part_of"] = obj.part_of
+    if obj.priority != PRIORITY_ENRICHMENT:  # likewise for the default priority
+        data["priority"] = obj.priority
     return data
 
 
@@ -147,7 +148,7 @@ def _relation_json(relation: SpatialRelation) -> dict[str, Any]:
 
 
 def _provenance_json(provenance: Provenance) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "trajectory": provenance.trajectory,
         "conditions": [list(c) for c in provenance.conditions],
         "designer": provenance.designer,
@@ -155,8 +156,10 @@ def _provenance_json(provenance: Provenance) -> dict[str, Any]:
         "kept": [_relation_json(r) for r in provenance.kept],
         "dropped": [_relation_json(r) for r in provenance.dropped],
         "notes": list(provenance.notes),
-        "dropped_objects": [_dropped_object_json(d) for d in provenance.dropped_objects],
     }
+    if provenance.dropped_objects:  # left out otherwise: a scene that holds all stays as was
+        data["dropped_objects"] = [_dropped_object_json(d) for d in provenance.dropped_objects]
+    return data
 
 
 def _dropped_object_json(dropped: DroppedObject) -> dict[str, Any]:

@@ -34,7 +34,11 @@ def clear_the_way(
         return scene, agent
     blocked = [fp for name, _, fp in reach_targets(scene, runs) if name in out]
     candidates = sorted(
-        (o for o in scene.objects if o.parent is None and ranking.droppable(o.id)),
+        (
+            o
+            for o in scene.objects
+            if o.parent is None and o.id in ranking.priority and ranking.droppable(o.id)
+        ),
         key=lambda o: (
             min(footprint_gap(o.footprint, fp) for fp in blocked),
             tuple(-k for k in ranking.key(o.id)),
@@ -57,16 +61,19 @@ def clear_the_way(
 
 
 def _gone(scene: Scene, removed: Collection[str]) -> set[str]:
-    """The ids of ``removed`` and of everything resting on them."""
+    """The ids of ``removed`` and of everything resting on them or part of them."""
     by_id = {obj.id: obj for obj in scene.objects}
     gone = set(removed)
     for obj in scene.objects:
-        current = obj
-        while current.parent is not None and current.parent in by_id:
-            if current.parent in gone:
+        current, seen = obj, {obj.id}
+        while (up := current.parent or current.part_of) is not None and up in by_id:
+            if up in gone:
                 gone.add(obj.id)
                 break
-            current = by_id[current.parent]
+            if up in seen:
+                break
+            seen.add(up)
+            current = by_id[up]
     return gone
 
 
@@ -86,8 +93,8 @@ def _record(
             obj.id,
             obj.type,
             obj.room,
-            ranking.priority[obj.id],
-            why if obj.id in removed else "it rested on an object left out",
+            ranking.priority.get(obj.id, obj.priority),
+            why if obj.id in removed else "it rested on, or was part of, an object left out",
         )
         for obj in scene.objects
         if obj.id in gone

@@ -32,8 +32,10 @@ from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_w
 from pytest_logicenv.scenes.layout.items import Item, build_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
 from pytest_logicenv.scenes.layout.parts import (
+    carried,
     part_problems,
     rejoin,
+    rider_tops,
     split_parts,
     taken_tops,
 )
@@ -91,8 +93,8 @@ def solve_layout(
     problems = design_problems(spec, plans)
     if problems:
         raise problem_error(spec, problems)
-    items = build_items(spec)
-    ranking = rank_items(items)
+    items = build_items(spec, rider_tops(whole, riders))
+    ranking = rank_items(items, carried(whole, riders))
     unfit = fit_problems(items, plans)
     problems = [v for i, found in unfit.items() if not ranking.droppable(i) for v in found]
     problems += area_problems(spec, items, plans, ranking)

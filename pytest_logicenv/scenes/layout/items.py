@@ -22,6 +22,7 @@ that chain's root.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, GRID
@@ -91,9 +92,11 @@ def cells(metres: float, unit: float) -> int:
     return max(1, math.ceil(metres / unit - 1e-6))
 
 
-def build_items(spec: SceneSpec) -> dict[str, Item]:
+def build_items(spec: SceneSpec, raised: Mapping[str, float] | None = None) -> dict[str, Item]:
     """The items of a valid design, in the order the design lists the objects (each after
-    what it rests on), then the agent's start."""
+    what it rests on), then the agent's start. ``raised`` gives, by object, how high (metres
+    above its bottom) what goes with it outside the layout reaches (its parts: a faucet on a
+    sink); its crown rises to it."""
     objects = {obj.id: obj for obj in spec.objects}
     items: dict[str, Item] = {}
 
@@ -107,7 +110,7 @@ def build_items(spec: SceneSpec) -> dict[str, Item]:
 
     for obj in spec.objects:
         build(obj)
-    items = _crowned(items)
+    items = _crowned(items, raised or {})
     agent = _agent(spec, items)
     items[agent.id] = agent
     return dict(sorted(items.items(), key=lambda kv: kv[1].order))
@@ -130,9 +133,12 @@ def _resting(obj: SceneObject, parent: Item) -> Item:
     return Item(placed, obj.relation or "on", FINE_GRID, w, d, chain, bottom, 0, top)
 
 
-def _crowned(items: dict[str, Item]) -> dict[str, Item]:
+def _crowned(items: dict[str, Item], raised: Mapping[str, float]) -> dict[str, Item]:
     """The items with their crowns raised to the top of everything they hold."""
-    crowns = {item_id: item.bottom + item.height for item_id, item in items.items()}
+    crowns = {
+        item_id: item.bottom + max(item.height, raised.get(item_id, 0.0))
+        for item_id, item in items.items()
+    }
     for item in items.values():
         for ancestor in item.chain[:-1]:
             crowns[ancestor] = max(crowns[ancestor], crowns[item.id])

@@ -27,7 +27,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pytest_logicenv.errors import Violation
-from pytest_logicenv.scenes.model import Scene, SceneObject, SceneSpec, SpatialRelation
+from pytest_logicenv.scenes.model import (
+    DroppedObject,
+    Scene,
+    SceneObject,
+    SceneSpec,
+    SpatialRelation,
+)
 from pytest_logicenv.scenes.parts import attach_parts, top_taken
 
 #: Relations that restate where a rider rests: they hold by construction.
@@ -94,24 +100,92 @@ def taken_tops(spec: SceneSpec) -> dict[str, float]:
 
 def rejoin(scene: Scene, spec: SceneSpec, riders: Sequence[SceneObject]) -> Scene:
     """The laid-out ``scene`` of the design without riders, with the riders back in place
-    and the design's relations; riders' relations other than supports are dropped."""
+    and the design's relations; riders' relations other than supports are dropped. The riders
+    of an object the layout left out (a room too full for the dresser) are left out with it,
+    and all their relations dropped."""
     if not riders:
         return scene
+    owner = owners(spec, riders)
+    gone = {d.id for d in scene.provenance.dropped_objects}
+    lost = {obj.id for obj in riders if owner[obj.id] in gone}
     placed = {obj.id: obj for obj in (*scene.objects, *riders)}
-    objects = tuple(placed[obj.id] for obj in spec.objects)
+    objects = tuple(placed[obj.id] for obj in spec.objects if obj.id not in gone | lost)
     riding = {obj.id for obj in riders}
     dropped = tuple(
-        replace(
-            relation,
-            reason=f"{_rider(relation, riding)} rests in a part: where it is "
-            "follows the part's parent",
-        )
+        replace(relation, reason=_why_dropped(relation, riding, lost))
         for relation in spec.relations
-        if _names(relation, riding) and relation.kind not in SUPPORTS
+        if _names(relation, lost) or (_names(relation, riding) and relation.kind not in SUPPORTS)
     )
-    provenance = replace(scene.provenance, dropped=(*scene.provenance.dropped, *dropped))
+    left_out = tuple(
+        DroppedObject(
+            obj.id,
+            obj.type,
+            obj.room,
+            obj.priority,
+            f"it is part of, or rests in a part of, {owner[obj.id]!r}, which was left out",
+        )
+        for obj in riders
+        if obj.id in lost
+    )
+    provenance = replace(
+        scene.provenance,
+        dropped=(*scene.provenance.dropped, *dropped),
+        dropped_objects=(*scene.provenance.dropped_objects, *left_out),
+    )
     joined = replace(scene, objects=objects, relations=spec.relations, provenance=provenance)
     return attach_parts(joined)
+
+
+def owners(spec: SceneSpec, riders: Sequence[SceneObject]) -> dict[str, str]:
+    """For each rider, the object of the design without riders it goes with (the dresser of
+    a drawer, or of the sock in the drawer)."""
+    by_id = {obj.id: obj for obj in spec.objects}
+    riding = {obj.id for obj in riders}
+    out = {}
+    for obj in riders:
+        current, seen = obj, {obj.id}
+        while current.id in riding:
+            up = current.part_of or current.parent
+            if up is None or up not in by_id or up in seen:
+                break
+            seen.add(up)
+            current = by_id[up]
+        out[obj.id] = current.id
+    return out
+
+
+def carried(spec: SceneSpec, riders: Sequence[SceneObject]) -> dict[str, tuple[bool, int]]:
+    """For each object of the design without riders that riders go with: whether one of them
+    is a task object, and the highest priority among them (a dresser whose drawer holds the
+    task's sock is as important as the sock)."""
+    out: dict[str, tuple[bool, int]] = {}
+    for rider_id, owner in owners(spec, riders).items():
+        rider = next(obj for obj in riders if obj.id == rider_id)
+        task, priority = out.get(owner, (False, rider.priority))
+        out[owner] = (task or rider.task, max(priority, rider.priority))
+    return out
+
+
+def rider_tops(spec: SceneSpec, riders: Sequence[SceneObject]) -> dict[str, float]:
+    """For each object riders go with, how high (metres above its bottom) the highest of them
+    reaches once in place: a sink's faucet stands above the sink, and the layout must keep
+    the mirror above the sink clear of it."""
+    owner = owners(spec, riders)
+    by_id = {obj.id: obj for obj in spec.objects}
+    out = {}
+    for owner_id in sorted(set(owner.values())):
+        base = by_id[owner_id]
+        anchor = replace(base, position=(0.0, base.size[1] / 2, 0.0), rotation=0)
+        group = (anchor, *(obj for obj in riders if owner[obj.id] == owner_id))
+        placed = attach_parts(Scene("rider_tops", objects=group))
+        out[owner_id] = max(obj.position[1] + obj.size[1] / 2 for obj in placed.objects)
+    return out
+
+
+def _why_dropped(relation: SpatialRelation, riding: set[str], lost: set[str]) -> str:
+    if _names(relation, lost):
+        return f"dropped: {_rider(relation, lost)} was left out with what it is part of"
+    return f"{_rider(relation, riding)} rests in a part: where it is follows the part's parent"
 
 
 def _names(relation: SpatialRelation, ids: set[str]) -> bool:

@@ -55,15 +55,23 @@ class Ranking:
         return item_id not in self.essential
 
 
-def rank_items(items: Mapping[str, Item]) -> Ranking:
-    """The ranking of a design's items (:func:`~.items.build_items`)."""
+def rank_items(
+    items: Mapping[str, Item], carried: Mapping[str, tuple[bool, int]] | None = None
+) -> Ranking:
+    """The ranking of a design's items (:func:`~.items.build_items`). ``carried`` says, of the
+    items that parts go with (a dresser and its drawers, see :mod:`~.parts`), whether a task
+    object rides with them and the highest priority that does."""
+    carried = carried or {}
     essential = {
         link
         for item in items.values()
-        if item.obj.task or item.kind == "agent"
+        if item.obj.task or item.kind == "agent" or carried.get(item.id, (False, 0))[0]
         for link in item.chain
     }
-    priority = {item_id: item.obj.priority for item_id, item in items.items()}
+    priority = {
+        item_id: max(item.obj.priority, carried.get(item_id, (False, 0))[1])
+        for item_id, item in items.items()
+    }
     for item in items.values():
         for ancestor in item.chain[:-1]:
             priority[ancestor] = max(priority[ancestor], item.obj.priority)
