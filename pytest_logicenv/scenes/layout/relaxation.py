@@ -168,26 +168,35 @@ class Relaxation:
         return kept
 
     def prefer(
-        self, soft: Sequence[str], rank: Callable[[str], tuple[int, ...]], rounds: int
+        self,
+        soft: Sequence[str],
+        rank: Callable[[str], tuple[int, ...]],
+        rounds: int,
+        effort: int,
     ) -> list[str]:
         """Keep as many of ``soft`` as hold with what the last model met, in at most
-        ``rounds`` checks: on unsat, drop the greatest-ranked literal of the core, and in the
-        last two rounds the whole core (preferences: cheap, not maximal). The last model
-        stays when none is found."""
+        ``rounds`` checks of at most ``effort`` Z3 resource units each (a count, so the
+        answer does not depend on the machine's speed): on unsat, drop the greatest-ranked
+        literal of the core, and in the last two rounds the whole core (preferences: cheap,
+        not maximal). The last model stays when none is found."""
         held = list(self.model_active)
         active = list(soft)
-        for round_ in range(rounds):
-            if not active:
-                break
-            result = self.check((*held, *active))
-            if result == z3.sat:
-                return active
-            core = self.core(active) if result == z3.unsat else []
-            if not core:
-                break
-            drop = core if round_ >= rounds - 2 else [max(core, key=rank)]
-            active = [name for name in active if name not in drop]
-        return []
+        self.solver.set("rlimit", effort)
+        try:
+            for round_ in range(rounds):
+                if not active:
+                    break
+                result = self.check((*held, *active))
+                if result == z3.sat:
+                    return active
+                core = self.core(active) if result == z3.unsat else []
+                if not core:
+                    break
+                drop = core if round_ >= rounds - 2 else [max(core, key=rank)]
+                active = [name for name in active if name not in drop]
+            return []
+        finally:
+            self.solver.set("rlimit", 0)
 
 
 # --------------------------------------------------------------------------- relations
