@@ -54,7 +54,10 @@ def _run(runs: Runs, spec: object, seed: int, decompose: bool, timeout_ms: int) 
         runs.timeouts += 1
         return
     runs.seconds.append(time.perf_counter() - began)
-    runs.checks.append(check_scene(scene))
+    check = check_scene(scene)
+    runs.checks.append(check)
+    for violation in check.violations[:3]:  # say what is wrong, should anything be
+        print(f"  {scene.id} (decompose={decompose}, seed {seed}): {violation}")
     runs.kept += len(scene.provenance.kept)
     runs.dropped += len(scene.provenance.dropped)
 

@@ -43,12 +43,15 @@ A relation between objects of two problems is solved in the later one, except th
 it links are solved together in the earlier one (with what they rest on) when it relates a
 wall-mounted object to floor furniture (a picture above the sofa, a switch near the desk: the
 furniture must stand where that is possible), or when solving it in the later problem dropped it
-(then the layout is solved again). A floor of more than :data:`~.groups.GROUP_SIZE` items is
-placed in *anchor groups*, the most important first, each grown from its anchor through the
-relations that link it (a sofa with its coffee table, TV stand and armchair): Z3's effort grows
-much faster than the objects of one problem, so one room of 160 objects takes about a second
-this way. A relation between two groups of one floor is solved with the later group and
-dropped if it cannot hold there. ``decompose=False`` solves one model of everything instead.
+(then the layout is solved again). A crowded floor (more than 16 items, or more than
+:data:`~.groups.GROUP_SIZE` covering over half its free floor) is placed in *anchor groups* of
+about eight, the most important first, each grown from its anchor through the relations that
+link it (a sofa with its coffee table, TV stand and armchair): Z3's effort grows much faster
+than the objects of one problem, so one room of 160 objects takes about a second this way. A
+relation between two groups of one floor is solved with the later group and dropped if it
+cannot hold there (solving the two groups together again, as above, was measured to take 13 s
+for 160 objects, to keep about one relation in six of those dropped).
+``decompose=False`` solves one model of everything instead.
 
 **Best effort.** When a room cannot hold everything, the layout places a maximal subset in
 priority order and records the rest (see :mod:`~.selection`): task objects, what they rest on
@@ -139,9 +142,10 @@ near, centred 5 cm off its axis) is valid but looks wrong. After relaxing, each 
 the relations it kept met with the natural margins of
 :data:`~pytest_logicenv.scenes.model.NEAR_NATURAL` and its neighbours (near within 0.5 m,
 centre-aligned to half a grid cell, a coffee table 0.3-0.6 m in front and centred, ...): a
-literal ``m<i>`` per relation, as many as hold together, at most
-:data:`~.solving.MARGIN_ROUNDS` checks. These are preferences: the checker tests the
-definitions above.
+literal ``m<i>`` per relation, as many as hold together, in at most
+:data:`~.solving.MARGIN_ROUNDS` checks of bounded effort (:data:`~.solving.MARGIN_EFFORT` Z3
+resource units, a count, so that the scene does not depend on the machine's speed). These are
+preferences: the checker tests the definitions above.
 
 >>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> spec = SceneSpec(
