@@ -284,3 +284,16 @@ def test_a_task_object_in_a_drawer_keeps_its_dresser() -> None:
     assert_valid(scene)
     assert [o.id for o in scene.objects] == ["dresser", "drawer", "sock"]
     assert [d.id for d in scene.provenance.dropped_objects] == ["bed"]
+
+
+@pytest.mark.parametrize("decompose", [True, False])
+def test_what_rests_on_an_object_left_out_is_left_out_too(decompose: bool) -> None:
+    # In one model of everything the cup is solved with its wardrobe: it must go with it.
+    bed, wardrobe = NARROW.objects
+    wardrobe = replace(wardrobe, properties=("receptacle",))
+    cup = SceneObject("cup", "Cup", size=(0.1, 0.12, 0.1), parent="wardrobe")
+    scene = solve_layout(replace(NARROW, objects=(bed, wardrobe, cup)), decompose=decompose)
+    assert_valid(scene)
+    assert [o.id for o in scene.objects] == ["bed"]
+    reasons = {d.id: d.reason for d in scene.provenance.dropped_objects}
+    assert set(reasons) == {"wardrobe", "cup"}

@@ -189,7 +189,12 @@ def _encode(
     and those with a margin to prefer; None when its hard constraints cannot hold."""
     poses, declarations, initial = declare_poses(state, ids)
     declarations += [f"(declare-const {name} Bool)" for name in present.values()]
-    assertions = []
+    # What rests on something left out is left out too (its support in the same problem).
+    assertions = [
+        f"(assert (=> {literal} {present[parent]}))"
+        for item_id, literal in present.items()
+        if (parent := state.items[item_id].parent) in present
+    ]
     for cond in hard_constraints(state, ids, poses, present):
         if cond is False:
             return None
