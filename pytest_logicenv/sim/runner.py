@@ -36,6 +36,7 @@ import sys
 import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeAlias
@@ -98,72 +99,96 @@ def run_policy(
         for i, fact in enumerate(goal)
     )
     pairs = tuple(situation) if situation is not None else scene.provenance.conditions
-
-    def finish(kind: str, **fields: Any) -> Outcome:
-        return Outcome(
-            kind, situation=pairs, scene=scene.id, max_ticks=max_ticks, goal=goals, **fields
-        )
-
+    run = _Run(scene, pairs, goals, max_ticks, tuple(branches))
     with _isolated_blackboard():
         try:
             root = _root(policy)
         except PolicyError:
             raise
         except Exception as error:  # the user's factory raised
-            return finish("error", status="RAISED", error=_user_traceback(error))
+            return run.finish("error", status="RAISED", error=_user_traceback(error))
         check_references(root, scene, known)
         world = WorldState.from_scene(scene)
         agent = Agent(world)
         _bind(root, agent)
-        ticks = 0
         try:
-            if root.status != Status.INVALID:  # a root reused from an earlier run starts afresh
-                root.stop(Status.INVALID)
-            while ticks < max_ticks:
-                ticks += 1
-                agent.tick = ticks
-                root.tick_once()
-                if root.status in (Status.SUCCESS, Status.FAILURE, Status.INVALID):
-                    break
-                if getattr(root, "result", None) is SKIPPED:
-                    break
-        except PolicyRuntimeError as error:  # a BT.CPP tree failed as BT.CPP would throw
-            return finish(
-                "error", status="RAISED", ticks=ticks, trace=agent.trace,
-                error=f"PolicyRuntimeError: {error}",
-            )  # fmt: skip
-        except PolicyStopped as stop:
-            violation = stop.violation
-            return finish(
-                violation.kind, status="STOPPED", ticks=ticks, trace=agent.trace,
-                violation=violation,
-            )  # fmt: skip
-        except Exception as error:
-            return finish(
-                "error", status="RAISED", ticks=ticks, trace=agent.trace,
-                error=_user_traceback(error),
-            )  # fmt: skip
+            return _tick(root, agent, world, run)
         finally:
             _bind(root, None)
-    status = root.status.name
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every outcome of one run carries, whatever it ends in."""
+
+    scene: Scene
+    situation: tuple[tuple[str, str], ...]
+    goals: tuple[Fact, ...]
+    max_ticks: int
+    branches: tuple[SubtaskBranches, ...]
+
+    def finish(self, kind: str, **fields: Any) -> Outcome:
+        return Outcome(
+            kind, situation=self.situation, scene=self.scene.id, max_ticks=self.max_ticks,
+            goal=self.goals, **fields,
+        )  # fmt: skip
+
+
+def _tick(
+    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: _Run
+) -> Outcome:
+    """Tick ``root`` until it ends or the budget is spent; whatever it raises is the outcome."""
+    if root.status != Status.INVALID:  # a root reused from an earlier run starts afresh
+        root.stop(Status.INVALID)
+    try:
+        while agent.tick < run.max_ticks:
+            agent.tick += 1
+            root.tick_once()
+            if _ended(root):
+                break
+    except PolicyRuntimeError as error:  # a BT.CPP tree failed as BT.CPP would throw
+        return _raised(run, agent, f"PolicyRuntimeError: {error}")
+    except PolicyStopped as stop:
+        return run.finish(
+            stop.violation.kind, status="STOPPED", ticks=agent.tick, trace=agent.trace,
+            violation=stop.violation,
+        )  # fmt: skip
+    except Exception as error:
+        return _raised(run, agent, _user_traceback(error))
+    return _ending(root, agent, world, run)
+
+
+def _ended(root: py_trees.behaviour.Behaviour) -> bool:
+    return root.status in (Status.SUCCESS, Status.FAILURE, Status.INVALID) or (
+        getattr(root, "result", None) is SKIPPED
+    )
+
+
+def _raised(run: _Run, agent: Agent, error: str) -> Outcome:
+    return run.finish("error", status="RAISED", ticks=agent.tick, trace=agent.trace, error=error)
+
+
+def _ending(
+    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: _Run
+) -> Outcome:
+    """The outcome of a run that ended without raising: what its root's status means."""
+    done = {"ticks": agent.tick, "trace": agent.trace}
     if getattr(root, "result", None) is SKIPPED:
-        return finish("lackbranch", status="SKIPPED", ticks=ticks, trace=agent.trace)
+        return run.finish("lackbranch", status="SKIPPED", **done)
+    status = root.status.name
     if root.status == Status.INVALID:
         message = (
             "the tree ended INVALID: some behaviour's update() returned something that is not "
             "a py_trees Status"
         )
-        return finish("error", status=status, ticks=ticks, trace=agent.trace, error=message)
-    if root.status == Status.SUCCESS:
-        false = tuple(fact for fact in goals if not evaluate(fact, world))
-        taken = tuple(diagnose(world, branches, agent.checked)) if false else ()
-        unchecked = bool(taken) and not any(diagnosis.checked for diagnosis in taken)
-        kind = "lackbranch" if unchecked else "unreachable" if false else "pass"
-        return finish(
-            kind, status=status, ticks=ticks, trace=agent.trace, false_goals=false,
-            branches=taken,
-        )  # fmt: skip
-    return finish("lackbranch", status=status, ticks=ticks, trace=agent.trace)
+        return run.finish("error", status=status, error=message, **done)
+    if root.status != Status.SUCCESS:
+        return run.finish("lackbranch", status=status, **done)
+    false = tuple(fact for fact in run.goals if not evaluate(fact, world))
+    taken = tuple(diagnose(world, run.branches, agent.checked)) if false else ()
+    unchecked = bool(taken) and not any(diagnosis.checked for diagnosis in taken)
+    kind = "lackbranch" if unchecked else "unreachable" if false else "pass"
+    return run.finish(kind, status=status, false_goals=false, branches=taken, **done)
 
 
 def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset[str]:
