@@ -47,7 +47,16 @@ def is_idle(child: Behaviour) -> bool:
 
 
 class Sequence(BtControl):
-    """``Sequence`` and ``AsyncSequence`` (``asynch=True``)."""
+    """``Sequence`` and ``AsyncSequence`` (``asynch=True``).
+
+    Its subclasses differ only in what ends the walk early (``stop_on``), what the walk
+    returns when it runs out of children (``exhausted``), whether the stopping child keeps its
+    place (``keeps_place``) and when a child that finished at its first tick yields a tick.
+    """
+
+    stop_on: BtStatus = FAILURE
+    exhausted: BtStatus = SUCCESS
+    keeps_place = False
 
     def __init__(self, name: str, children: list[Behaviour], *, asynch: bool = False) -> None:
         super().__init__(name, children)
@@ -57,6 +66,10 @@ class Sequence(BtControl):
 
     def on_halt(self) -> None:
         self.index = self.skipped = 0
+
+    def yields(self) -> bool:
+        """Whether a child that finished at its first tick returns RUNNING before the next."""
+        return self.asynch
 
     def on_tick(self) -> BtStatus:
         if self.status == Status.INVALID:
@@ -69,16 +82,23 @@ class Sequence(BtControl):
             result = tick_child(self, child)
             if result is RUNNING:
                 return RUNNING
-            if result is FAILURE:
-                self.halt_children()
-                self.index = 0
-                return FAILURE
+            if result is self.stop_on:
+                return self.end_early()
             self.index += 1
             if result is SKIPPED:
                 self.skipped += 1
-            elif self.asynch and was_idle and self.index < count:
+            elif self.yields() and was_idle and self.index < count:
                 return RUNNING
-        return self.finish(SUCCESS)
+        return self.finish(self.exhausted)
+
+    def end_early(self) -> BtStatus:
+        """End the walk at the current child with ``stop_on``."""
+        if self.keeps_place:
+            self.halt_children(self.index)
+        else:
+            self.halt_children()
+            self.index = 0
+        return self.stop_on
 
     def finish(self, result: BtStatus) -> BtStatus:
         all_skipped = self.skipped == len(self.children)
@@ -90,55 +110,20 @@ class Sequence(BtControl):
 class SequenceWithMemory(Sequence):
     """A FAILURE keeps the failed child's place; each child that succeeds at once yields."""
 
+    keeps_place = True
+
     def on_halt(self) -> None:
         pass  # BT.CPP keeps the index across a halt
 
-    def on_tick(self) -> BtStatus:
-        if self.status == Status.INVALID:
-            self.skipped = 0
-        self.set_running()
-        count = len(self.children)
-        while self.index < count:
-            child = self.children[self.index]
-            was_idle = is_idle(child)
-            result = tick_child(self, child)
-            if result is RUNNING:
-                return RUNNING
-            if result is FAILURE:
-                self.halt_children(self.index)
-                return FAILURE
-            self.index += 1
-            if result is SKIPPED:
-                self.skipped += 1
-            elif was_idle and self.index < count:
-                return RUNNING
-        return self.finish(SUCCESS)
+    def yields(self) -> bool:
+        return True
 
 
 class Fallback(Sequence):
     """``Fallback`` and ``AsyncFallback``: children in order until one succeeds."""
 
-    def on_tick(self) -> BtStatus:
-        if self.status == Status.INVALID:
-            self.skipped = 0
-        self.set_running()
-        count = len(self.children)
-        while self.index < count:
-            child = self.children[self.index]
-            was_idle = is_idle(child)
-            result = tick_child(self, child)
-            if result is RUNNING:
-                return RUNNING
-            if result is SUCCESS:
-                self.halt_children()
-                self.index = 0
-                return SUCCESS
-            self.index += 1
-            if result is SKIPPED:
-                self.skipped += 1
-            elif self.asynch and was_idle and self.index < count:
-                return RUNNING
-        return self.finish(FAILURE)
+    stop_on = SUCCESS
+    exhausted = FAILURE
 
 
 class ReactiveSequence(BtControl):

@@ -60,7 +60,10 @@ class Sleep(BtLeaf):
         return SUCCESS if self.context.now - self.start >= self.duration else RUNNING
 
 
-class Delay(BtDecorator):
+class _Timed(BtDecorator):
+    """A decorator that counts the ticks since it started (since its first tick after a halt
+    or a completion)."""
+
     def __init__(self, name: str, child: Behaviour) -> None:
         super().__init__(name, child)
         self.started = False
@@ -69,37 +72,27 @@ class Delay(BtDecorator):
     def on_halt(self) -> None:
         self.started = False
 
-    def on_tick(self) -> BtStatus:
-        duration = ticks(self.ports.number("delay_msec"))
+    def elapsed(self) -> int:
+        """Ticks since the timer started; starts it (and the node RUNNING) on the first call."""
         if not self.started:
             self.started = True
             self.start = self.context.now
             self.set_running()
-        if self.context.now - self.start < duration:
+        return int(self.context.now - self.start)
+
+
+class Delay(_Timed):
+    def on_tick(self) -> BtStatus:
+        if self.elapsed() < ticks(self.ports.number("delay_msec")):
             return RUNNING
-        result = self.tick_child()
-        if result.completed:
-            self.started = False
-            halt_child(self.child)
-        return result
+        return self.tick_child()
 
 
-class Timeout(BtDecorator):
-    def __init__(self, name: str, child: Behaviour) -> None:
-        super().__init__(name, child)
-        self.started = False
-        self.start = 0
-
-    def on_halt(self) -> None:
-        self.started = False
-
+class Timeout(_Timed):
     def on_tick(self) -> BtStatus:
         duration = ticks(self.ports.number("msec"))
-        if not self.started:
-            self.started = True
-            self.start = self.context.now
-            self.set_running()
-        expired = duration > 0 and self.context.now - self.start >= duration
+        elapsed = self.elapsed()  # started even without a limit, as BT.CPP starts its timer
+        expired = duration > 0 and elapsed >= duration
         if expired and self.child.status == Status.RUNNING:
             halt_child(self.child)
             self.started = False
