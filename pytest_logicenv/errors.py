@@ -46,9 +46,9 @@ plan.json: 1 problem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pytest_logicenv.llm.exchange import Attempt, Exchange
@@ -283,13 +283,21 @@ class Rejected(LogicEnvError):
 class PlanDerivationError(PlanError, LLMError):
     """The model's answers still broke the rules after the last round: both a plan error (the
     violations) and an LLM error (the model kept answering with something unusable).
-    ``exchanges`` holds the conversation, to record and inspect."""
+    ``exchanges`` holds the conversation, to record and inspect; ``document`` the last plan
+    the model answered with (a plan's JSON form, ``None`` when no answer got that far), for a
+    person to fix by hand."""
 
     def __init__(
-        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
+        self,
+        source: str,
+        violations: Sequence[Violation],
+        exchanges: tuple[Exchange, ...],
+        *,
+        document: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(source, violations)
         self.exchanges = exchanges
+        self.document = document
 
 
 class SceneDesignError(LLMError):

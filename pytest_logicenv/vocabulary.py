@@ -259,6 +259,32 @@ class Vocabulary:
                     best = (score, name)
         return None if best is None else (best[1], best[0])
 
+    def mentioned(self, text: str) -> list[str]:
+        """Every type ``text`` names, in the order first named; a longer phrase hides the
+        shorter ones inside it ("the coffee table" is a CoffeeTable, not a Mug for "coffee").
+
+        >>> Vocabulary(frozenset({"Sofa", "Pillow", "Cup", "Mirror"})).mentioned(
+        ...     "Put the sofa pillows away and wipe the mirror; a glass may be on the sofa.")
+        ['Pillow', 'Mirror', 'Cup', 'Sofa']
+        """
+        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(text))]
+        taken = [False] * len(words)
+        found: list[tuple[int, str]] = []
+        # Longest phrases first, so that a word belongs to the longest phrase it is part of.
+        for phrase, name in sorted(self._phrases.items(), key=lambda item: -len(item[0])):
+            n = len(phrase)
+            for start in range(len(words) - n + 1):
+                span = range(start, start + n)
+                if tuple(words[start : start + n]) == phrase and not any(taken[i] for i in span):
+                    found.append((start, name))
+                    for i in span:
+                        taken[i] = True
+        ordered: list[str] = []
+        for _, name in sorted(found):
+            if name not in ordered:
+                ordered.append(name)
+        return ordered
+
     def meaning(self, text: str) -> str | None:
         """The type ``text`` names by meaning (``"nightstand"``: SideTable), if any."""
         found = self.scored_meaning(text)

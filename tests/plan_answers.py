@@ -146,3 +146,17 @@ def missing_branch_plan() -> dict[str, Any]:
 
 # The step-2 answer that goes with it.
 FACTORS = factors_answer(GOOD_PLAN)
+
+
+def two_room_plan() -> dict[str, Any]:
+    """The breakfast plan in a kitchen and a dining room, every object's room stated: the
+    table in the dining room, the rest in the kitchen (or on or in something there)."""
+    plan = copy.deepcopy(GOOD_PLAN)
+    for fact in plan["setting"]:
+        if "where" not in fact:
+            room = "DiningRoom" if fact["as"] == "table" else "Kitchen"
+            fact["where"] = {"room": room}
+    return plan
+
+
+TWO_ROOM_PLAN = two_room_plan()

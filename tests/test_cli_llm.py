@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script
-from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, missing_branch_plan
+from grounded_answers import MIRROR_DECOMPOSITION, MIRROR_FACTORS, MIRROR_TASK, mirror_plan
+from plan_answers import (
+    DECOMPOSITION,
+    FACTORS,
+    GOOD_PLAN,
+    TASK,
+    TWO_ROOM_PLAN,
+    missing_branch_plan,
+)
 
 from pytest_logicenv.cli import main
 from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
@@ -23,7 +31,7 @@ ENDPOINT_VARS = (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS)
 
 @pytest.fixture
 def endpoint(fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> FakeLLMServer:
-    for name in ENDPOINT_VARS:
+    for name in (*ENDPOINT_VARS, "CI"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("LOGICENV_LLM_MODEL", MODEL)
@@ -33,7 +41,7 @@ def endpoint(fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> FakeLL
 
 
 def test_without_an_endpoint_plan_exits_2_saying_what_to_set(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ENDPOINT_VARS}
+    env = {k: v for k, v in os.environ.items() if k not in (*ENDPOINT_VARS, "CI")}
     out = tmp_path / "plan.json"
     result = subprocess.run(
         [sys.executable, "-m", "pytest_logicenv.cli", "plan", TASK, "--out", str(out)],
@@ -76,7 +84,7 @@ def test_plan_writes_a_checked_plan_and_the_exchanges(
 def test_plan_prints_to_stdout_without_out(
     endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(TWO_ROOM_PLAN)]))
     assert main(["plan", TASK, "--rooms", "Kitchen,DiningRoom"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["rooms"] == ["Kitchen", "DiningRoom"]
@@ -98,6 +106,51 @@ def test_a_plan_that_stays_wrong_exits_2_and_writes_no_plan(
     assert "has no branch for value 'bowl'" in err
     assert not out.exists()
     assert len(list(logs.iterdir())) == 4  # kept to see what the model answered
+    # The model's last plan is kept beside it, to fix by hand and check with no model.
+    kept = tmp_path / "plan.rejected.json"
+    assert f"the model's last plan is in {kept}: fix the problems above by hand" in err
+    assert f"`logicenv plan --check {kept}`" in err
+    assert main(["plan", "--check", str(kept)]) == 1
+    printed = capsys.readouterr().out
+    assert "[grounding] subtasks[1](food).tree.branches.no: the query on 'apple'" in printed
+    assert printed.endswith(f"{kept}: 1 problem\n")
+    kept.write_text(json.dumps({**GOOD_PLAN, "task": TASK, "rooms": ["Kitchen"]}))
+    assert main(["plan", "--check", str(kept)]) == 0
+    assert capsys.readouterr().out == f"{kept}: passes every check\n"
+
+
+def test_plan_exits_non_zero_with_a_state_the_type_cannot_have(
+    endpoint: FakeLLMServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(
+        planner_script(MIRROR_DECOMPOSITION, MIRROR_FACTORS, [answer(mirror_plan("Painting"))])
+    )
+    out = tmp_path / "mirror.json"
+    code = main(
+        ["plan", MIRROR_TASK, "--rooms", "Bathroom", "--out", str(out), "--max-rounds", "1"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "[capability] subtasks[0](mirror)" in err
+    assert "mirror (a Painting) cannot be dirty" in err
+    assert not out.exists()
+    assert (tmp_path / "mirror.rejected.json").is_file()
+
+
+def test_under_ci_plan_calls_no_model_unless_allowed(
+    endpoint: FakeLLMServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    assert main(["plan", TASK, "--rooms", "Kitchen"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "logicenv plan: error: the CI variable is set (CI=true), so no model is called"
+    )
+    assert "pass --allow-ci to call the model here anyway" in err
+    assert endpoint.requests == []
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    assert main(["plan", TASK, "--rooms", "Kitchen", "--allow-ci"]) == 0
+    assert len(endpoint.requests) == 3
 
 
 def test_plan_offers_the_catalogs_types(
@@ -105,9 +158,11 @@ def test_plan_offers_the_catalogs_types(
 ) -> None:
     endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
     assert main(["plan", TASK]) == 0
-    prompt = endpoint.requests[0].messages[0]["content"]
-    assert "Use only these object types: AlarmClock, " in prompt
-    assert "WetWipes (a pack of wet wipes, a cleaning tool)" in prompt
+    system, first = (m["content"] for m in endpoint.requests[0].messages)
+    assert "the first message describes the task's own): AlarmClock, " in system
+    # The types the task names, with what each can be and hold, open the conversation.
+    assert "- Fridge: can be open; holds things in it; rooms Kitchen\n" in first
+    assert "- Toaster: can be toggled; holds things in it; usually on CounterTop" in first
 
 
 def test_an_unwritable_out_path_is_a_clear_error(

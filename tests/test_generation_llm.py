@@ -35,7 +35,9 @@ def test_the_ini_options_name_the_endpoint(
     plan, exchanges = source.derive(TASK, ["Kitchen"])
     assert [s.name for s in plan.subtasks] == ["drink", "food"]
     assert len(exchanges) == 3
-    assert "Toy (a child's toy" in fake_llm.requests[0].messages[0]["content"]  # catalog types
+    system, first = (m["content"] for m in fake_llm.requests[0].messages)
+    assert "AlarmClock, " in system  # the catalog's types, and the task's described
+    assert "- Milk: carried; can be filled, broken; usually in Fridge" in first
 
 
 def test_the_environment_overrides_the_ini_model(

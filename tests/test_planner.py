@@ -85,7 +85,10 @@ def test_a_good_first_answer_gives_the_plan_in_three_steps(fake_llm: FakeLLMServ
 
 def test_the_prompt_offers_the_known_types_and_the_hand_written_example() -> None:
     prompt = system_prompt(sorted(TYPES))
-    assert "Use only these object types: Apple, Bowl, Bread, CoffeeMachine," in prompt
+    assert (
+        "Use only these object types (the first message describes the task's own): Apple, "
+        in prompt
+    )
     example = example_plan()
     assert example.task in prompt
     assert '"query": "toy_type"' in prompt  # the example's step-3 answer

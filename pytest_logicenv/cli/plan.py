@@ -1,16 +1,28 @@
 """``logicenv plan "TASK" --rooms LivingRoom``: derive a plan with the configured LLM.
 
 The endpoint comes from the environment (``LOGICENV_LLM_BASE_URL``, ``LOGICENV_LLM_MODEL``,
-``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.config.LLMConfig`), the object types from
-the catalog. The plan is printed, or written atomically with ``--out``; ``--exchanges DIR``
-keeps every LLM exchange as ``DIR/<key>.json``, even when the derivation fails, to see what
-the model answered.
+``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.config.LLMConfig`), the object types
+from the catalog (and the user's type file). Each plan answer must pass what the plugin would
+check later (:func:`~pytest_logicenv.llm.planner.acceptance_violations`): the plan rules, the
+states each type can have, the rooms, the parts, a design of every situation; what fails goes
+back to the model. The plan is printed, or written atomically with ``--out``; ``--exchanges
+DIR`` keeps every LLM exchange as ``DIR/<key>.json``, even when the derivation fails, to see
+what the model answered. A plan still failing after the last round is an error (exit 2) that
+lists the problems; with ``--out`` the model's last plan is written beside it as
+``NAME.rejected.json``, to fix by hand and check with ``logicenv plan --check``.
+
+``logicenv plan --check PLAN.json`` applies the same checks to a plan file, with no model:
+exit 0 when it passes, 1 listing the problems.
+
+Where the ``CI`` variable is set, no model is called unless ``--allow-ci`` says so, as the
+plugin calls none there: a CI run must not depend on (or pay for) an LLM.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,24 +30,25 @@ from typing import Any
 
 from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.cli.args import catalog_of, positive_int
-from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError
-from pytest_logicenv.llm.client import llm_from_env
-from pytest_logicenv.llm.config import CONFIGURE_HINT
+from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError, PlanError
 from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
-from pytest_logicenv.llm.planner import derive_plan, type_vocabulary
-from pytest_logicenv.logic.plan import dump_plan
-from pytest_logicenv.logic.trajectories import plan_paths
+from pytest_logicenv.logic.plan import dump_plan, load_plan
+from pytest_logicenv.logic.trajectories import STRATEGIES, plan_paths
+
+#: The suffix of the file that keeps a rejected plan beside ``--out``.
+REJECTED_SUFFIX = ".rejected.json"
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "plan",
-        help="derive a behavior plan for a task with the configured LLM",
+        help="derive a behavior plan for a task with the configured LLM (or check one)",
         description="Derive a checked behavior plan (paper 4.2) for TASK with the LLM endpoint "
         "in the environment: LOGICENV_LLM_BASE_URL (or OPENAI_BASE_URL), LOGICENV_LLM_MODEL, "
-        "LOGICENV_LLM_API_KEY (or OPENAI_API_KEY).",
+        "LOGICENV_LLM_API_KEY (or OPENAI_API_KEY). With --check, apply the same checks to a "
+        "plan file instead.",
     )
-    parser.add_argument("task", metavar="TASK", help="the task description, quoted")
+    parser.add_argument("task", metavar="TASK", nargs="?", help="the task description, quoted")
     parser.add_argument(
         "--rooms",
         action="append",
@@ -53,10 +66,49 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--exchanges", metavar="DIR", help="also write every LLM exchange to DIR/<key>.json"
     )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="minimal",
+        help="the selection whose situations must all be designable (default minimal)",
+    )
+    parser.add_argument(
+        "--check",
+        metavar="PLAN.json",
+        help="check this plan file as a derived plan is checked, with no model",
+    )
+    parser.add_argument(
+        "--allow-ci",
+        action="store_true",
+        help="call the model even though the CI variable is set",
+    )
     parser.set_defaults(handler=run_plan)
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    if args.check is not None:
+        return _check(args)
+    if not args.task:
+        raise LogicEnvError("give the task description (quoted), or --check PLAN.json")
+    _refuse_in_ci(args)
+    return _derive(args)
+
+
+def _refuse_in_ci(args: argparse.Namespace) -> None:
+    ci = os.environ.get("CI", "").strip().lower()
+    if ci not in ("", "0", "false", "no") and not args.allow_ci:
+        raise LLMError(
+            f"the CI variable is set (CI={os.environ['CI']}), so no model is called: a CI run "
+            "must not depend on an LLM; derive the plan where one is available and commit "
+            "it, or pass --allow-ci to call the model here anyway"
+        )
+
+
+def _derive(args: argparse.Namespace) -> int:
+    from pytest_logicenv.llm.client import llm_from_env
+    from pytest_logicenv.llm.config import CONFIGURE_HINT
+    from pytest_logicenv.llm.planner import derive_plan
+
     llm = llm_from_env()
     if llm is None:
         raise LLMError(f"no LLM endpoint is configured: {CONFIGURE_HINT}")
@@ -66,13 +118,14 @@ def run_plan(args: argparse.Namespace) -> int:
             args.task,
             rooms,
             llm,
-            known_types=type_vocabulary(catalog_of(args)),
+            catalog=catalog_of(args),
+            strategy=args.strategy,
             max_rounds=args.max_rounds,
         )
     except PlanDerivationError as error:
         if args.exchanges:
             _write_exchanges(Path(args.exchanges), error.exchanges)
-        raise
+        raise _with_rejected_plan(error, args) from None
     if args.exchanges:
         _write_exchanges(Path(args.exchanges), derivation.exchanges)
     plan = derivation.plan
@@ -90,6 +143,38 @@ def run_plan(args: argparse.Namespace) -> int:
         print(dump_plan(plan), end="")
         print(summary, file=sys.stderr)
     return 0
+
+
+def _with_rejected_plan(error: PlanDerivationError, args: argparse.Namespace) -> LogicEnvError:
+    """The derivation's error, saying where the model's last plan was kept and what next."""
+    rerun = "run this command again (another model, or more --max-rounds, may do better)"
+    if error.document is None:
+        return LogicEnvError(f"{error}\nno plan answer got that far; {rerun}")
+    if not args.out:
+        return LogicEnvError(f"{error}\nwith --out PLAN.json the model's last plan is kept to fix")
+    kept = Path(args.out).with_name(Path(args.out).stem + REJECTED_SUFFIX)
+    _write(kept, json.dumps(error.document, indent=1, ensure_ascii=False) + "\n")
+    return LogicEnvError(
+        f"{error}\nthe model's last plan is in {kept}: fix the problems above by hand, check "
+        f"it with `logicenv plan --check {kept}` and rename it to {args.out}; or {rerun}"
+    )
+
+
+def _check(args: argparse.Namespace) -> int:
+    from pytest_logicenv.llm.planner import acceptance_violations
+
+    try:
+        plan = load_plan(args.check)
+    except PlanError as error:  # a plan that does not even read: its problems, as found
+        violations = list(error.violations)
+    else:
+        violations = acceptance_violations(plan, catalog=catalog_of(args), strategy=args.strategy)
+    for violation in violations:
+        print(f"  {violation}")
+    count = len(violations)
+    verdict = "passes every check" if not count else f"{count} problem{'s' if count > 1 else ''}"
+    print(f"{args.check}: {verdict}")
+    return 1 if violations else 0
 
 
 def _write_exchanges(directory: Path, exchanges: Iterable[Exchange]) -> None:

@@ -99,14 +99,14 @@ def catalog_for(config: pytest.Config) -> Catalog:
 
 def planner_for(config: pytest.Config) -> PlanSource | None:
     """The LLM planner for this run, or ``None`` when no LLM is available (:func:`llm_for`);
-    the object types offered and enforced are the catalog's (``pytest_logicenv_catalog`` hook,
-    or the default)."""
-    from pytest_logicenv.llm.planner import LLMPlanner, type_vocabulary
+    it grounds the model in the catalog (``pytest_logicenv_catalog`` hook, or the default,
+    with the user's type file) and checks each plan answer against it."""
+    from pytest_logicenv.llm.planner import LLMPlanner
 
     llm = llm_for(config)
     if llm is None:
         return None
-    return LLMPlanner(llm, known_types=type_vocabulary(catalog_for(config)))
+    return LLMPlanner(llm, catalog=catalog_for(config))
 
 
 def scene_designer_for(config: pytest.Config) -> SceneSource | None:
