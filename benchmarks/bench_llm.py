@@ -10,8 +10,10 @@ only client-side work and the local HTTP round trip remain), prints the median t
 * a whole ``derive_plan`` (three steps: decomposition, factors, plan) against 3 baselines;
 * reading and checking one plan answer (JSON, plan reader, checks), without HTTP;
 
-and the size of what a derivation sends: the system prompt, and all request text of the
-three steps, in characters and roughly in tokens (characters / 4).
+and the size of each prompt as the plugin sends it (with the default catalog), in characters
+and roughly in tokens (characters / 4): the planner's system prompt and its first message
+(the task grounded in the world model), all request text of one derivation, and the scene
+designer's system prompt and situation message.
 """
 
 from __future__ import annotations
@@ -31,13 +33,19 @@ sys.path.insert(0, str(TESTS))
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script  # noqa: E402
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK, TYPES  # noqa: E402
 
+from pytest_logicenv.llm import design_prompts  # noqa: E402
 from pytest_logicenv.llm.answers import parse_json_answer  # noqa: E402
 from pytest_logicenv.llm.client import OpenAILLM  # noqa: E402
 from pytest_logicenv.llm.config import LLMConfig  # noqa: E402
 from pytest_logicenv.llm.exchange import Message  # noqa: E402
-from pytest_logicenv.llm.planner import derive_plan, system_prompt  # noqa: E402
+from pytest_logicenv.llm.planner import (  # noqa: E402
+    decomposition_prompt,
+    derive_plan,
+    system_prompt,
+)
 from pytest_logicenv.logic.plan import PLAN_FORMAT, plan_from_json  # noqa: E402
 from pytest_logicenv.logic.rules import check_plan  # noqa: E402
+from pytest_logicenv.scenes.catalog import default_catalog  # noqa: E402
 
 
 def median_ms(run: Callable[[], object], repeat: int) -> float:
@@ -72,9 +80,11 @@ def main(argv: list[str]) -> int:
         baseline = median_ms(bare_call, args.repeat)
         ours = median_ms(lambda: llm.complete(messages, purpose="bench"), args.repeat)
 
+        catalog = default_catalog()
+
         def derive() -> object:
             server.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
-            return derive_plan(TASK, ["Kitchen"], llm, known_types=TYPES)
+            return derive_plan(TASK, ["Kitchen"], llm, catalog=catalog)
 
         derivation_ms = median_ms(derive, args.repeat)
         requests = server.requests[-3:]
@@ -85,7 +95,12 @@ def main(argv: list[str]) -> int:
 
     checking = median_ms(read_and_check, args.repeat)
     sent = sum(len(m["content"]) for r in requests for m in r.messages)
-    prompt = len(system_prompt(None))
+    sizes = {
+        "plan system prompt": len(system_prompt(sorted(catalog.types))),
+        "plan first message": len(decomposition_prompt(TASK, ["Kitchen"], catalog)),
+        "designer system prompt": len(design_prompts.system_prompt(catalog)),
+        "designer situation": len(design_prompts.example_situation()[2]),
+    }
 
     print(f"median of {args.repeat} runs, local scripted server")
     print(f"bare openai create          {baseline:8.2f} ms  (baseline)")
@@ -95,7 +110,8 @@ def main(argv: list[str]) -> int:
         f"({derivation_ms / (3 * baseline):.2f}x three baselines)"
     )
     print(f"read + check one plan       {checking:8.2f} ms")
-    print(f"system prompt               {prompt:8d} chars  (~{prompt // 4} tokens)")
+    for what, size in sizes.items():
+        print(f"{what:<27} {size:8d} chars  (~{size // 4} tokens)")
     print(f"sent by one derivation      {sent:8d} chars  (~{sent // 4} tokens, 3 requests)")
     return 0
 

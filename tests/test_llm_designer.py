@@ -16,6 +16,7 @@ from pytest_logicenv.llm.exchange import exchange_from_json
 from pytest_logicenv.llm.planner import example_plan
 from pytest_logicenv.llm.protocol import CallableLLM
 from pytest_logicenv.llm.scene_designer import (
+    ASK,
     EXAMPLE_ANSWER,
     LLMSceneBuilder,
     design_with_llm,
@@ -89,14 +90,19 @@ def test_a_good_answer_gives_a_scene_that_passes_the_checker_and_realizes_its_si
     # What the model was shown: the rules and types, then this situation's task objects.
     [request] = fake_llm.requests
     system, user = (m["content"] for m in request.messages)
-    assert "Object types (R: a receptacle" in system
+    assert "Object types (in: things go in it; on: things go on it; wall: hangs on a" in system
+    assert "CoffeeTable (on), CounterTop (on), CreditCard, Cup (in)," in system
+    assert "Materials are AI2-THOR's names: floors such as " in system  # a rule, not a list
+    assert len(system) < 9000
     assert "Answer: " + json.dumps(EXAMPLE_ANSWER) in system  # the few-shot example
     assert "Situation toy=other-book=no-stain=no:" in user
     assert "- There is a book on the floor? NO" in user
     assert "no Book on Floor" in user
     assert "- wipes" not in user  # no wipes in this situation
     assert "- sofa: Sofa, in living_room, on the floor" in user
-    assert "Types the task is about (add none of them): " in user
+    assert "- table: CoffeeTable, in living_room, on the floor; things go on it (on_top_of)" in user
+    assert "- red_box: ToyBox (colour=red), in living_room, on the floor; things go in it" in user
+    assert "Types the task is about (add none of them): Book, CoffeeTable, Mop (also " in user
     assert request.body["temperature"] == 0
     # The exchanges, as the cache records them, without the key; handed over once.
     [record] = build.take_exchanges()
@@ -222,8 +228,28 @@ def test_the_few_shot_example_is_itself_a_design_the_rules_accept() -> None:
     plan, trajectory, shown = example_situation()
     catalog = default_catalog()
     assert shown in system_prompt(catalog)
-    assert ", ".join(sorted(condition_types(plan, catalog))) in shown
+    for type_name in condition_types(plan, catalog):  # each named, or as a look-alike
+        assert f" {type_name}" in shown.split("Types the task is about")[1]
     example = CallableLLM(lambda messages: json.dumps(EXAMPLE_ANSWER), model="example")
     design = design_with_llm(plan, trajectory, example)
     assert design.rounds == 1
     assert len(design.request.objects) == len(EXAMPLE_ANSWER["objects"])
+
+
+def test_the_designer_remembers_a_tasks_corrections_in_its_later_scenes(
+    fake_llm: FakeLLMServer,
+) -> None:
+    wrong = changed(add_objects=[{"name": "vase", "description": "a vase", "support": "lamp"}])
+    fake_llm.push(answer(wrong), answer(GOOD), answer(GOOD))
+    build = llm_scene_builder(designer_llm(fake_llm))
+    build(PLAN, DOLL, 0)
+    build(PLAN, NO_TOY, 0)
+    assert len(fake_llm.requests) == 3  # the second scene took one round
+    first, later = (r.messages[1]["content"] for r in (fake_llm.requests[0], fake_llm.requests[2]))
+    assert "Corrections" not in first
+    assert (
+        "Corrections this task's earlier scenes needed (do not repeat them):\n"
+        "- [support] objects[6] vase: lamp cannot hold it: a FloorLamp is not a receptacle: "
+        "nothing rests on or in it\n\n" + ASK
+    ) in later
+    assert llm_scene_builder(designer_llm(fake_llm)).corrections == []  # one task's memory
