@@ -62,7 +62,7 @@ def test_each_policy_and_its_twin_end_as_the_table_says_in_every_situation(kind:
 
 
 def test_the_explanations_read_as_the_design_notes_show() -> None:
-    case = next(c for c in CASES if c[1].id == "toy=other_types-book=yes-wipe=no")
+    case = next(c for c in CASES if c[1].id == "toy_type=other_types-book=yes-wipe=no")
     lines = run(policies.lackbranch_policy, case).explain().splitlines()
     assert lines[0] == (
         "Lackbranch: GoTo(wet_wipes) acts on wet_wipes, which this situation does not contain"

@@ -21,8 +21,8 @@ def test_paths_lists_every_path_with_its_question_and_action(
     out = capsys.readouterr().out
     assert "3 subtasks, 7 decision paths, 12 combinations" in out
     assert (
-        "toy=doll         There is a toy on the floor? YES -> What is the type of the toy on the "
-        "floor? doll  => Place the toy in the red box." in out
+        "toy_type=doll         There is a toy on the floor? YES -> What is the type of the toy "
+        "on the floor? doll  => Place the toy in the red box." in out
     )
 
 
@@ -43,7 +43,7 @@ def test_select_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["select", CLEAN]) == 0
     out = capsys.readouterr().out
     assert out.startswith("minimal: 3 trajectories name 7/7 decision paths (of 12 combinations)")
-    assert "toy=doll-book=yes-wipe=yes" in out
+    assert "toy_type=doll-book=yes-wipe=yes" in out
 
 
 def test_convert_prints_our_format(capsys: pytest.CaptureFixture[str]) -> None:

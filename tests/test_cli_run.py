@@ -30,7 +30,7 @@ def scenes(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
-WIPES = "toy=doll-book=yes-wipe=yes"
+WIPES = "toy_type=doll-book=yes-wipe=yes"
 NO_WIPES = "toy=no-book=no-wipe=no"
 
 

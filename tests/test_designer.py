@@ -177,7 +177,7 @@ def test_what_rests_on_furniture_rests_on_a_surface_within_reach(path: Path) -> 
 
 def test_task_objects_are_placed_as_the_facts_say() -> None:
     plan = _plan("clean_living_room")
-    spec = design_scene(plan, _trajectory(plan, "toy=doll-book=yes-wipe=yes"))
+    spec = design_scene(plan, _trajectory(plan, "toy_type=doll-book=yes-wipe=yes"))
     by_role = {obj.role: obj for obj in spec.objects if obj.role}
     assert (by_role["toy"].parent, by_role["toy"].relation) == (None, "on")
     assert by_role["toy"].attrs["kind"] == "doll"

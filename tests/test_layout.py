@@ -544,7 +544,7 @@ def test_furniture_keeps_out_of_the_sweep_of_a_door_leaf() -> None:
         # The solver's start for the agent was a pocket between a plant, a bin and two walls.
         ("living_room_pillow_toy", "sofa_pillow=yes-toy=no-wipes=yes"),
         # The book lay in a corner closed off by the sofa, a toy box and the TV stand.
-        ("clean_living_room", "toy=doll-book=yes-wipe=yes"),
+        ("clean_living_room", "toy_type=doll-book=yes-wipe=yes"),
     ],
 )
 def test_the_agent_can_walk_to_every_task_object(plan: str, trajectory: str) -> None:

@@ -95,7 +95,7 @@ def test_a_good_answer_gives_a_scene_that_passes_the_checker_and_realizes_its_si
     assert "Materials are AI2-THOR's names: floors such as " in system  # a rule, not a list
     assert len(system) < 9000
     assert "Answer: " + json.dumps(EXAMPLE_ANSWER) in system  # the few-shot example
-    assert "Situation toy=other-book=no-stain=no:" in user
+    assert "Situation toy_type=other-book=no-wipes=no:" in user
     assert "- There is a book on the floor? NO" in user
     assert "no Book on Floor" in user
     assert "- wipes" not in user  # no wipes in this situation

@@ -45,7 +45,7 @@ def test_a_scene_that_misses_its_conditions_is_refused() -> None:
     scene = provisional_scene(design_scene(plan, trajectory))
     assert require_realized(scene, plan, trajectory) is scene
     broken = scene.with_objects([o for o in scene.objects if o.role != "toy"])
-    with pytest.raises(SceneError, match=r"does not realize toy=doll.*a Toy \(toy\) on Floor"):
+    with pytest.raises(SceneError, match=r"does not realize toy_type=doll.*a Toy \(toy\) on Floor"):
         require_realized(broken, plan, trajectory)
     wrong_kind = scene.with_objects(
         [replace(o, attrs={"kind": "other"}) if o.role == "toy" else o for o in scene.objects]

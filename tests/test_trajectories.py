@@ -13,7 +13,7 @@ from strategies import plans
 from synthetic_plans import synthetic_plan
 
 from pytest_logicenv.errors import SelectionError
-from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.plan import Plan, load_plan, plan_from_json
 from pytest_logicenv.logic.trajectories import (
     STRATEGIES,
     DecisionPath,
@@ -36,7 +36,7 @@ def all_keys(plan: Plan) -> set[str]:
 def test_paths_of_the_paper_example_in_dfs_order() -> None:
     plan = load_plan(TASKS / "clean_living_room.json")
     toy = subtask_paths(plan.subtasks[0])
-    assert [p.label for p in toy] == ["doll", "other_types", "no"]
+    assert [p.label for p in toy] == ["toy_type=doll", "toy_type=other_types", "toy=no"]
     assert toy[0].conditions == (("toy", "yes"), ("toy_type", "doll"))
     assert toy[0].leaf.action == "Place the toy in the red box."
 
@@ -50,21 +50,58 @@ def test_figure_3_example_selects_four_of_twelve_like_the_paper() -> None:
     assert len(select(plan, "greedy").trajectories) == 3
 
 
-def test_ids_read_like_the_design_notes() -> None:
+def test_ids_are_made_of_the_factor_and_value_ids_they_answer() -> None:
     plan = load_plan(TASKS / "clean_living_room.json")
     ids = [t.id for t in select(plan, "minimal").trajectories]
-    assert ids[0] == "toy=doll-book=yes-wipe=yes"
-
-
-def test_ambiguous_boolean_leaves_spell_the_whole_path() -> None:
+    assert ids == [
+        "toy_type=doll-book=yes-wipe=yes",
+        "toy_type=other_types-book=no-wipe=no",
+        "toy=no-book=yes-wipe=yes",
+    ]
+    # A nested yes/no reads as its own question, not as "yes.yes".
     plan = load_plan(TASKS / "bathroom_reset.json")
-    assert [p.label for p in subtask_paths(plan.subtasks[0])] == ["yes.yes", "yes.no", "no"]
+    labels = [p.label for p in subtask_paths(plan.subtasks[0])]
+    assert labels == ["towel_dirty=yes", "towel_dirty=no", "towel=no"]
+
+
+def test_a_last_answer_two_paths_end_in_spells_the_whole_path() -> None:
+    plan = plan_from_json(
+        {
+            "format": "logicenv-plan/1",
+            "task": "t",
+            "subtasks": [
+                {
+                    "name": "room",
+                    "factors": [
+                        {"id": "door_open", "question": "Door open?", "domain": ["yes", "no"]},
+                        {"id": "light_on", "question": "Light on?", "domain": ["yes", "no"]},
+                    ],
+                    "tree": {
+                        "query": "door_open",
+                        "branches": {
+                            value: {
+                                "query": "light_on",
+                                "branches": {"yes": {"action": "a"}, "no": {"action": "b"}},
+                            }
+                            for value in ("yes", "no")
+                        },
+                    },
+                }
+            ],
+        }
+    )
+    assert [p.label for p in subtask_paths(plan.subtasks[0])] == [
+        "door_open=yes.light_on=yes",
+        "door_open=yes.light_on=no",
+        "door_open=no.light_on=yes",
+        "door_open=no.light_on=no",
+    ]
 
 
 def test_long_ids_are_hashed_but_stay_unique_and_stable() -> None:
     plan = load_plan(TASKS / "clean_living_room.json")
     paths = [group[0] for group in plan_paths(plan)]
-    long = [DecisionPath(p.subtask * 20, p.index, p.steps, p.leaf, p.label) for p in paths]
+    long = [DecisionPath(p.subtask, p.index, p.steps, p.leaf, p.label * 8) for p in paths]
     first = trajectory_id(long)
     assert len(first) <= 80
     assert "~" in first
@@ -87,7 +124,7 @@ def test_feasibility_excludes_combinations_and_recovers_every_path() -> None:
 
     def feasible(combo: Sequence[DecisionPath]) -> bool:  # no doll together with no wipes
         labels = {p.subtask: p.label for p in combo}
-        return not (labels["toy"] == "doll" and labels["wipe"] == "no")
+        return not (labels["toy"] == "toy_type=doll" and labels["wipe"] == "wipe=no")
 
     for strategy in ("minimal", "greedy", "pairwise", "exhaustive"):
         chosen = select(plan, strategy, feasible).trajectories
@@ -99,7 +136,7 @@ def test_a_path_no_feasible_trajectory_holds_is_an_error_naming_it() -> None:
     plan = load_plan(TASKS / "clean_living_room.json")
 
     def feasible(combo: Sequence[DecisionPath]) -> bool:
-        return all(p.label != "doll" for p in combo)
+        return all(p.label != "toy_type=doll" for p in combo)
 
     for strategy in ("minimal", "greedy", "pairwise", "exhaustive"):
         with pytest.raises(SelectionError, match=r"toy:toy=yes/toy_type=doll"):

@@ -80,9 +80,9 @@ def run_paths(args: argparse.Namespace) -> int:
     )
     for subtask, group in zip(plan.subtasks, groups, strict=True):
         print(f"{subtask.name} ({len(group)} path{'s' if len(group) != 1 else ''})")
-        width = max(len(f"{p.subtask}={p.label}") for p in group)
+        width = max(len(p.label or p.subtask) for p in group)
         for path in group:
-            name = f"{path.subtask}={path.label}" if path.label else path.subtask
+            name = path.label or path.subtask  # what the path reads as in test ids
             print(f"  {name:<{width}}  {_path_text(path, plan)}  => {path.leaf.action}")
     return 0
 

@@ -28,7 +28,7 @@ Strategies, all deterministic:
 ...         "NO": "Do nothing."}},
 ...     {"Is the window open?": {"YES": "Close it.", "NO": "Do nothing."}}])
 >>> [t.id for t in select(plan, "minimal").trajectories]
-['toy=doll-window=yes', 'toy=other-window=no', 'toy=no-window=yes']
+['toy_type=doll-window=yes', 'toy_type=other-window=no', 'toy=no-window=yes']
 
 The modules (this package re-exports their public names; import from here):
 

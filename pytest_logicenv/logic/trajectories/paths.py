@@ -24,7 +24,6 @@ from pytest_logicenv.logic.plan import Leaf, Node, Plan, Subtask
 
 #: Trajectory ids longer than this keep a readable prefix and end in a hash.
 MAX_ID_LENGTH = 80
-_BOOLEAN_VALUES = frozenset({"yes", "no", "true", "false", "y", "n"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +42,7 @@ class DecisionPath:
     index: int
     steps: tuple[Step, ...]
     leaf: Leaf
+    #: What the path reads as in a trajectory id (``toy_type=doll``; see :func:`_labels`).
     label: str = ""
 
     @property
@@ -93,16 +93,16 @@ def _walk(node: Node, steps: tuple[Step, ...]) -> Iterator[tuple[tuple[Step, ...
 
 
 def _labels(steps_list: Sequence[tuple[Step, ...]]) -> list[str]:
-    """Short labels: the last answer where it is unambiguous, else the whole path."""
-    lasts = [steps[-1].value if steps else "" for steps in steps_list]
+    """Labels that read as the condition they stand for: the last answer as ``factor=value``
+    (``bowl_empty=no``) where no other path of the subtask ends in it, else the whole path
+    (``toy=yes.toy_type=doll``)."""
+    lasts = [f"{steps[-1].factor}={steps[-1].value}" if steps else "" for steps in steps_list]
     labels = []
     for steps, last in zip(steps_list, lasts, strict=True):
-        if not steps:
-            labels.append("")
-        elif lasts.count(last) == 1 and (len(steps) == 1 or last not in _BOOLEAN_VALUES):
+        if not steps or lasts.count(last) == 1:
             labels.append(last)
         else:
-            labels.append(".".join(step.value for step in steps))
+            labels.append(".".join(f"{step.factor}={step.value}" for step in steps))
     return labels
 
 
@@ -125,8 +125,10 @@ def plan_paths(plan: Plan) -> tuple[tuple[DecisionPath, ...], ...]:
 
 
 def trajectory_id(paths: Sequence[DecisionPath]) -> str:
-    """A stable id fit for a pytest id: ``toy=doll-book=no-wipe=yes``, hashed when too long."""
-    text = "-".join(f"{p.subtask}={p.label}" for p in paths if p.label) or "default"
+    """A stable id fit for a pytest id, made of the factor and value ids it answers, one
+    label per subtask (``toy_type=doll-book=no-wipe=yes``); hashed when too long. Factor ids
+    are unique in a plan and values in a factor, so ids are unique in a selection."""
+    text = "-".join(p.label for p in paths if p.label) or "default"
     if len(text) <= MAX_ID_LENGTH:
         return text
     digest = hashlib.sha1(text.encode()).hexdigest()[:10]
