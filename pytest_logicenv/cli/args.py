@@ -7,6 +7,7 @@ them without importing the command line's assembly (and without import cycles).
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,3 +56,9 @@ def catalog_of(args: argparse.Namespace) -> Catalog:
     from pytest_logicenv.scenes.catalog.user_types import load_catalog
 
     return load_catalog(types_path(args))
+
+
+def ci_forbids_llm(allowed: bool) -> bool:
+    """Whether no model may be called: the ``CI`` variable is set (as the plugin reads it)
+    and the command was not told ``--allow-ci``."""
+    return not allowed and os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

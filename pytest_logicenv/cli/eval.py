@@ -30,6 +30,19 @@ def register(subparsers: Any) -> None:
     command.add_argument(
         "--compare", action="store_true", help="also run every strategy and compare them"
     )
+    command.add_argument(
+        "--planner",
+        choices=("plan", "llm"),
+        default="plan",
+        help="where each task's plan comes from: plan, the formal plans in PLANS_DIR "
+        "(default); llm, the configured model from the task's description (cached as the "
+        "plugin caches it), with LogCov and JI measured against PLANS_DIR as ground truth",
+    )
+    command.add_argument(
+        "--allow-ci",
+        action="store_true",
+        help="with --planner llm, call the model even though the CI variable is set",
+    )
     command.add_argument("--seed", type=int, default=0)
     command.add_argument("--cache-dir", type=Path, default=Path("cache"))
     command.add_argument("--json", type=Path, metavar="PATH", help="write the metrics as JSON")
@@ -43,13 +56,15 @@ def run_eval(args: argparse.Namespace) -> int:
     for folder in (args.tasks_dir, args.policies_dir):
         if not folder.is_dir():
             raise LogicEnvError(f"{folder}: not a directory")
-    from pytest_logicenv.cli.args import types_path
+    from pytest_logicenv.cli.args import ci_forbids_llm, types_path
 
     options = {
         "plans_dir": args.plans,
         "seed": args.seed,
         "cache_dir": args.cache_dir,
         "types_file": types_path(args),
+        "planner": args.planner,
+        "offline": ci_forbids_llm(args.allow_ci),
     }
     evaluation = evaluate(args.tasks_dir, args.policies_dir, strategy=args.strategy, **options)
     print("\n".join(format_table(evaluation)))

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.cli.args import catalog_of, positive_int
+from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, positive_int
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError, PlanError
 from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.logic.plan import dump_plan, load_plan
@@ -95,8 +95,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def _refuse_in_ci(args: argparse.Namespace) -> None:
-    ci = os.environ.get("CI", "").strip().lower()
-    if ci not in ("", "0", "false", "no") and not args.allow_ci:
+    if ci_forbids_llm(args.allow_ci):
         raise LLMError(
             f"the CI variable is set (CI={os.environ['CI']}), so no model is called: a CI run "
             "must not depend on an LLM; derive the plan where one is available and commit "

@@ -75,6 +75,8 @@ class Evaluation:
     strategy: str
     tasks: tuple[TaskResult, ...]
     notes: tuple[str, ...] = ()
+    #: Where the plans came from: ``plan`` (the formal plans) or ``llm`` (the model).
+    planner: str = "plan"
 
     @property
     def ok(self) -> bool:
@@ -93,6 +95,7 @@ class Evaluation:
     def to_json(self) -> dict[str, Any]:
         return {
             "strategy": self.strategy,
+            "planner": self.planner,
             "overall": _rounded(self.overall),
             "tasks": {t.task_id: t.to_json() for t in self.tasks},
             "notes": list(self.notes),

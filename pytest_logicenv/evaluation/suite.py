@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pytest_logicenv.cache import Cache
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.llm_task import evaluate_llm_task
 from pytest_logicenv.evaluation.policies import unknown_task_notes
 from pytest_logicenv.evaluation.results import Evaluation
 from pytest_logicenv.evaluation.task import evaluate_task
-from pytest_logicenv.pipeline.environments import Builders
+from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
+
+#: Where ``logicenv eval`` takes each task's plan from (see :func:`evaluate`).
+PLANNERS = ("plan", "llm")
 
 
 def evaluate(
@@ -22,43 +28,64 @@ def evaluate(
     rootdir: Path | None = None,
     builders: Builders | None = None,
     types_file: Path | None = None,
+    planner: str = "plan",
+    offline: bool = False,
 ) -> Evaluation:
     """Evaluate every task of ``tasks_dir`` with the policies of ``policies_dir``; the
-    designs know the types of ``types_file`` too (a user's type file)."""
+    designs know the types of ``types_file`` too (a user's type file).
+
+    ``planner`` says where each task's plan comes from: ``plan``, the formal plan in
+    ``plans_dir`` (the ground truth itself); ``llm``, the configured model, from the task's
+    description, judged against that ground truth (see
+    :mod:`~pytest_logicenv.evaluation.llm_task`). ``offline`` forbids LLM calls (a plan
+    missing from the cache is then a task's error), as ``CI`` does under pytest."""
     from pytest_logicenv.scenes.catalog.user_types import types_digest
 
+    if planner not in PLANNERS:
+        raise LogicEnvError(f"planner {planner!r}: use {' or '.join(PLANNERS)}")
     rootdir = (rootdir or Path.cwd()).resolve()
     cache = Cache((rootdir / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir)
     task_files = sorted(tasks_dir.glob("*.json"))
-    builders = builders or _default_builders(types_file)
-    types = types_digest(types_file)
+    builders = builders or _default_builders(types_file, with_llm=planner == "llm")
+    options: dict[str, Any] = {
+        "strategy": strategy,
+        "seed": seed,
+        "cache": cache,
+        "builders": builders,
+        "rootdir": rootdir,
+        "types": types_digest(types_file),
+    }
+    plans = plans_dir or tasks_dir.parent / "plans"
     results = tuple(
-        evaluate_task(
-            task_file,
-            plans_dir or tasks_dir.parent / "plans",
-            policies_dir,
-            strategy=strategy,
-            seed=seed,
-            cache=cache,
-            builders=builders,
-            rootdir=rootdir,
-            types=types,
-        )
+        evaluate_llm_task(task_file, plans, policies_dir, mode=Mode(offline=offline), **options)
+        if planner == "llm"
+        else evaluate_task(task_file, plans, policies_dir, **options)
         for task_file in task_files
     )
     notes = unknown_task_notes(policies_dir, {f.stem for f in task_files})
     if not task_files:
         notes.append(f"{tasks_dir}: no task files (*.json)")
-    return Evaluation(strategy, results, tuple(notes))
+    return Evaluation(strategy, results, tuple(notes), planner=planner)
 
 
-def _default_builders(types_file: Path | None) -> Builders:
+def _default_builders(types_file: Path | None, *, with_llm: bool = False) -> Builders:
     """The procedural designer over the catalog (and the user's types), as the plugin has by
-    default."""
+    default; ``with_llm``: and the LLM planner of the configured endpoint (none configured: a
+    plan missing from the cache is an error saying what to set)."""
     from pytest_logicenv.pipeline.generators import default_scene_builder
     from pytest_logicenv.scenes.catalog.user_types import load_catalog
 
     catalog = load_catalog(types_file)
+
+    def planner() -> PlanSource | None:
+        from pytest_logicenv.llm.client import llm_from_env
+        from pytest_logicenv.llm.planner import LLMPlanner
+
+        llm = llm_from_env()
+        return None if llm is None else LLMPlanner(llm, catalog=catalog)
+
     return Builders(
-        scene=default_scene_builder(catalog), known_types=lambda: frozenset(catalog.types)
+        scene=default_scene_builder(catalog),
+        planner=planner if with_llm else lambda: None,
+        known_types=lambda: frozenset(catalog.types),
     )

@@ -29,7 +29,9 @@ def format_table(evaluation: Evaluation) -> list[str]:
     """Table 2's columns, one row per task and an overall row."""
     width = max([len("overall"), *(len(t.task_id) for t in evaluation.tasks)])
     head = f"{'task':<{width}} {'scenes':>6} " + " ".join(f"{name:>7}" for name, _ in COLUMNS)
-    lines = [f"LogicEnvEval ({evaluation.strategy} strategy)", head, "-" * len(head)]
+    source = ", plans by the LLM, judged against PLANS_DIR" if evaluation.planner == "llm" else ""
+    title = f"LogicEnvEval ({evaluation.strategy} strategy{source})"
+    lines = [title, head, "-" * len(head)]
     for task in evaluation.tasks:
         lines.append(_row(task.task_id, width, str(task.scenes), task.metrics))
     lines.append("-" * len(head))

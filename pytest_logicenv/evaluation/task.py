@@ -9,24 +9,27 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
-from pytest_logicenv.evaluation.faults import fault_metrics
+from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
 from pytest_logicenv.evaluation.results import TaskResult
+from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import jaccard_index
 from pytest_logicenv.pipeline.environments import (
     Builders,
-    Case,
     Environments,
     Mode,
     TaskRequest,
     prepare,
 )
 from pytest_logicenv.scenes.model import Scene
+
+if TYPE_CHECKING:
+    from pytest_logicenv.sim.branches import SubtaskBranches
 
 Metrics = dict[str, float | None]
 
@@ -62,17 +65,28 @@ def evaluate_task(
     if isinstance(prepared, str):
         return TaskResult(task_id, errors=(prepared,))
     notes: list[str] = []
-    metrics = {**_physics(prepared.scenes), "LogCov": _log_cov(prepared)}
+    metrics = {**physics_metrics(prepared.scenes), "LogCov": _log_cov(prepared)}
     metrics["JI"] = _jaccard(prepared, notes)
-    policies, policy_notes, errors = load_policies(policies_dir, task_id)
-    notes += policy_notes
-    runs, seconds = _run_policies(policies, prepared, errors)
-    found, findings, fault_notes = fault_metrics(runs, len(prepared.scenes))
+    from pytest_logicenv.session.fixture import known_names
+
+    # As under pytest: a name no scene of the task can have is a typo, not a lackbranch.
+    known = known_names(prepared.environments.entry.root)
+    from pytest_logicenv.logic.trajectories import trajectory_for
+    from pytest_logicenv.sim.branches import branches_of
+
+    plan = prepared.plan
+    targets = [
+        Target(
+            scene,
+            case.goal,
+            case.situation,
+            branches_of(plan, trajectory_for(plan, case.conditions)),
+        )
+        for case, scene in zip(prepared.environments.cases, prepared.scenes, strict=True)
+    ]
+    found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets, known)
     metrics.update(found)
-    notes += fault_notes
-    if "correct" not in runs and policies:
-        notes.append("no SceVR/FauDR without a correct policy")
-    metrics["ST"] = statistics.fmean(seconds.values()) if seconds else None
+    notes += run_notes
     scene_ids = tuple(case.trajectory_id for case in prepared.environments.cases)
     return TaskResult(
         task_id,
@@ -119,7 +133,7 @@ def _prepare(
     return _Prepared(task, environments, plan, scenes)
 
 
-def _physics(scenes: Sequence[Scene]) -> Metrics:
+def physics_metrics(scenes: Sequence[Scene]) -> Metrics:
     """PhyPR per Table 1 dimension and on average, from the independent checker."""
     from pytest_logicenv.scenes.physics import check_scene, phypr
 
@@ -164,39 +178,75 @@ def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
     ]
 
 
-def _run_policies(
-    policies: Mapping[str, PolicyFactory], prepared: _Prepared, errors: list[str]
+@dataclass(frozen=True)
+class Target:
+    """One scene to run a task's policies in, with the goal and situation they are judged by."""
+
+    scene: Scene
+    goal: tuple[Fact, ...]
+    situation: tuple[tuple[str, str], ...]
+    #: The plan's leaves per subtask, for diagnosis by branch (``sim.branches.branches_of``).
+    branches: tuple[SubtaskBranches, ...] = ()
+
+
+#: The outcome kind recorded for every policy in a scene that has no target (it realizes no
+#: situation of the ground truth): the scene is not valid, whatever the policies would do.
+UNMATCHED = "unmatched"
+
+
+def run_policies(
+    policies: Mapping[str, PolicyFactory],
+    targets: Sequence[Target | None],
+    known: frozenset[str],
+    errors: list[str],
 ) -> tuple[dict[str, list[str]], dict[str, float]]:
     """Each policy's outcome kind per scene, and its seconds over all scenes."""
-    from pytest_logicenv.session.fixture import known_names
-
-    # As under pytest: a name no scene of the task can have is a typo, not a lackbranch.
-    known = known_names(prepared.environments.entry.root)
     runs: dict[str, list[str]] = {}
     seconds: dict[str, float] = {}
     for kind, policy in policies.items():
         try:
-            runs[kind], seconds[kind] = _run_all(policy, prepared, known)
+            runs[kind], seconds[kind] = _run_all(policy, targets, known)
         except LogicEnvError as error:  # a policy that cannot even be built
             errors.append(f"the {kind} policy cannot run: {error}")
     return runs, seconds
 
 
 def _run_all(
-    policy: PolicyFactory, prepared: _Prepared, known: frozenset[str]
+    policy: PolicyFactory, targets: Sequence[Target | None], known: frozenset[str]
 ) -> tuple[list[str], float]:
-    from pytest_logicenv.logic.trajectories import trajectory_for
-    from pytest_logicenv.sim.branches import branches_of
     from pytest_logicenv.sim.runner import run_policy
 
-    cases: Sequence[Case] = prepared.environments.cases
     kinds = []
     started = time.perf_counter()
-    for case, scene in zip(cases, prepared.scenes, strict=True):
-        branches = branches_of(prepared.plan, trajectory_for(prepared.plan, case.conditions))
+    for target in targets:
+        if target is None:
+            kinds.append(UNMATCHED)
+            continue
         outcome = run_policy(
-            policy, scene, goal=case.goal, situation=case.situation, known=known,
-            branches=branches,
-        )  # fmt: skip
+            policy,
+            target.scene,
+            goal=target.goal,
+            situation=target.situation,
+            known=known,
+            branches=target.branches,
+        )
         kinds.append(outcome.kind)
     return kinds, time.perf_counter() - started
+
+
+def measure_runs(
+    policies_dir: Path,
+    task_id: str,
+    targets: Sequence[Target | None],
+    known: frozenset[str],
+) -> tuple[Metrics, list[str], list[str], dict[str, list[str]], tuple[FaultFinding, ...]]:
+    """Run the task's policies in the targets: SceVR, FauDR, ClassAcc and ST, with notes,
+    errors, each policy's outcome kinds and the fault findings."""
+    policies, notes, errors = load_policies(policies_dir, task_id)
+    runs, seconds = run_policies(policies, targets, known, errors)
+    found, findings, fault_notes = fault_metrics(runs, len(targets))
+    notes += fault_notes
+    if "correct" not in runs and policies:
+        notes.append("no SceVR/FauDR without a correct policy")
+    metrics: Metrics = {**found, "ST": statistics.fmean(seconds.values()) if seconds else None}
+    return metrics, notes, errors, runs, findings
