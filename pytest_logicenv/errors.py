@@ -7,6 +7,7 @@ traceback. The family, by stage::
 
     LogicEnvError
     ├── PlanError                   a plan file or object is malformed or breaks the plan rules
+    │   ├── PlanNotAcceptedError    ... a derived one, kept in the cache for a person to fix
     │   └── PlanDerivationError     ... and the LLM kept answering so (also an LLMError)
     ├── FactError                   a fact of the facts language is malformed
     ├── SelectionError              trajectories cannot be selected as asked
@@ -72,6 +73,7 @@ __all__ = [
     "MarkerError",
     "PlanDerivationError",
     "PlanError",
+    "PlanNotAcceptedError",
     "PolicyError",
     "PolicyFault",
     "PolicyRuntimeError",
@@ -278,6 +280,18 @@ class Rejected(LogicEnvError):
     def __init__(self, violations: Sequence[Violation]) -> None:
         super().__init__(f"{len(violations)} violations")
         self.violations = tuple(violations)
+
+
+class PlanNotAcceptedError(PlanError):
+    """A plan an LLM derived still fails the checks, and is kept in the cache for a person to
+    fix: the violations, then ``fix`` (which file to edit, which command reruns the test)."""
+
+    def __init__(self, source: str, violations: Sequence[Violation], fix: str) -> None:
+        super().__init__(source, violations)
+        self.fix = fix
+
+    def __str__(self) -> str:
+        return f"{super().__str__()}\n{self.fix}"
 
 
 class PlanDerivationError(PlanError, LLMError):

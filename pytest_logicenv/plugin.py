@@ -5,7 +5,9 @@ per generated environment. Who does what (all in :mod:`pytest_logicenv.session`)
 
 * ``options``: the ``--logicenv-*`` and ini options, and the run's state in ``config.stash``;
 * ``marker``: the marker's arguments, checked;
-* ``collection``: one item per environment (the cache read, or the environments generated);
+* ``collection``: one item per environment the cache holds, one pending item per test whose
+  environments must be made;
+* ``generation``: the selected pending items' environments, made concurrently, once per task;
 * ``fixture``: the ``logic_env`` fixture's value and the run record of its item;
 * ``reporter``: how faults read, the unasserted-fault warning, the LogCov report, the
   declared faults' verdicts and the exit status;
@@ -115,8 +117,13 @@ class RunHooks:
 
         note_deselected(self.state, items)
 
+    @pytest.hookimpl(tryfirst=True)  # the run's items settled, before xdist sends them
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         config = session.config
+        if self.state.pending:
+            from pytest_logicenv.session.generation import generate_selected
+
+            generate_selected(self.state, session)
         if self.state.cache_root.is_dir() or config.getoption("logicenv_usage_json"):
             from pytest_logicenv.session.reporter import find_unused_entries
 

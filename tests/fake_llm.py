@@ -8,6 +8,10 @@ or faults: a delay past the client's timeout, an answer trickled a byte at a tim
 
     with FakeLLMServer([answer('{"ok": true}')]) as server:
         OpenAI(base_url=server.base_url, api_key="x").chat.completions.create(...)
+
+``latency_s`` delays every answer by a fixed time, as a model takes time to answer;
+``max_in_flight`` is the most requests the server was answering at once (what a bound on the
+client's concurrency must keep low, and concurrency must raise).
 """
 
 from __future__ import annotations
@@ -158,8 +162,11 @@ class FakeLLMServer:
     """The server; use as a context manager. ``script`` is a queue of replies (``push`` adds
     more) or a function of the request. An exhausted queue answers 500 saying so."""
 
-    def __init__(self, script: Iterable[Reply] | Responder = ()) -> None:
+    def __init__(self, script: Iterable[Reply] | Responder = (), *, latency_s: float = 0.0) -> None:
         self.requests: list[Request] = []
+        self.latency_s = latency_s
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._queue: deque[Reply] = deque()
         self._responder: Responder | None = None
         if callable(script):
@@ -206,6 +213,11 @@ class FakeLLMServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def _flight(self, step: int) -> None:
+        with self._lock:
+            self.in_flight += step
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
     def _next_reply(self, request: Request) -> Reply:
         with self._lock:
             self.requests.append(request)
@@ -233,13 +245,18 @@ class FakeLLMServer:
                 except ValueError:
                     body = raw
                 request = Request(self.path, dict(self.headers.items()), body)
-                reply = server._next_reply(request)
-                if reply.delay_s and server._stopping.wait(reply.delay_s):
-                    return
-                if reply.drop:
-                    self.close_connection = True
-                    return
-                self._send(reply)
+                server._flight(+1)
+                try:
+                    reply = server._next_reply(request)
+                    wait = reply.delay_s + server.latency_s
+                    if wait and server._stopping.wait(wait):
+                        return
+                    if reply.drop:
+                        self.close_connection = True
+                        return
+                    self._send(reply)
+                finally:
+                    server._flight(-1)
 
             def _send(self, reply: Reply) -> None:
                 data = reply.body.encode("utf-8")

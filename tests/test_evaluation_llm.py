@@ -53,7 +53,6 @@ def without_the_apple_factor() -> dict[str, Any]:
     return plan
 
 
-@pytest.mark.slow
 def test_the_models_plan_is_cached_like_the_plugins_and_judged_against_the_ground_truth(
     project: Path, fake_llm: FakeLLMServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -82,7 +81,6 @@ def test_the_models_plan_is_cached_like_the_plugins_and_judged_against_the_groun
     assert again["LogCov"] == 100.0
 
 
-@pytest.mark.slow
 def test_a_factor_the_model_missed_is_missed_in_logcov_against_the_ground_truth(
     project: Path, fake_llm: FakeLLMServer
 ) -> None:

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import Cache
-from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.errors import LogicEnvError, Violation
 from pytest_logicenv.evaluation.llm_task import evaluate_llm_task
 from pytest_logicenv.evaluation.policies import unknown_task_notes
 from pytest_logicenv.evaluation.results import Evaluation
 from pytest_logicenv.evaluation.task import evaluate_task
+from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
 
 #: Where ``logicenv eval`` takes each task's plan from (see :func:`evaluate`).
@@ -84,8 +85,14 @@ def _default_builders(types_file: Path | None, *, with_llm: bool = False) -> Bui
         llm = llm_from_env()
         return None if llm is None else LLMPlanner(llm, catalog=catalog)
 
+    def plan_checks(plan: Plan, strategy: str) -> list[Violation]:
+        from pytest_logicenv.llm.planner import acceptance_violations
+
+        return acceptance_violations(plan, catalog=catalog, strategy=strategy)
+
     return Builders(
         scene=default_scene_builder(catalog),
         planner=planner if with_llm else lambda: None,
         known_types=lambda: frozenset(catalog.types),
+        plan_checks=plan_checks,
     )

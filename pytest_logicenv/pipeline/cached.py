@@ -40,6 +40,11 @@ TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
 
 #: Why an entry is stale when only its plan.json changed (the plan is kept, the rest rebuilt).
 PLAN_EDITED = f"{PLAN} was edited"
+#: The plan record's key that marks a derived plan which failed the checks (its violations:
+#: the entry has no trajectories or scenes, see ``failed_plans.py``).
+FAILED = "failed"
+#: Why such an entry is stale: its plan is kept and checked again, the rest made once it passes.
+FAILED_REASON = "its plan, derived by an LLM, failed the checks"
 
 
 def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...] | str:
@@ -49,6 +54,8 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
     if version < CACHE_VERSION:
         return f"it is in the older cache format {version} (this version writes {CACHE_VERSION})"
     recorded = plan_record(manifest)
+    if recorded.get(FAILED):
+        return FAILED_REASON
     if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
         read_bytes(request.plan_file, fix)
     ):

@@ -30,7 +30,9 @@ from pytest_logicenv.pipeline.cached import (
     read_fresh,
 )
 from pytest_logicenv.pipeline.entry_files import Made, entry_files
+from pytest_logicenv.pipeline.failed_plans import check_kept
 from pytest_logicenv.pipeline.plan_choice import choose_plan, no_cached_plan, no_llm
+from pytest_logicenv.pipeline.plan_choice import needs_llm as plan_needs_llm
 from pytest_logicenv.pipeline.request import (
     Builders,
     Case,
@@ -55,8 +57,45 @@ __all__ = [
     "SceneSource",
     "TaskRequest",
     "load_plan_of",
+    "needs_llm",
+    "peek",
     "prepare",
 ]
+
+
+def needs_llm(
+    request: TaskRequest, cache: Cache, mode: Mode, builders: Builders, *, rootdir: Path
+) -> bool:
+    """Whether making the task's entry asks an LLM (for its plan or its scenes): the plugin
+    makes such entries only for the tests the run selects, and concurrently."""
+    entry = cache.entry(entry_key_of(request, cache.root, rootdir))
+    return plan_needs_llm(request, builders, Where(cache, entry, mode, "", rootdir))
+
+
+def peek(
+    request: TaskRequest,
+    cache: Cache,
+    mode: Mode,
+    builders: Builders,
+    *,
+    nodeid: str,
+    rootdir: Path,
+) -> Environments | None:
+    """The environments of one task when the cache holds them fresh, read without the lock
+    and without generating anything; ``None`` when they must be made (:func:`prepare` makes
+    them). In strict mode (CI) an entry that must be made is the error :func:`prepare` would
+    raise."""
+    key = entry_key_of(request, cache.root, rootdir)
+    entry = cache.entry(key)
+    if mode.regenerate or cache.was_set_aside(key):
+        return None
+    fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
+    fresh = _read_unlocked(entry, request, fix, mode)
+    if isinstance(fresh, tuple):
+        return Environments(entry, fresh)
+    if mode.strict:
+        raise not_allowed(fresh, request, builders, Where(cache, entry, mode, nodeid, rootdir))
+    return None
 
 
 def prepare(
@@ -69,16 +108,13 @@ def prepare(
     rootdir: Path,
 ) -> Environments:
     """The environments of one task, from the cache or freshly generated."""
+    found = peek(request, cache, mode, builders, nodeid=nodeid, rootdir=rootdir)
+    if found is not None:
+        return found
     key = entry_key_of(request, cache.root, rootdir)
     entry = cache.entry(key)
     where = Where(cache, entry, mode, nodeid, rootdir)
     fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
-    if not mode.regenerate and not cache.was_set_aside(key):
-        fresh = _read_unlocked(entry, request, fix, mode)
-        if isinstance(fresh, tuple):
-            return Environments(entry, fresh)
-        if mode.strict:
-            raise not_allowed(fresh, request, builders, where)
     with cache.lock(key):
         cache.restore(key)  # what a run killed between the two renames of a rewrite set aside
         stale = None
@@ -165,6 +201,8 @@ def _generate(
     designer = _llm_designer(builders, where, stale)
     chosen = choose_plan(request, builders, where)
     plan, exchanges = chosen.plan, chosen.exchanges
+    if chosen.kept:  # an LLM's plan.json, fixed by hand or not: checked as derived plans are
+        check_kept(plan, chosen.record, request, builders, where)
     source = str(request.plan_file or where.entry.plan_path)
     validate_plan(plan, source, known_types=builders.known_types(), require_facts=True)
     build = designer if designer is not None else builders.scene

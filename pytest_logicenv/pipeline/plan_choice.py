@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_logicenv.cache import Entry, file_hash, regenerate_hint
-from pytest_logicenv.errors import CacheError
+from pytest_logicenv.errors import CacheError, PlanDerivationError
 from pytest_logicenv.logic.plan import Plan, load_plan
-from pytest_logicenv.pipeline.cached import load_plan_of, plan_record, read_bytes
+from pytest_logicenv.pipeline.cached import FAILED, load_plan_of, plan_record, read_bytes
 from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
@@ -52,6 +52,19 @@ def choose_plan(request: TaskRequest, builders: Builders, where: Where) -> Chose
     if not plan.task:
         plan = Plan(request.task, plan.subtasks, plan.setting, plan.rooms)
     return replace(chosen, plan=plan)
+
+
+def needs_llm(request: TaskRequest, builders: Builders, where: Where) -> bool:
+    """Whether building the entry asks an LLM: for its scenes (the LLM designer), or for its
+    plan (no plan file, and no ``plan.json`` of the entry that a rebuild keeps)."""
+    if builders.llm_scenes is not None:
+        return True
+    if request.plan_file is not None:
+        return False
+    try:
+        return _previous_plan(request, where) is None
+    except (CacheError, OSError):
+        return False  # a broken plan.json: the rebuild says so, without an LLM
 
 
 def _from_file(request: TaskRequest, where: Where) -> ChosenPlan:
@@ -93,7 +106,7 @@ def _previous_plan(request: TaskRequest, where: Where) -> ChosenPlan | None:
         plan_bytes = entry.plan_path.read_bytes()
     except (OSError, CacheError):
         return None
-    record = plan_record(manifest)
+    record = {k: v for k, v in plan_record(manifest).items() if k != FAILED}
     edited = record.get("sha256") != file_hash(plan_bytes)
     if request.plan_file is not None and (not edited or _file_changed(request, record, where)):
         return None
@@ -125,7 +138,12 @@ def _derived(request: TaskRequest, builders: Builders, where: Where) -> ChosenPl
     planner = None if where.mode.offline else builders.planner()
     if planner is None:
         raise no_cached_plan(request, where)
-    plan, exchanges = planner.derive(request.task, request.rooms)
+    try:
+        plan, exchanges = planner.derive(request.task, request.rooms)
+    except PlanDerivationError as error:  # kept for a person to fix, not asked again
+        from pytest_logicenv.pipeline.failed_plans import keep_failed
+
+        raise keep_failed(error, planner.name, request, where) from None
     return ChosenPlan(plan, {"made_by": planner.name}, exchanges)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pytest_logicenv.cache import Cache, Entry, entry_key
+from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
@@ -166,6 +167,10 @@ class Builders:
     known_types: Callable[[], frozenset[str] | None] = lambda: None
     on_scene: Callable[[Scene, Trajectory], None] = lambda scene, trajectory: None
     llm_scenes: Callable[[], SceneSource | None] | None = None
+    #: What a plan an LLM derived must pass beyond the plan rules, ``(plan, strategy) ->
+    #: violations`` (``llm.planner.acceptance_violations`` with the run's catalog): a kept
+    #: ``plan.json`` of an LLM is checked with it again (``failed_plans.check_kept``).
+    plan_checks: Callable[[Plan, str], Sequence[Violation]] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,37 @@
 """Collection: a marked test function becomes one item per environment of its task.
 
 ``pytest_generate_tests`` hands each marked function that takes the ``logic_env`` fixture to
-:func:`parametrize`: the marker is checked, the environments are prepared (read from the cache,
-or generated), and the fixture is parametrized indirectly with one :class:`CaseParam` per
-environment, its test id the trajectory's (``window=yes-light=no``). A function whose
-preparation fails gets a single :class:`ErrorCase` item, so that it alone errors.
+:func:`parametrize`: the marker is checked and the cache is read. When it holds the task's
+environments (or they can be made without an LLM: from a plan file, or a cached plan to
+rebuild from), the fixture is parametrized indirectly with one :class:`CaseParam` per
+environment, its test id the trajectory's (``window=yes-light=no``). When making them asks an
+LLM, the function gets one pending item (:class:`PendingCase`, id ``logicenv-pending``): no
+model is asked at collection, so ``-k``, ``-m``, node ids and ``--lf`` decide what is, and
+:mod:`~pytest_logicenv.session.generation` replaces the selected pending items by their
+environments' items. A function whose preparation fails gets a single :class:`ErrorCase`
+item, so that it alone errors.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_logicenv.errors import LogicEnvError
-from pytest_logicenv.session.marker import parse_marker
+from pytest_logicenv.session.marker import MarkerArgs, parse_marker
 from pytest_logicenv.session.options import LogicEnvState
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.request import Builders, Case, Environments
+    from pytest_logicenv.pipeline.request import Builders, Case, Environments, TaskRequest
+
+
+#: The test ids of an item whose preparation failed, and of one whose environments are made
+#: after collection (a test of an uncached task, before the run's selection is known).
+ERROR_ID = "logicenv-error"
+PENDING_ID = "logicenv-pending"
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,15 @@ class ErrorCase:
     ``message`` while the other tests run."""
 
     message: str
+
+
+@dataclass(frozen=True)
+class PendingCase:
+    """Stands for the environments of a test whose task the cache does not hold: made once
+    the run's selection is known, for the selected tests only
+    (:mod:`~pytest_logicenv.session.generation` replaces the item)."""
+
+    function: str
 
 
 @dataclass(frozen=True)
@@ -65,71 +86,107 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
             config=config, scene=scene, trajectory=trajectory
         )
 
+    def plan_checks(plan: Any, strategy: str) -> list[Any]:
+        from pytest_logicenv.llm.planner import acceptance_violations
+
+        return acceptance_violations(plan, catalog=catalog, strategy=strategy)
+
     return Builders(
         scene=scene_builder,
         planner=lambda: planner_for(config),
         known_types=known_types,
         on_scene=on_scene,
         llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
+        plan_checks=plan_checks,
     )
 
 
-def prepare(state: LogicEnvState, metafunc: pytest.Metafunc) -> Environments | ErrorCase:
-    """The environments of a marked test function, or why there are none."""
-    from pytest_logicenv.pipeline.environments import prepare
+def _request(
+    state: LogicEnvState, metafunc: pytest.Metafunc
+) -> tuple[MarkerArgs, TaskRequest] | ErrorCase:
+    """The marked function's checked marker and the request it makes, or why it has none."""
+    from pytest_logicenv.pipeline.generators import types_file
     from pytest_logicenv.pipeline.request import entry_key_of
+    from pytest_logicenv.scenes.catalog.user_types import types_digest
 
     nodeid = metafunc.definition.nodeid
     marker = metafunc.definition.get_closest_marker("logic_env")
     assert marker is not None
     try:
         args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
-        from pytest_logicenv.pipeline.generators import types_file
-        from pytest_logicenv.scenes.catalog.user_types import types_digest
-
         types = types_digest(types_file(state.config))
     except LogicEnvError as error:
         state.unknown.append(nodeid)  # the entry it uses cannot be known: see unused.py
         return ErrorCase(str(error))
     request = replace(args.request, designer=state.designer, types=types)
     state.used_keys[nodeid] = entry_key_of(request, state.cache_root, state.config.rootpath)
-    try:
-        environments = prepare(
-            request,
-            state.cache,
-            state.mode,
-            builders(state.config, state.designer),
-            nodeid=nodeid,
-            rootdir=state.config.rootpath,
-        )
-    except LogicEnvError as error:
-        return ErrorCase(str(error))
-    except OSError as error:  # the cache's folder, disk or lock: this test's error, not the run's
+    return args, request
+
+
+def cache_error(state: LogicEnvState, nodeid: str, error: Exception) -> ErrorCase:
+    """What a preparation that failed says: the error, or the cache it could not use."""
+    if isinstance(error, OSError):  # the cache's folder, disk or lock: this test's error
         return ErrorCase(f"{nodeid}: the cache at {state.cache_root} cannot be used: {error}")
+    return ErrorCase(str(error))
+
+
+def ready(
+    state: LogicEnvState,
+    nodeid: str,
+    args: MarkerArgs,
+    environments: Environments,
+    warn: Callable[[Warning], None],
+) -> list[CaseParam]:
+    """A function's environments are ready: remembered, a rebuild said, one param each."""
     if environments.rebuilt is not None:
         from pytest_logicenv.errors import CacheRebuilt
 
-        metafunc.definition.warn(
-            CacheRebuilt(
-                f"cache entry {environments.entry.root.name} was rebuilt: {environments.rebuilt}"
-            )
-        )
+        entry = environments.entry.root.name
+        warn(CacheRebuilt(f"cache entry {entry} was rebuilt: {environments.rebuilt}"))
     state.prepared[nodeid] = (args, environments)
-    return environments
+    return [
+        CaseParam(case, nodeid, args.expect_fault, args.tree, args.nodes)
+        for case in environments.cases
+    ]
 
 
 def parametrize(state: LogicEnvState, metafunc: pytest.Metafunc) -> None:
-    """One item per environment (or one erroring item) for a marked test function."""
-    prepared = prepare(state, metafunc)
-    if isinstance(prepared, ErrorCase):
-        metafunc.parametrize("logic_env", [prepared], ids=["logicenv-error"], indirect=True)
+    """One item per environment the cache holds for a marked test function (or one erroring
+    item); one pending item when its environments must be made, which
+    :mod:`~pytest_logicenv.session.generation` replaces once the run's selection is known."""
+    from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
+    from pytest_logicenv.session.generation import PendingTask
+
+    nodeid = metafunc.definition.nodeid
+    found = _request(state, metafunc)
+    if isinstance(found, ErrorCase):
+        _parametrize_error(metafunc, found)
         return
-    function = metafunc.definition.nodeid
-    args, _ = state.prepared[function]
-    params = [
-        CaseParam(case, function, args.expect_fault, args.tree, args.nodes)
-        for case in prepared.cases
-    ]
+    args, request = found
+    rootdir = state.config.rootpath
+    try:
+        parts = builders(state.config, state.designer)  # a bad type file: this test's error
+        environments = peek(request, state.cache, state.mode, parts, nodeid=nodeid, rootdir=rootdir)
+        if environments is None and needs_llm(
+            request, state.cache, state.mode, parts, rootdir=rootdir
+        ):  # made after the run's selection, for the selected tests only
+            state.pending[nodeid] = PendingTask(nodeid, args, request)
+            metafunc.parametrize(
+                "logic_env", [PendingCase(nodeid)], ids=[PENDING_ID], indirect=True
+            )
+            return
+        if environments is None:  # no LLM needed: made now, so -k sees its situations
+            environments = prepare(
+                request, state.cache, state.mode, parts, nodeid=nodeid, rootdir=rootdir
+            )
+    except (LogicEnvError, OSError) as error:
+        _parametrize_error(metafunc, cache_error(state, nodeid, error))
+        return
+    params = ready(state, nodeid, args, environments, metafunc.definition.warn)
     metafunc.parametrize(
         "logic_env", params, ids=[p.case.trajectory_id for p in params], indirect=True
     )
+
+
+def _parametrize_error(metafunc: pytest.Metafunc, error: ErrorCase) -> None:
+    metafunc.parametrize("logic_env", [error], ids=[ERROR_ID], indirect=True)

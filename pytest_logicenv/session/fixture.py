@@ -338,7 +338,7 @@ class LogicEnv:
 def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
     """The ``logic_env`` fixture: the item's environment. At teardown the item's record joins
     its user properties, which carry it to the session's report (from xdist workers too)."""
-    from pytest_logicenv.session.collection import ErrorCase
+    from pytest_logicenv.session.collection import ErrorCase, PendingCase
     from pytest_logicenv.session.options import STATE
 
     param = getattr(request, "param", None)
@@ -349,6 +349,11 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         )
     if isinstance(param, ErrorCase):
         _fail(param.message)
+    if isinstance(param, PendingCase):
+        _fail(
+            f"{request.node.nodeid}: its environments were never generated: a plugin changed "
+            "the run's items after pytest-logicenv generated the selected ones; run it again"
+        )
     item, state = request.node, request.config.stash[STATE]
 
     def on_outcome(outcome: Outcome) -> None:

@@ -23,12 +23,15 @@ if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
     from pytest_logicenv.pipeline.request import Environments, Mode
     from pytest_logicenv.report.model import Report
+    from pytest_logicenv.session.generation import PendingTask
     from pytest_logicenv.session.marker import MarkerArgs
     from pytest_logicenv.session.records import RunRecord
 
 T = TypeVar("T")
 
 REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
+#: Uncached tasks generated at once, and LLM requests at once, unless told otherwise.
+DEFAULT_LLM_CONCURRENCY = 4
 #: Who designs the scenes: room templates (no LLM), or the LLM of the run.
 DESIGNERS = ("procedural", "llm")
 
@@ -133,6 +136,14 @@ def add_options(parser: pytest.Parser) -> None:
         help="tick budget of one policy run (ini: logicenv_max_ticks)",
     )
     group.addoption(
+        "--logicenv-llm-concurrency",
+        type=positive_int,
+        metavar="N",
+        help="generate up to N uncached tasks at once, with at most N requests to the LLM at "
+        f"a time, across xdist workers too (default {DEFAULT_LLM_CONCURRENCY}; ini: "
+        "logicenv_llm_concurrency)",
+    )
+    group.addoption(
         "--logicenv-clean",
         action="store_true",
         help="remove the cache entries no test of the project uses (decided over the "
@@ -174,6 +185,11 @@ def add_options(parser: pytest.Parser) -> None:
     )
     parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
     parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
+    parser.addini(
+        "logicenv_llm_concurrency",
+        "tasks generated at once, and requests to the LLM at once (default 4)",
+        default="",
+    )
     parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
     parser.addini(
         "logicenv_nodes",
@@ -209,6 +225,8 @@ class LogicEnvState:
     fail_under: float | None
     max_ticks: int | None
     nodes: tuple[str, ...]  # modules of the users' own XML nodes (ini logicenv_nodes)
+    #: tasks generated at once and requests to the LLM at once (--logicenv-llm-concurrency)
+    llm_concurrency: int = DEFAULT_LLM_CONCURRENCY
     #: the command-line options that change an outcome, for reproduce and regenerate lines
     command_options: tuple[str, ...] = ()
     explore: int | None = None  # scene variations per passing run (--logicenv-explore)
@@ -216,6 +234,8 @@ class LogicEnvState:
     mutate_fail_under: float | None = None
     #: marked test function -> (marker args, environments), for those that are ready
     prepared: dict[str, tuple[MarkerArgs, Environments]] = field(default_factory=dict)
+    #: marked test function -> what to generate for it, if the run selects it (generation.py)
+    pending: dict[str, PendingTask] = field(default_factory=dict)
     #: marked test function -> the key of the entry it uses (also when that entry is broken)
     used_keys: dict[str, str] = field(default_factory=dict)
     #: tests and modules whose entry cannot be known (a broken marker, a collection error)
@@ -350,6 +370,8 @@ def read_state(config: pytest.Config) -> LogicEnvState:
         reports=checked_report_targets(config, [r for r in reports if r]),
         fail_under=_option(config, "logicenv_fail_under", percent),
         max_ticks=_option(config, "logicenv_max_ticks", positive_int),
+        llm_concurrency=_option(config, "logicenv_llm_concurrency", positive_int)
+        or DEFAULT_LLM_CONCURRENCY,
         nodes=tuple(str(module) for module in config.getini("logicenv_nodes")),
         command_options=command_options(config),
         **_beyond(config),

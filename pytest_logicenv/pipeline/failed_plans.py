@@ -1,0 +1,107 @@
+"""A plan an LLM could not get right, kept for a person to fix.
+
+When the model's plan still fails the checks after its last round, the entry is written all
+the same, without trajectories or scenes: the model's last plan as ``plan.json`` (when an
+answer got that far), every exchange under ``llm/``, and a manifest whose plan record says
+``failed`` with the violations. The test errors with them, the file to edit and the commands
+that rerun it; nothing is asked of the model again until ``--logicenv-regenerate``.
+
+The next run reads that entry as stale and keeps its ``plan.json`` (edited by hand, or not):
+an LLM's plan kept so is checked again as a derived plan is (:func:`check_kept`), so an
+unfixed plan gives the same error, offline, and a fixed one is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pytest_logicenv import __version__
+from pytest_logicenv.cache import (
+    CACHE_FORMAT,
+    LLM_LOG,
+    MANIFEST,
+    PLAN,
+    digests,
+    dumps,
+    file_hash,
+    regenerate_hint,
+    text_hash,
+)
+from pytest_logicenv.errors import PlanDerivationError, PlanNotAcceptedError, Violation
+from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.pipeline.cached import FAILED, FAILED_REASON
+from pytest_logicenv.pipeline.entry_files import exchange_files
+from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
+
+
+def keep_failed(
+    error: PlanDerivationError, made_by: str, request: TaskRequest, where: Where
+) -> PlanNotAcceptedError:
+    """Write the failed derivation's entry (the lock is held) and the error the test shows."""
+    record: dict[str, Any] = {"made_by": made_by, FAILED: [str(v) for v in error.violations]}
+    files = exchange_files([_exchange_json(e) for e in error.exchanges])
+    if error.document is not None:
+        plan_bytes = dumps(dict(error.document))
+        files[PLAN] = plan_bytes
+        record["sha256"] = file_hash(plan_bytes)
+    settings = request.settings(where.rootdir, where.cache.root)
+    manifest = {
+        "format": CACHE_FORMAT,
+        "generator": f"pytest-logicenv {__version__}",
+        "task": request.task,
+        "task_sha256": text_hash(request.task),
+        "settings": dict(settings),
+        "plan": record,
+        "scenes": {"made_by": None, "seed": request.seed, "count": 0},
+        "notes": [FAILED_REASON],
+    }
+    files[MANIFEST] = dumps({**manifest, "files": digests(files)})
+    where.cache.write_entry(where.entry.key, files)
+    kept = error.document is not None
+    return PlanNotAcceptedError(
+        f"{where.nodeid}: {error.source}", error.violations, _fix(where, kept=kept)
+    )
+
+
+def _exchange_json(exchange: Any) -> Mapping[str, Any]:
+    from pytest_logicenv.llm.exchange import exchange_to_json
+
+    return exchange_to_json(exchange)
+
+
+def derived_by_llm(record: Mapping[str, Any]) -> bool:
+    """Whether a plan record is an LLM's (also once edited by hand)."""
+    made_by = str(record.get("made_by", ""))
+    return made_by.startswith(("llm:", "hand-edited (llm:"))
+
+
+def check_kept(
+    plan: Plan, record: Mapping[str, Any], request: TaskRequest, builders: Builders, where: Where
+) -> None:
+    """A kept ``plan.json`` an LLM derived must pass what a derived plan must (with the
+    request's selection): else the same error as when it was derived, naming the file."""
+    if builders.plan_checks is None or not derived_by_llm(record):
+        return
+    violations: Sequence[Violation] = builders.plan_checks(plan, request.select)
+    if violations:
+        source = f"{where.nodeid}: {where.shown(where.entry.plan_path)} ({record['made_by']})"
+        raise PlanNotAcceptedError(source, violations, _fix(where, kept=True))
+
+
+def _fix(where: Where, *, kept: bool) -> str:
+    entry = where.shown(where.entry.root)
+    regenerate = regenerate_hint(where.nodeid, where.mode.options)
+    if not kept:
+        return (
+            f"  no answer got as far as a plan; the model's answers are in {entry}/{LLM_LOG}/\n"
+            f"  fix: derive it anew (another model may do better): {regenerate},\n"
+            '       or give the marker a hand-written plan: plan="path/to/plan.json"'
+        )
+    plan = f"{entry}/{PLAN}"
+    return (
+        f"  the model's plan is kept in {plan} (its answers in {entry}/{LLM_LOG}/)\n"
+        f'  fix: edit {plan} by hand and rerun pytest "{where.nodeid}" (no LLM needed; '
+        f"`logicenv plan --check {plan}` checks it first),\n"
+        f"       or derive it anew: {regenerate}"
+    )

@@ -1,0 +1,229 @@
+"""Generation of what the run selects, concurrently, once per task.
+
+At collection a test whose environments an LLM must make (a plan to derive, or scenes the
+LLM designs) gets one pending item (:class:`~pytest_logicenv.session.collection.PendingCase`).
+Once pytest has settled the run's items (``-k``, ``-m``, ``--deselect``, node ids, ``--lf``,
+and every plugin's reordering), :func:`generate_selected` makes the environments of the pending
+items still there, and replaces each by one item per environment, or by one erroring item. A
+test the run deselected causes no generation and no LLM call.
+
+* **Once per task.** Tests that share a task (the same cache entry) share one generation; a
+  generation that fails is attempted once per run, across tests and ``pytest -n`` workers:
+  the first records its error beside the entry (``.<key>.failed``, with the run's id) under
+  a lock of its own, and every test of that task, in every worker, reports that error.
+  Workers that find a task's entry made by another read it (the cache's lock).
+* **Concurrently.** Up to ``--logicenv-llm-concurrency N`` tasks are generated at once by
+  threads, and the LLM sees at most N requests at once, also from several workers
+  (:class:`~pytest_logicenv.llm.limits.BoundedLLM`).
+
+What ``-k`` can match before generation is what pytest knows then: a pending test's name
+(``test_tidy[logicenv-pending]``), its file, class and markers, not its situations' ids. A
+``-k`` that names only situations (``-k yes-light``) deselects the pending test, so nothing is
+generated; one that selects it (``-k "test_tidy and not yes"``) has its task generated, and
+its situations' items then go through ``-k`` like collected ones. Once the entry is cached,
+``-k`` and node ids see the situations from the start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.session.collection import (
+    ERROR_ID,
+    PENDING_ID,
+    CaseParam,
+    ErrorCase,
+    PendingCase,
+    builders,
+    cache_error,
+    ready,
+)
+from pytest_logicenv.session.options import LogicEnvState
+
+if TYPE_CHECKING:
+    from pytest_logicenv.pipeline.request import Builders, Environments, TaskRequest
+    from pytest_logicenv.session.marker import MarkerArgs
+
+
+@dataclass(frozen=True)
+class PendingTask:
+    """What a pending test function asks to be generated."""
+
+    function: str
+    args: MarkerArgs
+    request: TaskRequest
+
+
+def generate_selected(state: LogicEnvState, session: pytest.Session) -> None:
+    """Make the environments of the selected pending items and put their items in their
+    place, in order (the session's item list is changed in place). The new items go through
+    the run's selection as collected items do (``pytest_collection_modifyitems``: ``-k``,
+    ``-m``, ``--deselect``, ``--lf``), so that ``-k "not yes"`` leaves out the situations it
+    names, once they have ids."""
+    items = session.items
+    functions = list(dict.fromkeys(p.function for item in items if (p := _pending(item))))
+    if not functions:
+        return
+    by_key: dict[str, list[str]] = {}
+    for function in functions:
+        by_key.setdefault(state.used_keys[function], []).append(function)
+    made = _generate_all(state, [found[0] for found in by_key.values()])
+    outcome = {f: made[found[0]] for found in by_key.values() for f in found}
+    params = {f: _params(state, f, outcome[f], items) for f in functions}
+    new = {
+        id(item): _respawned(item, params[pending.function])
+        for item in items
+        if (pending := _pending(item)) is not None
+    }
+    selected = [n for made_items in new.values() for n in made_items]
+    session.config.hook.pytest_collection_modifyitems(
+        session=session, config=session.config, items=selected
+    )
+    kept = {id(n) for n in selected}
+    replaced: list[pytest.Item] = []
+    for item in items:
+        replaced += [n for n in new[id(item)] if id(n) in kept] if id(item) in new else [item]
+    items[:] = replaced
+
+
+def _pending(item: pytest.Item) -> PendingCase | None:
+    param = getattr(getattr(item, "callspec", None), "params", {}).get("logic_env")
+    return param if isinstance(param, PendingCase) else None
+
+
+def _params(
+    state: LogicEnvState,
+    function: str,
+    outcome: Environments | ErrorCase,
+    items: Sequence[pytest.Item],
+) -> list[tuple[object, str]]:
+    """The params (and their ids) that replace a function's pending one."""
+    if isinstance(outcome, ErrorCase):
+        return [(outcome, ERROR_ID)]
+    first = next(item for item in items if (p := _pending(item)) and p.function == function)
+    task = state.pending[function]
+    cases = ready(state, function, task.args, outcome, first.warn)
+    return [(param, param.case.trajectory_id) for param in cases]
+
+
+# --------------------------------------------------------------------------- generating
+
+
+def _generate_all(state: LogicEnvState, functions: Sequence[str]) -> dict[str, Any]:
+    """Each function's environments (or error), generated up to N at once."""
+    try:
+        parts = builders(state.config, state.designer)  # one catalog, one LLM budget: shared
+    except LogicEnvError as error:  # a catalog hook's: every pending test's error
+        return {function: ErrorCase(str(error)) for function in functions}
+    with contextlib.suppress(OSError):  # each generation says so, as its test's error
+        state.cache.prepare_root()
+    workers = max(1, min(state.llm_concurrency, len(functions)))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="logicenv") as pool:
+        futures = {f: pool.submit(_generate_once, state, parts, f) for f in functions}
+        return {f: future.result() for f, future in futures.items()}
+
+
+def _generate_once(
+    state: LogicEnvState, parts: Builders, function: str
+) -> Environments | ErrorCase:
+    """One task's environments, or the error its generation ended in: the one this run
+    recorded already (by another test or worker), or a new one, recorded."""
+    from filelock import FileLock, Timeout
+
+    from pytest_logicenv.cache import LOCK_TIMEOUT_S, safe_file_name
+
+    stem = f".{safe_file_name(state.used_keys[function])}"
+    lock = FileLock(str(state.cache_root / f"{stem}.attempt.lock"))
+    try:
+        lock.acquire(timeout=LOCK_TIMEOUT_S)
+    except (OSError, Timeout):  # a cache that cannot be locked: preparing says how, precisely
+        return _attempt(state, parts, function)
+    try:
+        failed = state.cache_root / f"{stem}.failed"
+        earlier = _recorded(failed, state.run_id)
+        if earlier is not None:
+            return ErrorCase(earlier)
+        made = _attempt(state, parts, function)
+        if isinstance(made, ErrorCase):
+            _record(failed, state.run_id, made.message)
+        return made
+    finally:
+        lock.release()
+
+
+def _attempt(state: LogicEnvState, parts: Builders, function: str) -> Environments | ErrorCase:
+    from pytest_logicenv.pipeline.environments import prepare
+
+    task = state.pending[function]
+    try:
+        return prepare(
+            task.request,
+            state.cache,
+            state.mode,
+            parts,
+            nodeid=function,
+            rootdir=state.config.rootpath,
+        )
+    except (LogicEnvError, OSError) as error:
+        return cache_error(state, function, error)
+
+
+def _recorded(path: Path, run_id: str) -> str | None:
+    """The error this run recorded for a task, if it did."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and data.get("run") == run_id:
+        return str(data.get("error", ""))
+    return None
+
+
+def _record(path: Path, run_id: str, message: str) -> None:
+    # Unwritten, another worker tries once more: the error is still this test's.
+    with contextlib.suppress(OSError):
+        path.write_text(json.dumps({"run": run_id, "error": message}), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- items
+
+
+def _respawned(item: pytest.Item, params: Sequence[tuple[object, str]]) -> list[pytest.Item]:
+    """The items that replace a pending one: its callspec with our param and its id in place
+    of the pending ones, everything else (other parametrizations, marks) kept. pytest builds
+    parametrized items the same way (``Function.from_parent`` with a callspec)."""
+    assert isinstance(item, pytest.Function)
+    spec = item.callspec
+    ids = list(spec._idlist)
+    at = ids.index(PENDING_ID)
+    made: list[pytest.Item] = []
+    for param, param_id in params:
+        ids[at] = param_id
+        new = dataclasses.replace(
+            spec, params={**spec.params, "logic_env": param}, _idlist=tuple(ids)
+        )
+        made.append(
+            pytest.Function.from_parent(
+                item.parent,
+                name=f"{item.originalname}[{new.id}]",
+                callspec=new,
+                callobj=item.obj,
+                fixtureinfo=item._fixtureinfo,
+                keywords={new.id: True},
+                originalname=item.originalname,
+            )
+        )
+    return made
+
+
+__all__ = ["CaseParam", "PendingTask", "generate_selected"]
