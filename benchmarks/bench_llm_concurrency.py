@@ -14,7 +14,6 @@ times, the whole pytest run each, and their ratio.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -23,46 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from fake_llm import MODEL, FakeLLMServer, Reply, Request, answer
-
-PLAN = json.loads(
-    (Path(__file__).resolve().parents[1] / "tests" / "data" / "window_light_plan.json").read_text()
-)
-DECOMPOSITION = {
-    "subtasks": [
-        {"name": "window", "covers": "close the window if open"},
-        {"name": "light", "covers": "switch the light off if on"},
-    ]
-}
-FACTORS = {
-    "subtasks": [
-        {
-            "name": subtask["name"],
-            "factors": [
-                {k: v for k, v in factor.items() if k != "realization"}
-                for factor in subtask["factors"]
-            ],
-        }
-        for subtask in PLAN["subtasks"]
-    ]
-}
-STEP3 = {k: v for k, v in PLAN.items() if k not in ("task", "rooms")}
-
-
-def respond(latency: float) -> object:
-    def reply(request: Request) -> Reply:
-        steps = [m["content"] for m in request.messages if m.get("role") == "user"]
-        current = steps[-1] if steps else ""
-        if current.startswith("Task:"):
-            body: dict[str, object] = DECOMPOSITION
-        elif current.startswith("Step 2"):
-            body = FACTORS
-        else:
-            body = STEP3
-        found = answer(body)
-        return Reply(found.status, found.body, found.headers, found.content_type, latency)
-
-    return reply
+from fake_llm import MODEL, FakeLLMServer
+from window_answers import planner, task
 
 
 def write_project(root: Path, tasks: int) -> None:
@@ -71,8 +32,7 @@ def write_project(root: Path, tasks: int) -> None:
     for number in range(tasks):
         tests += [
             "",
-            f'@pytest.mark.logic_env("In bathroom {number}: close the window if it is open, '
-            f'and switch the light off if it is on.", rooms=["Bathroom"])',
+            f"@pytest.mark.logic_env({task(str(number))!r}, rooms=['Bathroom'])",
             f"def test_task_{number}(logic_env):",
             "    assert logic_env.scene.rooms",
             "",
@@ -112,10 +72,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--concurrency", type=int, default=12)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as folder, FakeLLMServer() as server:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        FakeLLMServer(planner, latency_s=args.latency) as server,
+    ):
         root = Path(folder)
         write_project(root, args.tasks)
-        server.respond_with(respond(args.latency))  # type: ignore[arg-type]
         sequential = run(root, server.base_url, 1)
         requests = len(server.requests)
         concurrent = run(root, server.base_url, args.concurrency)
