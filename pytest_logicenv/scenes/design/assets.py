@@ -98,6 +98,9 @@ def _fitting_support(
     assert obj.parent is not None
     holder = draft.objects[obj.parent].size
     fitting = [a for a in assets if fits_in(a.size, holder)]
+    if not fitting and obj.task and _whole_grown_for(draft, draft.objects[obj.parent], assets):
+        holder = draft.objects[obj.parent].size
+        fitting = [a for a in assets if fits_in(a.size, holder)]
     if not fitting and not obj.task and obj.id not in children:
         del draft.objects[obj.id]  # an ornament that does not fit: leave it out
         if draft.enrichment is not None:  # asked for: say so
@@ -110,6 +113,28 @@ def _fitting_support(
             f"{holder[0]:.2f} x {holder[2]:.2f} m)"
         )
     return fitting
+
+
+def _whole_grown_for(draft: Draft, part: DraftObject, assets: Sequence[Asset]) -> bool:
+    """When ``part`` (a cabinet of a counter) is too small for every asset of a task object
+    it must hold, give its whole the smallest asset of its kind whose ``part`` takes one;
+    ``False``, nothing changed, if ``part`` is no part or no asset of the whole does."""
+    if part.part_of is None:
+        return False
+    whole = draft.objects[part.part_of]
+    while whole.part_of is not None:  # a sink's basin: the counter the sink is set in
+        whole = draft.objects[whole.part_of]
+    before = whole.asset
+    for asset in sorted(_of_its_kind(whole), key=lambda a: (area(a), a.id)):
+        whole.asset, whole.size = asset, asset.size
+        size_parts(draft, whole)
+        if any(fits_in(a.size, part.size) for a in assets):
+            draft.notes.append(f"{whole.id} took a roomier {whole.type.name} for {part.id}")
+            return True
+    if before is not None:
+        whole.asset, whole.size = before, before.size
+        size_parts(draft, whole)
+    return False
 
 
 def _fitting_goal_places(
