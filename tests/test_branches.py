@@ -123,7 +123,7 @@ def test_the_committed_bathroom_cache_diagnoses_hanging_a_dirty_towel() -> None:
     policy that hangs every towel, dirty or not, never looked at the dirt."""
     plan = load_plan(ROOT / "example_agents" / "plans" / "bathroom_reset.json")
     entry = next((ROOT / "cache").glob("in_the_bathroom_*"))
-    room = load_scene(entry / "scenes" / "towel=yes.yes-light=yes-window=yes.json")
+    room = load_scene(entry / "scenes" / "towel_dirty=yes-light=yes-window=yes.json")
     trajectory = trajectory_for(plan, room.provenance.conditions)
     outcome = run_policy(
         carry("towel", "towel_holder"),

@@ -159,7 +159,8 @@ def test_the_installed_command_runs_without_a_traceback(scenes: dict[str, Path])
 def test_plan_gives_each_cached_scene_its_goals_and_situation(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    scenes = sorted((ROOT / "cache").glob("you_are_in_the_living_room-*/scenes/toy=doll-*.json"))
+    pattern = "you_are_in_the_living_room-*/scenes/toy_type=doll-*.json"
+    scenes = sorted((ROOT / "cache").glob(pattern))
     scene = next(s for s in scenes if not s.name.endswith(".house.json"))
     code = main(
         [

@@ -26,7 +26,7 @@ CASES = {
     # A counterfactual in one room: the run puts the toy in a box while holding nothing.
     "living-room-counterfactual": (
         "you_are_in_the_living_room-b808b58d",
-        "toy=other_types-book=no-wipe=no",
+        "toy_type=other_types-book=no-wipe=no",
         LIVING_ROOM["counterfactual"],
     ),
     # A pass across four rooms, through their doors.
