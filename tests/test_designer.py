@@ -30,6 +30,8 @@ PLANS = sorted((ROOT / "example_agents" / "plans").glob("*.json"))
 def _index(stem: str) -> int:
     """The index of the example plan named ``stem``, so ``@example`` cases survive new plans."""
     return [path.stem for path in PLANS].index(stem)
+
+
 CATALOG = default_catalog()
 
 
