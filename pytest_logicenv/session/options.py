@@ -89,6 +89,14 @@ def positive_int(value: str) -> int:
 def add_options(parser: pytest.Parser) -> None:
     """The ``--logicenv-*`` options and the ini options (``pytest_addoption``)."""
     group = parser.getgroup("logicenv", "logically diverse environments (pytest-logicenv)")
+    _add_generation_options(group)
+    _add_report_options(group)
+    _add_run_options(group)
+    _add_ini_options(parser)
+
+
+def _add_generation_options(group: pytest.OptionGroup) -> None:
+    """Where environments come from: the cache, the model, the designer, the types."""
     group.addoption(
         "--logicenv-cache-dir",
         metavar="DIR",
@@ -116,26 +124,6 @@ def add_options(parser: pytest.Parser) -> None:
         "LLM that derives plans; ini: logicenv_designer)",
     )
     group.addoption(
-        "--logicenv-report",
-        action="append",
-        type=report_spec,
-        metavar="TYPE",
-        help="LogCov report: term (default), term-missing, json:PATH, markdown:PATH, html:DIR; "
-        "repeatable; an empty value turns the report off",
-    )
-    group.addoption(
-        "--logicenv-fail-under",
-        type=percent,
-        metavar="PCT",
-        help="fail the run if total LogCov is below PCT (ini: logicenv_fail_under)",
-    )
-    group.addoption(
-        "--logicenv-max-ticks",
-        type=positive_int,
-        metavar="N",
-        help="tick budget of one policy run (ini: logicenv_max_ticks)",
-    )
-    group.addoption(
         "--logicenv-llm-concurrency",
         type=positive_int,
         metavar="N",
@@ -155,6 +143,44 @@ def add_options(parser: pytest.Parser) -> None:
         help="a file of your own object types, JSON or TOML, read by the plugin and every "
         "logicenv command (ini: logicenv_types)",
     )
+
+
+def _add_report_options(group: pytest.OptionGroup) -> None:
+    """What the run reports and the thresholds that fail it."""
+    group.addoption(
+        "--logicenv-report",
+        action="append",
+        type=report_spec,
+        metavar="TYPE",
+        help="LogCov report: term (default), term-missing, json:PATH, markdown:PATH, html:DIR; "
+        "repeatable; an empty value turns the report off",
+    )
+    group.addoption(
+        "--logicenv-fail-under",
+        type=percent,
+        metavar="PCT",
+        help="fail the run if total LogCov is below PCT (ini: logicenv_fail_under)",
+    )
+    group.addoption(
+        "--logicenv-mutate-fail-under",
+        type=percent,
+        metavar="PCT",
+        help="fail the run if the total mutation score is below PCT (implies "
+        "--logicenv-mutate; ini: logicenv_mutate_fail_under)",
+    )
+    # Internal: how `logicenv clean` and --logicenv-clean learn which entries the tests use.
+    group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
+    group.addoption("--logicenv-usage-json", metavar="PATH", help=argparse.SUPPRESS)
+
+
+def _add_run_options(group: pytest.OptionGroup) -> None:
+    """How each policy run goes: its tick budget, exploration and mutants."""
+    group.addoption(
+        "--logicenv-max-ticks",
+        type=positive_int,
+        metavar="N",
+        help="tick budget of one policy run (ini: logicenv_max_ticks)",
+    )
     group.addoption(
         "--logicenv-explore",
         type=positive_int,
@@ -169,15 +195,10 @@ def add_options(parser: pytest.Parser) -> None:
         help="run each policy's mutants over its scenes and report the mutation score "
         "(ini: logicenv_mutate)",
     )
-    group.addoption(
-        "--logicenv-mutate-fail-under",
-        type=percent,
-        metavar="PCT",
-        help="fail the run if the total mutation score is below PCT (implies "
-        "--logicenv-mutate; ini: logicenv_mutate_fail_under)",
-    )
-    group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
-    group.addoption("--logicenv-usage-json", metavar="PATH", help=argparse.SUPPRESS)
+
+
+def _add_ini_options(parser: pytest.Parser) -> None:
+    """The ini twins of the options, and the LLM endpoint, which has no command-line option."""
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
     parser.addini(
