@@ -112,11 +112,6 @@ class RunHooks:
         if not report.passed:  # a module that did not import or was skipped whole:
             self.state.unknown.append(report.nodeid or "(the rootdir)")  # its entries unknown
 
-    def pytest_deselected(self, items: list[pytest.Item]) -> None:
-        from pytest_logicenv.session.partial import note_deselected
-
-        note_deselected(self.state, items)
-
     @pytest.hookimpl(tryfirst=True)  # the run's items settled, before xdist sends them
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         config = session.config
@@ -124,6 +119,10 @@ class RunHooks:
             from pytest_logicenv.session.generation import generate_selected
 
             generate_selected(self.state, session)
+        if self.state.prepared:
+            from pytest_logicenv.session.partial import note_selected
+
+            note_selected(self.state, session.items)
         if self.state.cache_root.is_dir() or config.getoption("logicenv_usage_json"):
             from pytest_logicenv.session.reporter import find_unused_entries
 
@@ -132,7 +131,7 @@ class RunHooks:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         config = session.config
-        if self.state.deselected and hasattr(config, "workerinput"):
+        if self.state.selected and hasattr(config, "workerinput"):
             from pytest_logicenv.session.partial import hand_over
 
             hand_over(self.state, config)

@@ -612,8 +612,8 @@ def test_a_scene_damaged_after_collection_names_the_file_and_the_fix(
         [
             "*- logic coverage -*",
             "test_bath.py::test_reset           4        2      4        2     50%",
-            "scenes: 1 ran a policy, 1 did not (skipped, or no logic_env.run() reached an "
-            "outcome) and cover nothing",
+            "scenes: 1 ran a policy, 1 did not (skipped, not reached, or no logic_env.run() "
+            "reached an outcome) and cover nothing",
         ]
     )
 

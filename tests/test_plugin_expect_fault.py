@@ -46,11 +46,12 @@ def test_policies(logic_env):
         "test": "test_bath.py::test_policies",
         "policy": "forgets_the_light",
         "expect_fault": "unreachable",
+        "verdict": "revealed",
         "revealed": True,
         "judged": True,
         "scenes_revealing": 1,
         "scenes": 2,
-        "scenes_deselected": 0,
+        "scenes_not_run": 0,
     }
 
 

@@ -51,11 +51,12 @@ def to_json(report: Report) -> dict[str, Any]:
                 "test": check.function,
                 "policy": check.policy,
                 "expect_fault": check.expect_fault,
+                "verdict": check.verdict,
                 "revealed": check.revealed,
                 "judged": check.judged,
                 "scenes_revealing": check.hits,
                 "scenes": len(check.scenes),
-                "scenes_deselected": check.deselected,
+                "scenes_not_run": check.not_run,
             }
             for check in report.faults
         },
@@ -69,7 +70,7 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "scenes": {
             "ran": report.scenes_ran,
-            "deselected": report.scenes_deselected,
+            "not_selected": report.scenes_not_selected,
             "without_a_policy_run": report.scenes_idle,
         },
         "problems": list(report.problems),
@@ -119,12 +120,19 @@ def to_markdown(report: Report) -> str:
         f"| **TOTAL** | {t.total_conditions} | {t.covered_conditions} | {t.total_paths} | "
         f"{t.covered_paths} | **{t.log_cov:.0f}%** |"
     )
+    if report.scenes_not_selected:
+        lines += [
+            "",
+            f"Partial run: {report.scenes_ran} scenes ran, {report.scenes_not_selected} not "
+            "selected; coverage and declared faults count only the scenes that ran.",
+        ]
     if report.faults:
         revealed = sum(check.revealed for check in report.faults)
         lines += ["", f"Faults revealed: {revealed}/{len(report.faults)}", ""]
         for check in report.faults:
-            status = "revealed" if check.revealed else "**missed**"
-            lines.append(f"- `{cell(check.label)}`: {cell(check.expect_fault)} {status}")
+            status = {"missed": "**missed**", "not judged": f"not judged ({check.not_run} not run)"}
+            shown = status.get(check.verdict, check.verdict)
+            lines.append(f"- `{cell(check.label)}`: {cell(check.expect_fault)} {shown}")
     if report.mutation is not None:
         lines += mutation.to_markdown(report.mutation)
     return "\n".join(lines) + "\n"

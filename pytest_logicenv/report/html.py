@@ -1,7 +1,7 @@
 """The LogCov report as an HTML page (``html:DIR``).
 
 At the top, what the session says at a glance (LogCov, how many scenes ran and were
-deselected, the declared faults, the failing runs) and one row per task, named by its task.
+not selected, the declared faults, the failing runs) and one row per task, named by its task.
 Per task: its decision trees coloured by coverage, the matrix of policies x scenes, each
 failing run with its explanation, reproduce line and its scene drawn with the agent's path
 (:mod:`~pytest_logicenv.report.runs`), and every scene's picture at full size. All text from
@@ -103,8 +103,8 @@ def _summary(report: Report) -> str:
     items = [f"LogCov <b>{report.total.log_cov:.0f}%</b>", f"{report.scenes_ran} scenes ran"]
     if report.scenes_idle:
         items.append(f"<b>{report.scenes_idle} ran no policy</b> (not counted as covered)")
-    if report.scenes_deselected:
-        items.append(f"<b>{report.scenes_deselected} deselected</b> (a partial run)")
+    if report.scenes_not_selected:
+        items.append(f"<b>{report.scenes_not_selected} not selected</b> (a partial run)")
     if report.faults:
         items.append(f"faults revealed {revealed}/{len(report.faults)}")
     items.append(f"<b>{failing} failing run{'s' if failing != 1 else ''}</b>")
@@ -145,10 +145,8 @@ def _fault_table(checks: tuple[FaultCheck, ...]) -> str:
     for check in checks:
         if check.revealed:
             verdict = "revealed"
-        elif check.deselected:
-            verdict = (
-                f"<span class='verdict-unjudged'>not judged ({check.deselected} deselected)</span>"
-            )
+        elif not check.judged:
+            verdict = f"<span class='verdict-unjudged'>not judged ({check.not_run} not run)</span>"
         else:
             verdict = "<span class='verdict-missed'>MISSED</span>"
         rows.append(

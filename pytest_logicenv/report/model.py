@@ -10,7 +10,7 @@ with its own ``expect_fault``, and each must be revealed by some scene it ran in
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -57,9 +57,10 @@ class FaultCheck:
     ``scenes`` holds, per scene the policy ran in, the outcome kinds of its runs there (none
     when it could not run), and ``trajectories`` which scene each is; ``label`` names the check
     in reports: the test function, and the policy too when the function runs several.
-    ``deselected`` counts the function's scenes that a partial run (``-k``, ``-m``) left out
-    and the policy did not run in: a fault none of the scenes that ran revealed is then not
-    judged, since a scene left out may be the one that shows it."""
+    ``not_run`` counts the function's scenes the policy did not run in (a partial run did not
+    select them, a skip marker or ``-x`` kept them from running): a fault none of the scenes
+    that ran revealed is then not judged, since a scene left out may be the one that shows
+    it."""
 
     function: str
     policy: str
@@ -67,7 +68,7 @@ class FaultCheck:
     scenes: tuple[tuple[str, ...], ...]
     label: str
     trajectories: tuple[str, ...] = ()
-    deselected: int = 0
+    not_run: int = 0
 
     @property
     def hits(self) -> int:
@@ -80,22 +81,40 @@ class FaultCheck:
     @property
     def judged(self) -> bool:
         """Whether the run can tell: the fault showed, or every scene of the test ran."""
-        return self.revealed or self.deselected == 0
+        return self.revealed or self.not_run == 0
+
+    @property
+    def verdict(self) -> str:
+        """``revealed``, ``missed`` (every scene ran, none showed it) or ``not judged``."""
+        if self.revealed:
+            return "revealed"
+        return "missed" if self.judged else "not judged"
+
+
+@dataclass(frozen=True)
+class SceneSelection:
+    """What a run selected of each marked test function's scenes: ``scenes``, every scene
+    (trajectory id) of the function's cache entry; ``selected``, those of its items the run
+    kept (node ids, ``-k``, ``-m``, ``--deselect``, ``--lf``; over every xdist worker). A
+    function it does not name counts as whole: only its records are known then."""
+
+    scenes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    selected: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Report:
     """The session's coverage per task, its declared faults, how many scenes (a test
-    function's environment) a policy ran in, how many did not run one (skipped, or no
-    ``logic_env.run()``) and how many a partial run deselected, and the mutation score when
-    mutants ran."""
+    function's environment) a policy ran in, how many the run selected that did not run one
+    (skipped, stopped before them, or no ``logic_env.run()``) and how many it did not select,
+    and the mutation score when mutants ran."""
 
     tasks: tuple[TaskReport, ...]
     faults: tuple[FaultCheck, ...]
     total: TotalCoverage
     problems: tuple[str, ...] = field(default=())
     scenes_ran: int = 0
-    scenes_deselected: int = 0
+    scenes_not_selected: int = 0
     scenes_idle: int = 0
     #: The mutation score, with ``--logicenv-mutate`` (``report/mutation.py``).
     mutation: MutationReport | None = None
@@ -103,12 +122,12 @@ class Report:
     @property
     def missed_faults(self) -> tuple[FaultCheck, ...]:
         """Declared faults no scene revealed although every scene of their test ran."""
-        return tuple(c for c in self.faults if not c.revealed and not c.deselected)
+        return tuple(c for c in self.faults if c.verdict == "missed")
 
     @property
     def unjudged_faults(self) -> tuple[FaultCheck, ...]:
-        """Declared faults the scenes that ran did not reveal, with some deselected."""
-        return tuple(c for c in self.faults if not c.revealed and c.deselected)
+        """Declared faults the scenes that ran did not reveal, with some not run."""
+        return tuple(c for c in self.faults if c.verdict == "not judged")
 
 
 def _label(functions: Sequence[str]) -> str:
@@ -120,14 +139,12 @@ def _label(functions: Sequence[str]) -> str:
     return f"{functions[0]} (+{len(functions) - 1} tests)"
 
 
-def build_report(
-    records: Iterable[RunRecord], deselected: Mapping[str, Collection[str]] | None = None
-) -> Report:
+def build_report(records: Iterable[RunRecord], selection: SceneSelection | None = None) -> Report:
     """Group run records by task (cache entry) and compute coverage from the scenes that ran;
-    judge the declared faults per test function and policy, only on the scenes that ran
-    (``deselected``: test function -> the trajectories of its deselected items)."""
+    judge the declared faults per test function and policy, only on the scenes that ran, out
+    of every scene of the function (``selection``)."""
     records = list(records)
-    deselected = deselected or {}
+    selection = selection or SceneSelection()
     by_entry: dict[str, list[RunRecord]] = {}
     for record in records:
         by_entry.setdefault(record.entry, []).append(record)
@@ -141,11 +158,13 @@ def build_report(
             tasks.append(task)
     tasks.sort(key=lambda task: task.label)  # the order a reader looks things up in
     ran = {(record.function, record.trajectory) for record in records if record.outcomes}
-    seen = {(record.function, record.trajectory) for record in records}
-    left_out = {(f, t) for f, trajectories in deselected.items() for t in trajectories} - seen
+    chosen = {(record.function, record.trajectory) for record in records}
+    chosen |= {(f, t) for f, trajectories in selection.selected.items() for t in trajectories}
+    functions = {function for function, _ in chosen}
+    every = {(f, t) for f in functions for t in selection.scenes.get(f, ())}
     checks = tuple(
         replace(
-            check, deselected=len(set(deselected.get(check.function, ())) - {*check.trajectories})
+            check, not_run=len({*selection.scenes.get(check.function, ())} - {*check.trajectories})
         )
         for check in fault_checks(records)
     )
@@ -155,8 +174,8 @@ def build_report(
         total([t.coverage for t in tasks]),
         tuple(problems),
         scenes_ran=len(ran),
-        scenes_deselected=len(left_out),
-        scenes_idle=len(seen - ran),
+        scenes_not_selected=len(every - chosen),
+        scenes_idle=len(chosen - ran),
         mutation=mutation_report(records),
     )
 

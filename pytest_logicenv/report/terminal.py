@@ -38,31 +38,31 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
     if report.scenes_idle:
         lines.append(
             f"scenes: {report.scenes_ran} ran a policy, {report.scenes_idle} did not (skipped, "
-            "or no logic_env.run() reached an outcome) and cover nothing"
+            "not reached, or no logic_env.run() reached an outcome) and cover nothing"
         )
-    if report.scenes_deselected:
+    if report.scenes_not_selected:
         ran = report.scenes_ran
         lines.append(
             f"partial run: {ran} scene{'s' if ran != 1 else ''} ran, "
-            f"{report.scenes_deselected} deselected; coverage and declared faults count only "
+            f"{report.scenes_not_selected} not selected; coverage and declared faults count only "
             "the scenes that ran"
         )
     if report.faults:
         revealed = sum(check.revealed for check in report.faults)
         lines.append(f"faults revealed: {revealed}/{len(report.faults)} declared faulty policies")
-        for check in report.faults:
-            lines.append(f"  {check.label}: {check.expect_fault} {_verdict(check)}")
+        lines.extend(f"  {fault_line(check)}" for check in report.faults)
     for problem in report.problems:
         lines.append(f"warning: {problem}")
     return lines
 
 
-def _verdict(check: FaultCheck) -> str:
+def fault_line(check: FaultCheck) -> str:
+    """A declared fault's verdict in a line: ``t.py::test_x: unreachable revealed (1/2
+    scenes)``, ``... MISSED (0/2 scenes)``, ``... not judged (0/1 scenes, 1 not run)``."""
     shown = f"({check.hits}/{len(check.scenes)} scenes"
-    shown += f", {check.deselected} deselected)" if check.deselected else ")"
-    if check.revealed:
-        return f"revealed {shown}"
-    return f"{'not judged' if check.deselected else 'MISSED'} {shown}"
+    shown += f", {check.not_run} not run)" if check.not_run else ")"
+    verdict = "MISSED" if check.verdict == "missed" else check.verdict
+    return f"{check.label}: {check.expect_fault} {verdict} {shown}"
 
 
 def unjudged_fault(check: FaultCheck) -> str:
@@ -71,7 +71,8 @@ def unjudged_fault(check: FaultCheck) -> str:
     return (
         f"{check.label}: expect_fault={check.expect_fault!r} not judged: the "
         f"{ran} scene{'s' if ran != 1 else ''} that ran did not reveal it and "
-        f"{check.deselected} of its scenes were deselected; run them all to judge it"
+        f"{check.not_run} of its scenes did not run (not selected, skipped or not reached); "
+        "run them all to judge it"
     )
 
 

@@ -266,8 +266,10 @@ class LogicEnvState:
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # said at the end, not failing the run
     unused: list[str] = field(default_factory=list)
-    #: test function -> the trajectories of its deselected items (see session.partial)
-    deselected: dict[str, set[str]] = field(default_factory=dict)
+    #: test function -> the trajectories of its items the run selected, and of every scene
+    #: of its entry (see session.partial)
+    selected: dict[str, set[str]] = field(default_factory=dict)
+    scenes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: why the unused entries could not be named (a test of the project failed to collect)
     unused_undecided: str | None = None
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_logicenv.errors import LogicEnvWarning, PolicyFault
 from pytest_logicenv.session.options import LogicEnvState
 from pytest_logicenv.session.records import PROPERTY, RunRecord
+
+if TYPE_CHECKING:
+    from pytest_logicenv.report.model import Report
 
 # --------------------------------------------------------------------------- per item
 
@@ -183,14 +186,16 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
         return
     from pytest_logicenv.report.model import build_report
     from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
+    from pytest_logicenv.session.partial import selection
 
     try:
-        report = build_report(state.records, state.deselected)
+        report = build_report(state.records, selection(state))
     except Exception as error:  # a bug or a cache damaged mid-run: the tests' results stay
         state.failures.append(f"logicenv: no coverage report: {type(error).__name__}: {error}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
     state.report = report
+    _junit_properties(session.config, report)
     state.failures.extend(missed_fault(check) for check in report.missed_faults)
     state.warnings.extend(unjudged_fault(check) for check in report.unjudged_faults)
     if state.fail_under is not None and report.total.log_cov < state.fail_under:
@@ -206,6 +211,23 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
         )
     if state.failures and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _junit_properties(config: pytest.Config, report: Report) -> None:
+    """With ``--junitxml``, the partial run and the declared faults' verdicts as properties of
+    the test suite (junitxml writes its file after this hook), as the terminal words them."""
+    from _pytest.junitxml import xml_key  # what pytest's record_testsuite_property uses
+
+    from pytest_logicenv.report.terminal import fault_line
+
+    xml = config.stash.get(xml_key, None)
+    if xml is None:
+        return
+    if report.scenes_not_selected:
+        shown = f"{report.scenes_ran} ran, {report.scenes_not_selected} not selected"
+        xml.add_global_property("logicenv.scenes", shown)
+    for check in report.faults:
+        xml.add_global_property("logicenv.fault", fault_line(check))
 
 
 def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
