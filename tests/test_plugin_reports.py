@@ -254,3 +254,22 @@ def test_nothing(logic_env):
     for prop in root.iter("property"):
         assert not prop.get("value", "").startswith("{")  # never a Python repr
         assert not prop.get("value", "").startswith(str(pytester.path))  # never absolute
+
+
+def test_a_file_report_replaces_the_terminal_table_as_pytest_cov_does(
+    pytester: pytest.Pytester,
+) -> None:
+    """``--cov-report=html`` alone prints no coverage table either; the verdicts that fail or
+    warn still print, and --help says how to keep the table."""
+    make_project(pytester, THREE_POLICIES)
+    result = pytester.runpytest(PASSING_SCENE, "--logicenv-report=json:cov.json")
+    assert "logic coverage" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["json report written to *cov.json", _not_judged_lines()[-1]])
+    result = pytester.runpytest(
+        PASSING_SCENE, "--logicenv-report=json:cov.json", "--logicenv-report=term"
+    )
+    result.stdout.fnmatch_lines(["*- logic coverage -*", "json report written to *cov.json"])
+    help_text = " ".join(pytester.runpytest("--help").stdout.str().split())
+    assert (
+        "The types given replace the default, as pytest-cov's --cov-report: add term" in help_text
+    )

@@ -152,8 +152,10 @@ def _add_report_options(group: pytest.OptionGroup) -> None:
         action="append",
         type=report_spec,
         metavar="TYPE",
-        help="LogCov report: term (default), term-missing, json:PATH, markdown:PATH, html:DIR; "
-        "repeatable; an empty value turns the report off",
+        help="LogCov report: term (the default), term-missing, json:PATH, markdown:PATH, "
+        "html:DIR; repeatable. The types given replace the default, as pytest-cov's "
+        "--cov-report: add term to print the table beside a file report; an empty value "
+        "turns the report off (ini: logicenv_report)",
     )
     group.addoption(
         "--logicenv-fail-under",
@@ -211,7 +213,12 @@ def _add_ini_options(parser: pytest.Parser) -> None:
         "tasks generated at once, and requests to the LLM at once (default 4)",
         default="",
     )
-    parser.addini("logicenv_report", "LogCov report types", type="args", default=[])
+    parser.addini(
+        "logicenv_report",
+        "LogCov report types (default term); those given replace it: add term to keep the table",
+        type="args",
+        default=[],
+    )
     parser.addini(
         "logicenv_nodes",
         "modules whose BT_NODES (users' own leaves and controls) XML policies may use",
