@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.sim.bt import load_bt_xml, parse_bt_xml
-from pytest_logicenv.sim.bt.xmlread import MAX_ATTRIBUTE_CHARS, MAX_DEPTH
+from pytest_logicenv.sim.bt.expansion import MAX_TREE_DEPTH
+from pytest_logicenv.sim.bt.node import BtNode
+from pytest_logicenv.sim.bt.xmlread import MAX_ATTRIBUTE_CHARS, MAX_DEPTH, MAX_ELEMENTS
 
 ONE = '<root BTCPP_format="4"><BehaviorTree><AlwaysSuccess/></BehaviorTree></root>'
 
@@ -164,6 +167,47 @@ def test_bounded_input_gives_clear_errors_with_truncated_echoes() -> None:
     deep = "<Inverter>" * (MAX_DEPTH + 1) + "<AlwaysSuccess/>" + "</Inverter>" * (MAX_DEPTH + 1)
     with pytest.raises(PolicyError, match=f"nested more than {MAX_DEPTH} levels deep"):
         parse_bt_xml(f"<root><BehaviorTree>{deep}</BehaviorTree></root>")
+
+
+def subtree_calls(count: int, calls: int) -> str:
+    """Trees T0..T{count}: each calls the next ``calls`` times, its calls on a line of their
+    own (T{i}'s on line i + 2); the last is a leaf."""
+    call = '<SubTree ID="T{}"/>'
+    trees = "".join(
+        f'<BehaviorTree ID="T{i}"><Sequence>\n{call.format(i + 1) * calls}</Sequence>'
+        "</BehaviorTree>"
+        for i in range(count)
+    )
+    last = f'<BehaviorTree ID="T{count}"><AlwaysSuccess/></BehaviorTree>'
+    return f'<root BTCPP_format="4" main_tree_to_execute="T0">{trees}{last}</root>'
+
+
+def test_subtrees_that_multiply_are_refused_before_anything_is_built() -> None:
+    with pytest.raises(PolicyError) as caught:  # 2**30 nodes: hung the loader before
+        parse_bt_xml(subtree_calls(30, calls=2), "fanout.xml")
+    message = str(caught.value)
+    assert re.match(
+        r"fanout\.xml:(\d+): <SubTree ID='T(\d+)'>: with its SubTrees expanded, tree 'T0' has "
+        f"more than {MAX_ELEMENTS} nodes",
+        message,
+    ), message
+    line, called = map(int, re.findall(r":(\d+): <SubTree ID='T(\d+)'", message)[0])
+    assert line == called + 1  # the call in the tree before the one it names
+    assert "call a SubTree fewer times" in message
+
+
+def test_a_chain_of_subtrees_is_bounded_in_depth_and_ticks_at_the_limit() -> None:
+    with pytest.raises(PolicyError) as caught:  # was a RecursionError traceback
+        parse_bt_xml(subtree_calls(1000, calls=1), "chain.xml")
+    assert str(caught.value).startswith(
+        f"chain.xml:{MAX_TREE_DEPTH // 2 + 1}: <SubTree ID='T{MAX_TREE_DEPTH // 2}'>: with its "
+        f"SubTrees expanded, tree 'T0' nests more than {MAX_TREE_DEPTH} levels deep"
+    )
+    # Each tree is a Sequence and a SubTree: two levels a call; the leaf is the last level.
+    at_limit = parse_bt_xml(subtree_calls(MAX_TREE_DEPTH // 2 - 1, calls=1), "chain.xml")()
+    assert isinstance(at_limit, BtNode)
+    at_limit.tick_once()  # 200 levels deep: within Python's stack, under pytest too
+    assert at_limit.result.value == "SUCCESS"
 
 
 def test_a_root_skipped_by_its_script_is_a_lackbranch() -> None:

@@ -825,6 +825,42 @@ def test_deep(logic_env):
     assert len(result.stdout.lines) < 80
 
 
+def test_subtrees_that_expand_to_a_billion_nodes_fail_their_test_only(
+    pytester: pytest.Pytester,
+) -> None:
+    trees = "".join(
+        f'<BehaviorTree ID="T{i}"><Sequence>\n'
+        f'<SubTree ID="T{i + 1}"/><SubTree ID="T{i + 1}"/></Sequence></BehaviorTree>'
+        for i in range(30)
+    )
+    pytester.makefile(
+        ".xml",
+        fanout=f'<root BTCPP_format="4" main_tree_to_execute="T0">{trees}'
+        '<BehaviorTree ID="T30"><AlwaysFailure/></BehaviorTree></root>',
+    )
+    make_project(
+        pytester,
+        """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_fanout(logic_env):
+    logic_env.run("fanout.xml").assert_ok()
+
+
+def test_unrelated():
+    pass
+""",
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2, passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*fanout.xml:17: <SubTree ID='T16'>: with its SubTrees expanded, tree 'T0' has more "
+            "than 100000 nodes*"
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
 def _nested_20000_deep(text: str) -> str:
     return text.replace('"subtasks"', '"_deep": ' + "[" * 20_000 + "]" * 20_000 + ', "subtasks"')
 

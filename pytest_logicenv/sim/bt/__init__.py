@@ -6,7 +6,8 @@ includes, main tree, node models), :mod:`.blackboard`, :mod:`.ports` and :mod:`.
 language), :mod:`.node` (the tick protocol, pre/post conditions), :mod:`.controls`,
 :mod:`.decorators`, :mod:`.timing`, :mod:`.builtin_actions`, :mod:`.nav2`,
 :mod:`.sim_leaves` (the simulator's leaves), :mod:`.catalog` and :mod:`.registry` (node
-IDs, users' own nodes), :mod:`.builder`, :mod:`.policy` (the entry points) and
+IDs, users' own nodes), :mod:`.expansion` (how large a tree grows through its SubTrees,
+bounded before building), :mod:`.builder`, :mod:`.policy` (the entry points) and
 :mod:`.palette` (the Groot2 palette).
 """
 

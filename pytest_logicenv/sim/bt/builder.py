@@ -3,10 +3,12 @@ when it creates a tree, and more, before anything runs.
 
 Per node: its ID is known (else the closest one is named); its ports are declared by the node
 (text converts to the port's type); an input without a default is given; the number of
-children fits; its scripts parse. Per tree: SubTree calls name a tree and do not recurse; the
-ports of SubTrees a ``<TreeNodesModel>`` declares mandatory are passed. Finally every
-``{key}`` a node or script reads must be written by something: a SubTree port, an output port,
-a Script, ``SetBlackboard`` or the initial blackboard. Each problem is a
+children fits; its scripts parse. Per tree: SubTree calls name a tree and do not recurse, and
+the tree they expand to is not too large or too deep (checked first, by
+:mod:`~pytest_logicenv.sim.bt.expansion`); the ports of SubTrees a ``<TreeNodesModel>``
+declares mandatory are passed. Finally every ``{key}`` a node or script reads must be written
+by something: a SubTree port, an output port, a Script, ``SetBlackboard`` or the initial
+blackboard. Each problem is a
 :class:`~pytest_logicenv.errors.PolicyError` naming the file, line and node.
 """
 
@@ -23,6 +25,7 @@ from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry
 from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
 from pytest_logicenv.sim.bt.decorators import SubTree
 from pytest_logicenv.sim.bt.document import Document
+from pytest_logicenv.sim.bt.expansion import check_expansion
 from pytest_logicenv.sim.bt.node import (
     POST_CONDITIONS,
     PRE_CONDITIONS,
@@ -81,6 +84,7 @@ class Builder:
         self.writes: list[tuple[Blackboard, str]] = []
 
     def build(self, tree_id: str) -> Behaviour:
+        check_expansion(self.document.trees, tree_id)  # bounds what the recursion below makes
         board = Blackboard()
         for key, value in self.initial.items():
             board.set(key, value)
