@@ -75,6 +75,20 @@ def test_delay_waits_delay_msec_before_ticking_the_child() -> None:
     assert (statuses, log) == ([R, R, S], ["A"])
 
 
+def test_delay_and_timeout_start_again_after_their_child_completes() -> None:
+    # BT.CPP's delay_node resets when the child completes, not only when halted
+    repeat = '<Repeat num_cycles="2"><Delay delay_msec="200"><Step name="A"/></Delay></Repeat>'
+    assert ticked(repeat, 5) == ([R, R, R, R, S], ["A", "A"])
+    restarted = (
+        '<Sequence><Delay delay_msec="200"><Step name="A"/></Delay>'
+        '<Step name="B" results="F"/></Sequence>'
+    )
+    assert ticked(restarted, 6) == ([R, R, F, R, R, F], ["A", "B", "A", "B"])
+    # Timeout, likewise, times each run of its child from its start
+    timed = '<Repeat num_cycles="2"><Timeout msec="300"><Step results="RRSRRS"/></Timeout></Repeat>'
+    assert ticked(timed, 5)[0] == [R, R, R, R, S]
+
+
 def test_loops_pop_their_queue_into_value_one_item_per_round() -> None:
     body = (
         '<Sequence><LoopInt queue="1;2;3" value="{n}"><Script code="sum := sum + n"/></LoopInt>'

@@ -7,7 +7,8 @@ milliseconds (100 ms, a 10 Hz tick rate). A duration of ``msec`` milliseconds la
 =============  ==========================================================================
 ``Sleep``      RUNNING until ``msec`` have passed, then SUCCESS (``msec="250"``: 3 ticks
                RUNNING, SUCCESS on the 4th); ``msec="0"``: SUCCESS at once
-``Delay``      RUNNING for ``delay_msec`` without ticking the child, then the child
+``Delay``      RUNNING for ``delay_msec`` without ticking the child, then the child; each
+               time the child completes (or the node is halted) the next tick delays again
 ``Timeout``    the child, halted with FAILURE when it is still RUNNING ``msec`` after it
                started (``msec="300"``: the child gets 3 ticks); ``0``: no limit
 =============  ==========================================================================
@@ -61,8 +62,8 @@ class Sleep(BtLeaf):
 
 
 class _Timed(BtDecorator):
-    """A decorator that counts the ticks since it started (since its first tick after a halt
-    or a completion)."""
+    """A decorator that counts the ticks since it started: its first tick after a halt or a
+    completion (subclasses clear ``started`` when their child completes, as BT.CPP does)."""
 
     def __init__(self, name: str, child: Behaviour) -> None:
         super().__init__(name, child)
@@ -85,7 +86,11 @@ class Delay(_Timed):
     def on_tick(self) -> BtStatus:
         if self.elapsed() < ticks(self.ports.number("delay_msec")):
             return RUNNING
-        return self.tick_child()
+        result = self.tick_child()
+        if result is not RUNNING:  # as BT.CPP: the next tick after this one delays again
+            self.started = False
+            halt_child(self.child)
+        return result
 
 
 class Timeout(_Timed):
