@@ -9,9 +9,10 @@ import re
 import pytest
 from bt_helpers import build, run
 
-from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.errors import PolicyError, PolicyRuntimeError
 from pytest_logicenv.sim.bt.blackboard import Blackboard
 from pytest_logicenv.sim.bt.node import BtNode
+from pytest_logicenv.sim.bt.portio import Ports
 from pytest_logicenv.sim.bt.ports import blackboard_key, coerce, convert
 
 
@@ -41,6 +42,20 @@ def test_numbers_convert_between_ports_without_loss_only() -> None:
     assert coerce(2, "str") == "2"
     with pytest.raises(ValueError, match="not a whole number"):
         coerce(2.5, "int")
+
+
+def test_numbers_no_integer_holds_are_refused_not_overflowed() -> None:
+    with pytest.raises(ValueError, match="inf is not a whole number for int"):
+        coerce(float("inf"), "int")
+    with pytest.raises(ValueError, match="is out of range for int"):
+        coerce(2**40, "int")
+    with pytest.raises(ValueError, match="too large a number"):
+        coerce(10**400, "double")
+    board = Blackboard()
+    board.set("n", float("inf"))
+    ports = Ports({"n": "{n}"}, {"n": "double"}, board, "t.xml:1 <Wait>")
+    with pytest.raises(PolicyRuntimeError, match=r"t\.xml:1 <Wait>: port 'n' holds inf, not a"):
+        ports.integer("n")
 
 
 def test_references() -> None:

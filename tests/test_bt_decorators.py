@@ -149,6 +149,9 @@ def test_nav2_rate_controller_ticks_its_child_hz_times_a_second() -> None:
     _, log = ticked(body, 5)
     assert log.count("Plan") == 3  # ticks 1, 3 and 5: every 2 ticks of 100 ms at 5 Hz
     assert log.count("Follow") == 5
+    # so slow a rate that its period is infinite: the child runs once, not an OverflowError
+    slow = '<RateController hz="1e-310"><Step name="Plan" results="R"/></RateController>'
+    assert ticked(slow, 3) == ([R, R, R], ["Plan", "Plan", "Plan"])
 
 
 def test_nav2_round_robin_and_single_trigger() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bt_helpers import build, run, ticked
 
-from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.errors import PolicyError, PolicyRuntimeError
 from pytest_logicenv.sim.bt.blackboard import Blackboard
 from pytest_logicenv.sim.bt.script import ScriptSyntaxError, parse_script
 from pytest_logicenv.sim.bt.script_eval import ScriptRuntimeError, run_script, truthy
@@ -69,6 +69,9 @@ def test_expressions_evaluate_as_bt_cpp_evaluates_them(text: str, value: object)
         ("1 := 2", "the left side of ':=' must be an entry name"),
         ("  ", "the script is empty"),
         ("{x} == 1", "write the entry name bare"),
+        ("9223372036854775808", "integer '9223372036854775808' is out of range"),
+        ("0x1" + "0" * 16, "is out of range (BT.CPP reads 64-bit integers)"),
+        ("9" * 5000, "(5002 chars) is out of range"),  # not int()'s own ValueError
     ],
 )
 def test_constructs_outside_the_language_are_refused_with_the_column(
@@ -87,11 +90,30 @@ def test_constructs_outside_the_language_are_refused_with_the_column(
         ("'a' - 1", "operation not permitted"),
         ("'a' < 1", "'a' is not a number"),
         ("-'a'", "does not apply"),
+        ("x := 1; x /= 0", "cannot store 'inf' in blackboard entry 'x', which holds int"),
+        ("x := 1; x = 1e308 * 10", "'inf' in blackboard entry 'x'.*not a whole number"),
+        ("(1e308 * 10) & 1", "bitwise operators need integer operands"),
+        ("1e300 | 1", "number out of range for a bitwise operation"),
+        ("x := 1; x = big * 2", "arithmetic error"),
     ],
 )
 def test_run_time_errors(text: str, message: str) -> None:
     with pytest.raises(ScriptRuntimeError, match=message):
-        evaluate(text)
+        evaluate(text, big=10**400)  # an int no double holds, as a user's node may store
+
+
+def test_division_by_zero_is_ieee_as_in_cpp_until_an_integer_entry_would_hold_it() -> None:
+    assert evaluate("x := 1 / 0") == float("inf")
+    assert evaluate("x := -1 / 0") == float("-inf")
+    assert str(evaluate("x := 0 / 0")) == "nan"
+    # a run meets it as a PolicyRuntimeError naming the node, not an OverflowError
+    root = build('<Script code="x := 1; x /= 0"/>')
+    with pytest.raises(PolicyRuntimeError, match=r"t\.xml:1 <Script>: code='x := 1; x /= 0': "):
+        run(root, 1)
+    root = build('<Sequence><Script code="n := 1e308 * 10"/><Repeat num_cycles="{n}"><Step/>'
+                 "</Repeat></Sequence>")  # fmt: skip
+    with pytest.raises(PolicyRuntimeError, match="'inf' in blackboard entry 'n', which holds int"):
+        run(root, 1)  # the int port of Repeat typed the entry
 
 
 def test_truthiness() -> None:

@@ -15,13 +15,21 @@ node is seen by a later one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import py_trees
 
 from pytest_logicenv.errors import PolicyRuntimeError
 from pytest_logicenv.sim.bt.blackboard import Blackboard
-from pytest_logicenv.sim.bt.ports import PortType, Value, blackboard_key, coerce, convert
+from pytest_logicenv.sim.bt.ports import (
+    PortType,
+    Value,
+    blackboard_key,
+    coerce,
+    convert,
+    to_text,
+)
 
 
 class Ports:
@@ -74,10 +82,16 @@ class Ports:
         value = self.get(port)
         if isinstance(value, tuple | str):
             raise self.fail(f"port {port!r} holds {value!r}, not a number")
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise self.fail(f"port {port!r} holds {value}, too large a number") from None
 
     def integer(self, port: str) -> int:
-        return int(self.number(port))
+        number = self.number(port)
+        if not math.isfinite(number):
+            raise self.fail(f"port {port!r} holds {to_text(number)}, not a whole number")
+        return int(number)
 
     def flag(self, port: str) -> bool:
         return self.number(port) != 0.0

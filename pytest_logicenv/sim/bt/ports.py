@@ -152,7 +152,16 @@ def to_text(value: Value) -> str:
 
 def coerce(value: Value, type: PortType) -> Value:
     """A blackboard value as a port of ``type`` reads it: text is converted, numbers cast
-    when nothing is lost; ``ValueError`` otherwise."""
+    when nothing is lost (not ``inf`` or ``nan`` to an integer, nor one out of its range);
+    ``ValueError`` otherwise.
+
+    >>> coerce(2.0, "int"), coerce(7, "str")
+    (2, '7')
+    >>> coerce(float("inf"), "int")
+    Traceback (most recent call last):
+        ...
+    ValueError: inf is not a whole number for int
+    """
     if type == "any":
         return value
     if isinstance(value, str):
@@ -163,10 +172,17 @@ def coerce(value: Value, type: PortType) -> Value:
         if type == "queue":
             return value
         raise ValueError(f"a queue cannot be read as {type}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a user's node may store an int no double holds
+        raise ValueError(f"{to_text(value)} is too large a number") from None
     if type in ("int", "unsigned"):
-        if number != int(number) or (type == "unsigned" and number < 0):
+        # inf and nan too: BT.CPP refuses to cast them, and int() would raise OverflowError
+        if not math.isfinite(number) or number != int(number):
             raise ValueError(f"{to_text(value)} is not a whole number for {type}")
+        low, high = _INT32 if type == "int" else _UINT32
+        if not low <= number <= high:
+            raise ValueError(f"{to_text(value)} is out of range for {type}")
         return int(number)
     if type == "double":
         return number

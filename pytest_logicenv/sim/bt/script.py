@@ -33,10 +33,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pytest_logicenv.bounded import shown
+
 #: Operators by binding, loosest first, within one operand group.
 ASSIGN_OPS = (":=", "=", "+=", "-=", "*=", "/=")
 COMPARE_OPS = ("==", "!=", "<=", ">=", "<", ">")
 LOGIC_OPS = ("||", "&&")
+_INT64_MAX = 2**63 - 1
 _MATH = {"+": 2, "-": 2, "*": 3, "/": 3}
 _BITS = {"|": 1, "^": 1, "&": 2}
 _CONCAT = {"..": 1}
@@ -330,4 +333,12 @@ class _Parser:
             raise ScriptSyntaxError(token.column, f"invalid suffix on number {token.text!r}")
         if token.kind == "real":
             return Literal(float(token.text))
-        return Literal(int(token.text, 16 if token.kind == "hex" else 10))
+        base = 16 if token.kind == "hex" else 10
+        digits = (token.text[2:] if base == 16 else token.text).lstrip("0") or "0"
+        # the length first: int() refuses 5,000 digits with its own error
+        if len(digits) > 20 or int(digits, base) > _INT64_MAX:
+            raise ScriptSyntaxError(
+                token.column,
+                f"integer {shown(token.text)} is out of range (BT.CPP reads 64-bit integers)",
+            )
+        return Literal(int(digits, base))

@@ -3,9 +3,11 @@
 Numbers compute as doubles (``1 + 1`` is ``2.0``); comparisons and logic give ``1.0`` or
 ``0.0``; ``true`` and ``false`` are ``1`` and ``0``. ``+`` joins two strings, ``..`` joins
 strings and numbers. A string compared with a number is read as one (``'true'`` is 1, a
-registered enum is its value). Equality of doubles allows float epsilon. Both sides of
-``&&`` and ``||`` are evaluated, as in BT.CPP. A name is looked up in the enums first, then in
-the blackboard; a missing entry is a :class:`ScriptRuntimeError`.
+registered enum is its value). As in C++, ``x / 0`` is ``inf`` (``0 / 0``: ``nan``); storing
+either in an integer entry is a :class:`ScriptRuntimeError`, as BT.CPP throws. Equality of
+doubles allows float epsilon. Both sides of ``&&`` and ``||`` are evaluated, as in BT.CPP. A
+name is looked up in the enums first, then in the blackboard; a missing entry is a
+:class:`ScriptRuntimeError`.
 
 >>> from pytest_logicenv.sim.bt.blackboard import Blackboard
 >>> from pytest_logicenv.sim.bt.script import parse_script
@@ -36,6 +38,7 @@ from pytest_logicenv.sim.bt.script import (
 )
 
 _EPSILON = 1.1920928955078125e-07  # C++ float epsilon, BT.CPP's tolerance for ==
+_INT64 = (-(2**63), 2**63 - 1)
 
 Number = int | float
 
@@ -47,8 +50,11 @@ class ScriptRuntimeError(ValueError):
 def run_script(script: Script, board: Blackboard, enums: Mapping[str, int]) -> Value:
     """Evaluate every expression of ``script`` in order; the value of the last."""
     result: Value = 0
-    for expr in script.exprs:
-        result = _Evaluator(board, enums).eval(expr)
+    try:
+        for expr in script.exprs:
+            result = _Evaluator(board, enums).eval(expr)
+    except ArithmeticError as error:  # a number past what a double holds (BT.CPP's are bound)
+        raise ScriptRuntimeError(f"arithmetic error: {error}") from None
     return result
 
 
@@ -133,8 +139,10 @@ class _Evaluator:
         return float(~self.integer(number))
 
     def integer(self, number: Number) -> int:
-        if number != int(number):
+        if not math.isfinite(number) or number != int(number):
             raise ScriptRuntimeError("bitwise operators need integer operands")
+        if not _INT64[0] <= number <= _INT64[1]:
+            raise ScriptRuntimeError("number out of range for a bitwise operation")
         return int(number)
 
     def binary(self, op: str, left: Value, right: Value) -> Value:

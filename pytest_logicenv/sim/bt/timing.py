@@ -34,14 +34,18 @@ from pytest_logicenv.sim.bt.node import (
 
 #: How long one simulator tick lasts, in milliseconds.
 TICK_MS = 100
+#: The ticks an infinite duration lasts: more than any run has.
+FOREVER = 2**62
 
 
 def ticks(msec: float) -> int:
     """The number of ticks ``msec`` milliseconds last.
 
-    >>> ticks(0), ticks(100), ticks(250)
-    (0, 1, 3)
+    >>> ticks(0), ticks(100), ticks(250), ticks(float("inf")) == FOREVER
+    (0, 1, 3, True)
     """
+    if not math.isfinite(msec):  # 1000 / hz for a tiny hz: never (nan: no wait)
+        return FOREVER if msec > 0 else 0
     return max(0, math.ceil(msec / TICK_MS))
 
 
