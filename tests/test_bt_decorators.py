@@ -131,6 +131,23 @@ def test_nav2_recovery_node_retries_after_each_successful_recovery() -> None:
     assert ticked(give_up, 1) == ([F], ["Nav", "Clear", "Nav"])
 
 
+def test_nav2_controls_pass_skipped_children_on_as_nav2_does() -> None:
+    skip = ' _skipIf="true"'
+    recovery = f'<RecoveryNode><Step name="Nav"{skip}/><Step name="Clear"/></RecoveryNode>'
+    assert ticked(recovery, 1) == ([K], [])  # skipped, the recovery not tried
+    no_recovery = (
+        '<RecoveryNode number_of_retries="3"><Step name="Nav" results="F"/>'
+        f'<Step name="Clear"{skip}/></RecoveryNode>'
+    )
+    assert ticked(no_recovery, 1) == ([F], ["Nav"])
+    skipped = f'<RoundRobin><Step name="A"{skip}/><Step name="B"{skip}/></RoundRobin>'
+    assert ticked(skipped, 1) == ([K], [])
+    passed_over = f'<RoundRobin><Step name="A"{skip}/><Step name="B" results="FS"/></RoundRobin>'
+    assert ticked(passed_over, 2) == ([F, S], ["B", "B"])
+    pipeline = f'<PipelineSequence><Step name="A"{skip}/><Step name="B"{skip}/></PipelineSequence>'
+    assert ticked(pipeline, 1) == ([K], [])
+
+
 def test_nav2_pipeline_sequence_reticks_earlier_children_while_a_later_one_runs() -> None:
     body = (
         '<PipelineSequence><Step name="Plan" results="SRS"/><Step name="Follow" results="RRS"/>'

@@ -4,8 +4,11 @@
 ``PipelineSequence``  every child up to the one RUNNING furthest along is ticked again each
                       tick (earlier ones re-run while a later one runs); FAILURE halts all
 ``RecoveryNode``      2 children: the first; when it fails, the second (the recovery), then
-                      the first again, up to ``number_of_retries`` recoveries (default 1)
-``RoundRobin``        one child per tick in turn, from where the last success left off
+                      the first again, up to ``number_of_retries`` recoveries (default 1); a
+                      skipped first child skips the node, a skipped recovery fails it (not
+                      counted as a retry)
+``RoundRobin``        one child per tick in turn, from where the last success left off;
+                      skipped children are passed over, and when all are: SKIPPED
 ``RateController``    ticks its child at most ``hz`` times per second (in simulator ticks:
                       every ``10 / hz`` ticks at 100 ms a tick); RUNNING in between
 ``SingleTrigger``     ticks its child once, then FAILURE until it is reset
@@ -28,6 +31,14 @@ from pytest_logicenv.sim.bt.node import (
     tick_child,
 )
 from pytest_logicenv.sim.bt.timing import ticks
+
+
+def _halt_itself(node: BtControl) -> None:
+    """What Nav2's controls do when they finish: their own ``halt()`` (children halted, their
+    state and status reset), which, unlike a parent's halt, runs no ``_onHalted`` script."""
+    node.halt_children()
+    node.on_halt()
+    node.reset()
 
 
 class PipelineSequence(BtControl):
@@ -66,8 +77,7 @@ class RecoveryNode(BtControl):
         self.current = self.retries = 0
 
     def finish(self, result: BtStatus) -> BtStatus:
-        self.halt_children()
-        self.on_halt()
+        _halt_itself(self)
         return result
 
     def on_tick(self) -> BtStatus:
@@ -78,12 +88,16 @@ class RecoveryNode(BtControl):
             if result is RUNNING:
                 return RUNNING
             if self.current == 0:
-                if result is SUCCESS:
-                    return self.finish(SUCCESS)
+                if result in (SUCCESS, SKIPPED):  # skipped: the whole branch is
+                    return self.finish(result)
                 if self.retries >= allowed:
                     return self.finish(FAILURE)
                 halt_child(self.children[0])
                 self.current = 1
+            elif result is SKIPPED:  # no recovery possible; Nav2 keeps the retry count
+                halt_child(self.children[1])
+                self.current = 0
+                return FAILURE
             elif result is SUCCESS:
                 halt_child(self.children[1])
                 self.retries += 1
@@ -104,8 +118,9 @@ class RoundRobin(BtControl):
 
     def on_tick(self) -> BtStatus:
         count = len(self.children)
+        skipped = 0  # per tick, while failures count across ticks (as Nav2 counts them)
         self.set_running()
-        while self.failed < count:
+        while self.failed + skipped < count:
             result = tick_child(self, self.children[self.current])
             if result is RUNNING:
                 return RUNNING
@@ -114,9 +129,12 @@ class RoundRobin(BtControl):
                 self.failed = 0
                 self.halt_children()
                 return SUCCESS
-            self.failed += 1
-        self.halt_node()
-        return FAILURE
+            if result is SKIPPED:
+                skipped += 1
+            else:
+                self.failed += 1
+        _halt_itself(self)
+        return SKIPPED if skipped == count else FAILURE
 
 
 class RateController(BtDecorator):
