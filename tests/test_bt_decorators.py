@@ -111,6 +111,24 @@ def test_skip_unless_updated_ticks_the_child_once_per_write() -> None:
     assert Step.log == ["A"]
 
 
+def test_an_entry_never_written_or_missing_is_not_updated_as_in_bt_cpp() -> None:
+    # BT.CPP's last-seen count starts at 0, an unwritten entry's count: not updated
+    first = (
+        '<Sequence><SkipUnlessUpdated entry="{n}"><Step name="A"/></SkipUnlessUpdated>'
+        '<Script code="n := 1"/></Sequence>'
+    )
+    assert ticked(first, 3) == ([S, S, S], ["A", "A"])  # the first tick skips A
+    missing = '<WaitValueUpdate entry="nothing"><Step name="A"/></WaitValueUpdate>'
+    assert ticked(missing, 2) == ([R, R], [])  # was a PolicyRuntimeError
+    assert ticked('<WasEntryUpdated entry="nothing"/>', 1)[0] == [F]
+    # a SubTree's literal port is a first write, as BT.CPP sets it
+    watch = (
+        '<BehaviorTree ID="W"><SkipUnlessUpdated entry="n"><Step/></SkipUnlessUpdated>'
+        "</BehaviorTree>"
+    )
+    assert ticked('<SubTree ID="W" n="5"/>', 2, watch) == ([S, K], ["Step"])
+
+
 def test_subtree_wraps_the_called_tree_and_halts_it_with_its_caller() -> None:
     body = '<ReactiveSequence><Step name="C" results="SF"/><SubTree ID="Work"/></ReactiveSequence>'
     work = '<BehaviorTree ID="Work"><Step name="W" results="R"/></BehaviorTree>'

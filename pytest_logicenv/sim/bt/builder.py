@@ -21,7 +21,7 @@ import py_trees
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.sim.actions import ACTIONS, check_call
-from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign
 from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
 from pytest_logicenv.sim.bt.decorators import SubTree
 from pytest_logicenv.sim.bt.document import Document
@@ -353,9 +353,8 @@ class Builder:
         inner = Blackboard(board, autoremap=autoremap)
         for port, value in remap.items():
             key = blackboard_key(port, value)
-            if key is None:
-                entry = inner.storage[port] = Entry("any")
-                entry.value = value  # a literal: set in the subtree's own scope
+            if key is None:  # a literal: set in the subtree's own scope, a first write
+                assign(inner.storage.setdefault(port, Entry("any")), value, port)
             else:
                 inner.remapping[port] = key
         root = self.node(trees[tree_id].children[0], inner, (*stack, tree_id))

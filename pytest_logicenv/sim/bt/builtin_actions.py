@@ -78,15 +78,17 @@ class UnsetBlackboard(BtLeaf):
 
 
 class WasEntryUpdated(BtLeaf):
+    """As BT.CPP's ``EntryUpdatedAction``: FAILURE for an entry never written or missing."""
+
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        self.seen = -1
+        self.seen = 0  # the write count of an entry nothing has written yet
 
     def on_tick(self) -> BtStatus:
         key = self.ports.key("entry") or self.ports.raw["entry"]
         entry = self.ports.blackboard.entry(key)
         if entry is None:
-            raise self.fail(f"entry={key!r}: no such blackboard entry")
+            return FAILURE
         updated = entry.seq != self.seen
         self.seen = entry.seq
         return SUCCESS if updated else FAILURE

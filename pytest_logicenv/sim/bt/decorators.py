@@ -12,6 +12,7 @@
 ``SubTree``                 the called tree's root, in its own blackboard scope
 ``LoopInt/Double/String/Bool``  pops ``queue`` into ``value`` and ticks the child per item
 ``SkipUnlessUpdated``       ticks the child only if ``entry`` was written since last time
+                            (SKIPPED if not, or if it was never written or does not exist)
 ``WaitValueUpdate``         the same, RUNNING (instead of SKIPPED) until it is
 ==========================  =============================================================
 
@@ -227,12 +228,16 @@ class Loop(BtDecorator):
 
 
 class EntryUpdated(BtDecorator):
-    """``SkipUnlessUpdated`` (``otherwise=SKIPPED``) and ``WaitValueUpdate`` (RUNNING)."""
+    """``SkipUnlessUpdated`` (``otherwise=SKIPPED``) and ``WaitValueUpdate`` (RUNNING).
+
+    As BT.CPP's ``EntryUpdatedDecorator``: the write count last seen starts at 0, the count of
+    an entry nothing has written yet, so such an entry is not "updated"; a missing entry is not
+    either."""
 
     def __init__(self, name: str, child: Behaviour, otherwise: BtStatus) -> None:
         super().__init__(name, child)
         self.otherwise = otherwise
-        self.seen = -1
+        self.seen = 0
         self.child_running = False
 
     def on_halt(self) -> None:
@@ -243,10 +248,10 @@ class EntryUpdated(BtDecorator):
             key = self.ports.key("entry") or self.ports.raw["entry"]
             entry = self.ports.blackboard.entry(key)
             if entry is None:
-                raise self.fail(f"entry={key!r}: no such blackboard entry")
-            if entry.seq == self.seen:
                 return self.otherwise
-            self.seen = entry.seq
+            seen, self.seen = self.seen, entry.seq
+            if entry.seq == seen:
+                return self.otherwise
         result = self.tick_child()
         self.child_running = result is RUNNING
         return result
