@@ -113,6 +113,27 @@ def test_a_literal_subtree_port_is_set_in_the_subtree_scope_only() -> None:
     assert "limit" not in entries(root)
 
 
+def test_unset_in_a_subtree_erases_its_own_entries_not_its_callers() -> None:
+    # BT.CPP's Blackboard::unset erases from the scope's own storage only
+    body = (
+        '<Sequence><Script code="t := 1; u := 2"/><SubTree ID="Clear" t="{t}"/>'
+        '<SubTree ID="Clear" _autoremap="true"/><Script code="@g := 3"/>'
+        '<UnsetBlackboard key="@g"/><ScriptCondition code="t + u + g == 6"/></Sequence>'
+    )
+    clear = (
+        '<BehaviorTree ID="Clear"><Sequence><Script code="own := 1"/>'
+        '<UnsetBlackboard key="t"/><UnsetBlackboard key="u"/><UnsetBlackboard key="own"/>'
+        '<ScriptCondition code="own == 1"/></Sequence></BehaviorTree>'
+    )
+    with pytest.raises(PolicyRuntimeError, match="variable not found: 'own'"):
+        run(build(body, clear), 1)  # its own entry is gone
+    kept = clear.replace('<ScriptCondition code="own == 1"/>', "")
+    root = build(body, kept)
+    assert run(root, 1) == ["SUCCESS"]  # the caller's t, u and the root's g are not
+    # nor "own" where _autoremap created it in the caller
+    assert entries(root) == {"t": 1, "u": 2, "g": 3, "own": 1}
+
+
 def test_defaults_fill_ports_the_xml_leaves_out() -> None:
     root = build('<Parallel><Script code="a := 1"/><Script code="b := 1"/></Parallel>')
     assert root.ports.raw == {"success_count": "-1", "failure_count": "1"}

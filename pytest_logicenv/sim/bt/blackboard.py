@@ -8,6 +8,7 @@ blackboard. A literal SubTree port (``item="book"``) is a value set in the child
 
 Entries keep a declared type (that of the first port that names them, or ``any``) and a
 sequence number counting writes (``SkipUnlessUpdated`` and ``WasEntryUpdated`` watch it).
+``unset`` removes an entry of the scope itself only, never one of its caller's.
 
 >>> root = Blackboard()
 >>> child = Blackboard(root, remapping={"item": "thing"})
@@ -107,9 +108,10 @@ class Blackboard:
         assign(entry, value, key)
 
     def unset(self, key: str) -> None:
-        """Remove the entry ``key`` (BT.CPP's ``UnsetBlackboard``)."""
-        board, name = self.owner(key)
-        board.storage.pop(name, None)
+        """Remove the entry ``key`` of this scope (BT.CPP's ``UnsetBlackboard``). As BT.CPP's
+        ``Blackboard::unset``, it looks in this scope's own storage only: an entry a SubTree
+        remaps (or autoremaps) to its caller is left alone, and so is ``@key``."""
+        self.storage.pop(key, None)
 
 
 def assign(entry: Entry, value: Value, key: str) -> None:

@@ -6,7 +6,8 @@
 ``ScriptCondition``  SUCCESS when ``code`` evaluates true, else FAILURE
 ``SetBlackboard``    writes ``value`` (text, or a copy of the ``{entry}`` it names) to the
                      entry ``output_key`` names
-``UnsetBlackboard``  removes the entry ``key``
+``UnsetBlackboard``  removes the entry ``key`` of its own tree's scope (not one a SubTree
+                     remaps to its caller, nor ``@key``: BT.CPP's ``unset`` does not either)
 ``WasEntryUpdated``  SUCCESS when ``entry`` was written since this node last looked
 ===================  ========================================================================
 """
