@@ -137,6 +137,13 @@ def test_a_bad_value_read_at_run_time_ends_the_run_as_an_error_naming_the_node()
     outcome = run_xml('<Sequence><Script code="x := \'\'"/><GoTo target="{x}"/></Sequence>')
     assert (outcome.kind, outcome.status) == ("error", "RAISED")
     assert "test.xml:1 <GoTo>: GoTo port 'target'" in outcome.headline()
+    unset = (
+        '<Sequence><SetBlackboard output_key="t" value="table"/><UnsetBlackboard key="t"/>'
+        '<GoTo target="{t}"/></Sequence>'
+    )
+    headline = run_xml(unset).headline()
+    assert "test.xml:1 <GoTo>: port target='{t}' reads blackboard entry 't'" in headline
+    assert headline.count("test.xml:1") == 1  # the location once, not once per wrapper
 
 
 def test_action_leaves_in_both_forms_act_alike() -> None:

@@ -52,8 +52,10 @@ class XmlAction(BtLeaf, AgentBehaviour):
         if self.literal is not None:
             arguments = self.literal
         else:
+            # read outside the try: a port's own error already names the node
+            values = {port: self.ports.text(port) for port in self.ports.raw}
             try:
-                arguments = self._targets({port: self.ports.text(port) for port in self.ports.raw})
+                arguments = self._targets(values)
                 check_call(self.action, arguments)
             except PolicyError as error:
                 raise self.fail(str(error)) from None
