@@ -117,6 +117,8 @@ def test_groot_palette_lists_our_leaves_and_the_users(
     assert '<output_port name="left" type="int"></output_port>' in out
     assert "<description>Counts its port n down into left.</description>" in out
     assert "Sequence" not in out  # Groot knows BT.CPP's own nodes
+    assert "<description>An object matching the object port is there (on/in/room" in out
+    assert "object object names" not in out  # the docstring read badly once its quotes went
 
 
 def test_logicenv_run_takes_nodes_modules(

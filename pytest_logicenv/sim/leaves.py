@@ -394,11 +394,11 @@ class _Presence(ConditionLeaf):
 
 
 class Exists(_Presence):
-    """Some object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
+    """An object matching the ``object`` port is there (``on``/``in``/``room``, with ``attrs``)."""
 
 
 class Absent(_Presence):
-    """No object ``object`` names is there (``on``/``in``/``room``, with ``attrs``)."""
+    """No object matching the ``object`` port is there (``on``/``in``/``room``, with ``attrs``)."""
 
 
 class _Pair(ConditionLeaf):
