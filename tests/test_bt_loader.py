@@ -241,6 +241,11 @@ BAD: list[tuple[str, str]] = [
     (tree("<SubTree ID='Main'/>"), "SubTree 'Main' includes itself (Main)"),
     (tree("<GoTo target='{where}'/>"), "port target='{where}' reads blackboard entry 'where'"),
     (tree("<GoTo target='mug' _skipIf='a %'/>"), "_skipIf='a %': column 3: '%' is not"),
+    (
+        tree("<TryCatch><AlwaysSuccess/><AlwaysSuccess/></TryCatch>"),
+        "<TryCatch>: TryCatch is a BehaviorTree.CPP control newer than 4.6, not supported by "
+        "pytest-logicenv; register your own node for 'TryCatch' (logicenv run --nodes MODULE",
+    ),
     ('<!DOCTYPE root [<!ENTITY a "b">]><root/>', "DOCTYPE is not allowed"),
     (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: TypeError: Busy.__init__() got an unexpected"),
     (tree("<Busy ticks='soon'/>"), "<Busy>: ValueError: invalid literal for int()"),
@@ -253,6 +258,13 @@ def test_bad_input_names_the_file_line_and_node(text: str, message: str) -> None
         parse_bt_xml(text, "test.xml", nodes={"Busy": Busy})
     assert message in str(caught.value)
     assert str(caught.value).startswith("test.xml")
+
+
+def test_a_bt_cpp_or_nav2_node_we_lack_is_named_as_such_not_with_every_id() -> None:
+    with pytest.raises(PolicyError) as caught:
+        parse_bt_xml(tree("<DistanceController distance='1'><AlwaysSuccess/></DistanceController>"))
+    assert "needs the robot's odometry" in str(caught.value)
+    assert "known:" not in str(caught.value)
 
 
 def test_an_unknown_main_tree_and_a_missing_file_are_policy_errors(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from pytest_logicenv.sim.bt.node import (
 )
 from pytest_logicenv.sim.bt.portio import Ports, PortsBehaviour
 from pytest_logicenv.sim.bt.ports import PortType, Value, blackboard_key, convert
-from pytest_logicenv.sim.bt.registry import Registry
+from pytest_logicenv.sim.bt.registry import REGISTER_HOW, Registry
 from pytest_logicenv.sim.bt.script import Script, ScriptSyntaxError, parse_script
 from pytest_logicenv.sim.bt.xmlread import Element, echo
 from pytest_logicenv.sim.leaves import CONDITIONS, AgentBehaviour
@@ -190,8 +190,7 @@ class Builder:
         elif model is not None:
             message += (
                 f"; the file's TreeNodesModel declares it ({model.element.where}) but nothing "
-                "implements it: register a behaviour for it (--nodes MODULE, the marker's "
-                "nodes=, or load_bt_xml(nodes=...))"
+                f"implements it: register a behaviour for it ({REGISTER_HOW})"
             )
         return message
 

@@ -245,6 +245,19 @@ def _all_literal(request: NodeRequest) -> Mapping[str, str] | None:
     return request.literal if len(request.literal) == len(request.raw) else None
 
 
+_TEMPLATE = "a BehaviorTree.CPP node template an application registers for its own type"
+_ODOMETRY = "a Nav2 decorator that needs the robot's odometry, which the simulator does not have"
+#: Nodes of BT.CPP and Nav2 we do not provide, with what they are: using one says so, instead
+#: of listing every ID we know.
+UNSUPPORTED: Mapping[str, str] = {
+    "TryCatch": "a BehaviorTree.CPP control newer than 4.6",
+    "PopFromQueue": _TEMPLATE,
+    "QueueSize": _TEMPLATE,
+    "ConsumeQueue": _TEMPLATE,
+    "DistanceController": _ODOMETRY,
+    "SpeedController": _ODOMETRY,
+    "GoalUpdater": _ODOMETRY,
+}
 #: The nodes every policy may use, by XML ID.
 BUILTINS: Mapping[str, NodeSpec] = {spec.id: spec for spec in (*_builtins(), *_nav2())}
 #: The simulator's leaves, by XML ID.

@@ -35,8 +35,21 @@ from pathlib import Path
 import py_trees
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.sim.bt.catalog import BUILTINS, SIMULATOR, NodeKind, NodeRequest, NodeSpec
+from pytest_logicenv.sim.bt.catalog import (
+    BUILTINS,
+    SIMULATOR,
+    UNSUPPORTED,
+    NodeKind,
+    NodeRequest,
+    NodeSpec,
+)
 from pytest_logicenv.sim.bt.ports import Port
+
+#: How a user registers nodes, for messages.
+REGISTER_HOW = (
+    "logicenv run --nodes MODULE, the marker's nodes=, the logicenv_nodes ini option, or "
+    "load_bt_xml(nodes=...)"
+)
 
 Behaviour = py_trees.behaviour.Behaviour
 #: A user's leaf: called with ``name=`` and each port as text.
@@ -143,7 +156,13 @@ class Registry:
         return [*BUILTINS, *SIMULATOR, *(i for i in self.user if i not in SIMULATOR)]
 
     def unknown(self, node_id: str) -> str:
-        """The message for an unknown ID, with the closest known one."""
+        """The message for an unknown ID: what it is if it is a BT.CPP or Nav2 node we do not
+        provide, else the closest known one."""
+        if node_id in UNSUPPORTED:
+            return (
+                f"{node_id} is {UNSUPPORTED[node_id]}, not supported by pytest-logicenv; "
+                f"register your own node for {node_id!r} ({REGISTER_HOW})"
+            )
         known = self.known()
         close = difflib.get_close_matches(node_id, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
