@@ -242,6 +242,11 @@ BAD: list[tuple[str, str]] = [
     (tree("<GoTo target='{where}'/>"), "port target='{where}' reads blackboard entry 'where'"),
     (tree("<GoTo target='mug' _skipIf='a %'/>"), "_skipIf='a %': column 3: '%' is not"),
     (
+        tree("<GoTo target='mug' _skipif='true'/>"),
+        "<GoTo>: unknown attribute _skipif='true'; did you mean '_skipIf'? BT.CPP would ignore it",
+    ),
+    (tree("<GoTo target='mug' _note='x'/>"), "unknown attribute _note='x'; BT.CPP would ignore"),
+    (
         tree("<TryCatch><AlwaysSuccess/><AlwaysSuccess/></TryCatch>"),
         "<TryCatch>: TryCatch is a BehaviorTree.CPP control newer than 4.6, not supported by "
         "pytest-logicenv; register your own node for 'TryCatch' (logicenv run --nodes MODULE",
@@ -258,6 +263,11 @@ def test_bad_input_names_the_file_line_and_node(text: str, message: str) -> None
         parse_bt_xml(text, "test.xml", nodes={"Busy": Busy})
     assert message in str(caught.value)
     assert str(caught.value).startswith("test.xml")
+
+
+def test_bt_cpp_metadata_attributes_load() -> None:
+    # WriteTreeToXML adds _uid and _fullpath; BT.CPP reads them back, and so do we
+    parse_bt_xml(tree("<AlwaysSuccess _uid='3' _fullpath='Main/AlwaysSuccess'/>"))
 
 
 def test_a_bt_cpp_or_nav2_node_we_lack_is_named_as_such_not_with_every_id() -> None:

@@ -14,6 +14,7 @@ blackboard. Each problem is a
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ from pytest_logicenv.sim.actions import ACTIONS, check_call
 from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign
 from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
 from pytest_logicenv.sim.bt.decorators import SubTree
-from pytest_logicenv.sim.bt.document import Document
+from pytest_logicenv.sim.bt.document import V3_ATTRIBUTES, Document
 from pytest_logicenv.sim.bt.expansion import check_expansion
 from pytest_logicenv.sim.bt.node import (
     POST_CONDITIONS,
@@ -46,6 +47,10 @@ Behaviour = py_trees.behaviour.Behaviour
 GENERIC = ("Action", "Condition", "Control", "Decorator")
 SCRIPT_PORTS = {"Script": "code", "ScriptCondition": "code", "Precondition": "if"}
 RESERVED = {"name", "ID", "_autoremap", *PRE_CONDITIONS, *POST_CONDITIONS}
+#: Attributes starting with '_' that mean something: the scripts, SubTree's _autoremap, and
+#: the metadata BT.CPP's own WriteTreeToXML adds (_uid, _fullpath), which it ignores.
+UNDERSCORED = (*PRE_CONDITIONS, *POST_CONDITIONS, "_autoremap")
+_METADATA = ("_uid", "_fullpath")
 
 
 def label(element: Element) -> str:
@@ -60,6 +65,24 @@ def fail(element: Element, message: str) -> PolicyError:
 def is_port_name(name: str) -> bool:
     """BT.CPP's ``IsAllowedPortName``: starts with a letter, not a reserved attribute."""
     return bool(name) and name[0].isalpha() and name not in RESERVED
+
+
+def check_underscored(element: Element) -> None:
+    """An attribute starting with '_' that BT.CPP does not know is refused: BT.CPP ignores it,
+    so a misspelt ``_skipif`` would silently never skip."""
+    for name, value in element.attrs.items():
+        if not name.startswith("_") or name in UNDERSCORED or name in _METADATA:
+            continue
+        if name in V3_ATTRIBUTES:
+            raise fail(element, f"attribute {name} is BehaviorTree.CPP 3's: {V3_ATTRIBUTES[name]}")
+        lowered = {known.lower(): known for known in UNDERSCORED}
+        close = difflib.get_close_matches(name.lower(), lowered, n=1, cutoff=0.75)
+        hint = f"did you mean {lowered[close[0]]!r}? " if close else ""
+        raise fail(
+            element,
+            f"unknown attribute {name}={echo(value)}; {hint}BT.CPP would ignore it silently "
+            f"(the attributes starting with '_' are: {', '.join(UNDERSCORED)})",
+        )
 
 
 @dataclass(frozen=True)
@@ -115,6 +138,7 @@ class Builder:
 
     def node(self, element: Element, board: Blackboard, stack: tuple[str, ...]) -> Behaviour:
         node_id = self.node_id(element)
+        check_underscored(element)
         conditions = self.conditions(element, board)
         if node_id == "SubTree":
             return self.subtree(element, board, stack, conditions)
