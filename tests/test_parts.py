@@ -3,6 +3,7 @@ their wholes, and reached by facts."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
 from pytest_logicenv.scenes.parts import part_boxes, row_fits
 from pytest_logicenv.scenes.physics import check_scene
+
+pytest_plugins = ["pytester"]
 
 CATALOG = default_catalog()
 
@@ -223,6 +226,115 @@ def test_a_part_without_its_whole_is_a_layout_error() -> None:
     )
     with pytest.raises(LayoutError, match=r"a part of 'dresser', which is not an object"):
         solve_layout(spec)
+
+
+#: Parts that have fixed slots in their whole, named without it, and the slot attribute.
+ORPHANS = [
+    ("StoveBurner", "Stove", "position"),
+    ("StoveKnob", "Stove", "position"),
+    ("Shelf", "ShelvingUnit", "level"),
+    ("Drawer", "CounterTop", None),
+]
+
+
+@pytest.mark.parametrize(("part", "whole", "slot"), ORPHANS)
+def test_a_part_named_without_its_whole_takes_one_of_its_slots(
+    part: str, whole: str, slot: str | None
+) -> None:
+    spec = design_scene(_plan([{"exists": part, "as": "p"}], "Kitchen"), None, seed=0)
+    by_id = {obj.id: obj for obj in spec.objects}
+    holder = by_id[by_id["p"].part_of]
+    assert holder.type == whole
+    siblings = [o for o in spec.objects if o.part_of == holder.id and o.type == part]
+    count = next(p.count for p in CATALOG.type(whole).parts if p.type == part)
+    assert len(siblings) == count  # the named part is one of them, not one more
+    if slot is not None:
+        assert len({o.attrs[slot] for o in siblings}) == count  # each in its own slot
+    check = check_scene(solve_layout(spec, seed=0))
+    assert check.passed, [str(v) for v in check.violations]
+
+
+def test_parts_named_without_their_whole_build_as_tests(pytester: pytest.Pytester) -> None:
+    tests = []
+    for part, _, _ in ORPHANS:
+        book = {"exists": "Book", "as": "book"}
+        factor = {
+            "id": "f",
+            "question": "Is there a book?",
+            "domain": ["yes", "no"],
+            "realization": {"yes": [book], "no": [{"absent": "Book"}]},
+        }
+        plan = {
+            "format": "logicenv-plan/1",
+            "task": f"a {part}",
+            "rooms": ["Kitchen"],
+            "setting": [{"exists": part, "as": "p"}],
+            "subtasks": [
+                {
+                    "name": "s",
+                    "factors": [factor],
+                    "tree": {
+                        "query": "f",
+                        "branches": {
+                            "yes": {"action": "a", "goal": []},
+                            "no": {"action": "b", "goal": []},
+                        },
+                    },
+                }
+            ],
+        }
+        pytester.makefile(".json", **{part.lower(): json.dumps(plan)})
+        tests.append(
+            f"@pytest.mark.logic_env('a {part}', plan='{part.lower()}.json')\n"
+            f"def test_{part.lower()}(logic_env):\n    pass\n"
+        )
+    pytester.makepyfile("import pytest\n" + "\n".join(tests))
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2 * len(ORPHANS))
+    assert "collides" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            [{"absent": "Stove"}, {"exists": "StoveBurner", "as": "b"}],
+            r"b \('a StoveBurner \(b\)'\): a StoveBurner is always a part of a Stove, and no "
+            r"whole can hold it here: .*the plan's 'absent' facts forbid adding one; say which "
+            r"object it is a part of with \{\"part_of\": ...\}",
+        ),
+        (
+            [
+                {"exists": "Sink", "as": "sink"},
+                {"exists": "Faucet", "as": "tap", "where": {"part_of": "sink"}},
+                {"exists": "Faucet", "as": "tap_2", "where": {"part_of": "sink"}},
+            ],
+            r"sink has room for one Faucet; tap_2 finds no slot left: tap \(.*\); "
+            r"tap_2 \('a Faucet \(tap_2\) of sink'\)\. .*make it a part of another Sink",
+        ),
+        (
+            [
+                {"exists": "Stove", "as": "stove"},
+                *(
+                    {
+                        "exists": "StoveBurner",
+                        "as": f"b{i}",
+                        "where": {"part_of": "stove"},
+                        "attrs": {"position": "front_left"},
+                    }
+                    for i in range(2)
+                ),
+            ],
+            r"stove has room for 4 StoveBurners \(position=front_left, position=front_right, "
+            r"position=back_left, position=back_right\), one in each slot; b1 finds no slot left",
+        ),
+    ],
+)
+def test_a_part_no_whole_can_hold_is_a_clear_error(
+    setting: list[dict[str, Any]], message: str
+) -> None:
+    with pytest.raises(SceneError, match=message):
+        design_scene(_plan(setting, "Kitchen"), None)
 
 
 def test_the_checker_finds_a_part_away_from_its_whole() -> None:

@@ -43,6 +43,12 @@ BOARD = 0.02
 #: Gap (metres) between neighbouring burners' quarters of a stove top.
 BURNER_GAP = 0.02
 LEVELS = ("top", "middle", "bottom")
+#: Part types whose slots in their whole are fixed (a burner's quarter of the top, a sink's
+#: faucet): a whole has room for as many as its type has, each in its own slot. Drawers,
+#: cabinets and a user's parts share their whole's front, however many there are.
+FIXED_SLOTS = frozenset(
+    {"Shelf", "SinkBasin", "BathtubBasin", "Faucet", "StoveBurner", "StoveKnob"}
+)
 CORNERS = ("front_left", "front_right", "back_left", "back_right")
 
 Box = tuple[Vector, Vector]  # (size, centre offset from the parent's centre), parent's frame

@@ -19,6 +19,8 @@ Where each part lives (in the order :func:`design_scene` runs them):
 - ``draft.py``: the design in progress (``Draft``, ``DraftObject``), the state every step
   reads and extends, and the queries they share;
 - ``task_objects.py``: facts to rooms and task objects, placed as the facts say;
+- ``parts.py``: each part with its whole, each whole with its parts; ``slots.py``: which of
+  its whole's slots each part takes (a burner's ``position``, a shelf's ``level``);
 - ``doors_windows.py``: what the facts ask of windows and doors, and their specs;
 - ``consistency.py``: supports that can hold, rooms along support chains, ``absent`` facts
   not contradicted, a place for each object the facts leave free;

@@ -7,11 +7,14 @@ The catalog says what a type is made of (``scenes/catalog/parts.py``). In the de
   "tv_stand"}}``): :func:`make_part` checks that such a whole has such parts;
 * a part the facts name without its whole (``{"exists": "Faucet"}``, an apple ``in`` a
   ``Drawer``) gets one (:func:`give_wholes`): an object of a type that has it, in its room, with a
-  part of that type still free, else a new one of the type usual there; noted;
+  slot that agrees with the part still free, else a new one of the type usual there; noted;
+  where the plan's ``absent`` facts forbid every whole, an error says to name one;
 * a kitchen's sink is set into a counter (:func:`sinks_into_counters`), as AI2-THOR's are;
-* once the enrichment is in, :func:`complete_parts` adds the parts each object lacks (a
-  dresser's three drawers, a shelving unit's shelves ``level`` top, middle and bottom), named
-  after their whole (``dresser_1_drawer_2``);
+* once the enrichment is in, :func:`complete_parts` gives each part a slot of its whole
+  (``slots.py``: a burner named without its ``position`` takes a free one) and adds the parts
+  each object lacks (a dresser's three drawers, a shelving unit's shelves ``level`` top,
+  middle and bottom), named after their whole (``dresser_1_drawer_2``); a part of a type with
+  fixed slots that finds none left is an error;
 * a part's size is its slot in its whole (``scenes/parts.py``), set when the whole gets its
   asset (:func:`size_parts`); what rests in a part must fit there in a row
   (:func:`part_crowding`).
@@ -30,13 +33,14 @@ The catalog says what a type is made of (``scenes/catalog/parts.py``). In the de
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import ObjectType, PartSpec
 from pytest_logicenv.scenes.catalog.parts import OWN_ASSET_PARTS
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, snake
-from pytest_logicenv.scenes.parts import part_boxes, row_fits
+from pytest_logicenv.scenes.design.slots import assign_slots, has_slot
+from pytest_logicenv.scenes.parts import FIXED_SLOTS, part_boxes, row_fits
 
 #: The room type whose sinks are set into a counter, and the counter's type.
 KITCHEN, COUNTER = "Kitchen", "CounterTop"
@@ -69,7 +73,8 @@ def make_part(draft: Draft, part: DraftObject, whole: DraftObject, text: str) ->
 
 
 def give_wholes(draft: Draft) -> None:
-    """Every object of a type that is always a part (a drawer, a faucet) belongs to one."""
+    """Every object of a type that is always a part (a drawer, a faucet) belongs to one, and
+    takes one of its slots."""
     for obj in list(draft.objects.values()):
         if obj.type.part_only and obj.part_of is None:
             if obj.parent is not None or obj.relation not in (None, "part"):
@@ -85,36 +90,54 @@ def give_wholes(draft: Draft) -> None:
 
 
 def _free_whole(draft: Draft, part: DraftObject) -> DraftObject | None:
-    """An object that can take ``part`` (its type has such parts, one still free), in the
-    part's room when it has one: task objects first, in the order they were added."""
+    """An object that can take ``part`` (its type has such parts, a slot that agrees with the
+    part still free), in the part's room when it has one: task objects first, in the order
+    they were added."""
     candidates = [
         o
         for o in draft.objects.values()
         if o.type.name in part.type.part_of
         and (part.room is None or o.room in (None, part.room))
-        and _free(draft, o, part.type.name)
+        and _free(draft, o, part.type.name, part.attrs)
     ]
     candidates.sort(key=lambda o: not o.task)
     return candidates[0] if candidates else None
 
 
-def _free(draft: Draft, whole: DraftObject, part_type: str) -> bool:
+def _free(
+    draft: Draft, whole: DraftObject, part_type: str, attrs: Mapping[str, str] | None = None
+) -> bool:
+    """Whether ``whole`` has a free slot for a ``part_type`` part with ``attrs``."""
     spec = next((p for p in whole.type.parts if p.type == part_type), None)
-    taken = [p for p in draft.parts_of(whole) if p.type.name == part_type]
-    return spec is not None and len(taken) < spec.count
+    if spec is None:
+        return False
+    taken = [p.attrs for p in draft.parts_of(whole) if p.type.name == part_type]
+    return has_slot(spec, taken, attrs or {})
 
 
 def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
     """A new task object of a type that has ``part``: the one AI2-THOR's scenes of the part's
-    room type hold most often (a bathroom's faucet is a sink's), else the first."""
+    room type hold most often (a bathroom's faucet is a sink's), else the first; an error
+    naming the part's fact when the plan's ``absent`` facts forbid every such whole."""
     room = part.room or draft.default_room(part.type)
     kind = next(k for r, k in draft.rooms if r == room)
     types = [draft.catalog.type(name) for name in part.type.part_of]
-    chosen = max(types, key=lambda t: (kind in t.rooms, t.frequencies.get(kind, 0.0)))
-    whole = draft.new_object(chosen.name, None, task=True)
-    whole.room = room
-    whole.why["type"] = f"the whole of {part.id}"
-    return whole
+    types.sort(key=lambda t: (kind in t.rooms, t.frequencies.get(kind, 0.0)), reverse=True)
+    for chosen in types:
+        whole = DraftObject(
+            "", chosen, None, task=True, room=room, relation="on", states=dict(chosen.states)
+        )
+        if draft.allowed(whole):
+            whole = draft.new_object(chosen.name, None, task=True)
+            whole.room = room
+            whole.why["type"] = f"the whole of {part.id}"
+            return whole
+    raise SceneError(
+        f"{part.id} ('{part.why.get('type', part.id)}'): a {part.type.name} is always a part "
+        f"of a {' or '.join(part.type.part_of)}, and no whole can hold it here: none in "
+        f"{room} has a free {part.type.name} slot, and the plan's 'absent' facts forbid adding "
+        'one; say which object it is a part of with {"part_of": ...}'
+    )
 
 
 def sinks_into_counters(draft: Draft) -> None:
@@ -153,21 +176,43 @@ def complete_parts(draft: Draft) -> None:
 
 
 def _complete(draft: Draft, whole: DraftObject, spec: PartSpec) -> None:
+    """Give ``whole``'s parts of ``spec``'s type their slots, and add a part in each slot
+    still free."""
     have = [p for p in draft.parts_of(whole) if p.type.name == spec.type]
-    if len(have) > spec.count:
+    taken, free = assign_slots(spec, [p.attrs for p in have])
+    crowded = [part for part, slot in zip(have, taken, strict=True) if slot is None]
+    if crowded and spec.type in FIXED_SLOTS:
+        raise SceneError(_no_slot(whole, spec, have, crowded))
+    if crowded:
         draft.notes.append(
             f"{whole.id} has {len(have)} {spec.type} parts: the facts ask for them (a "
             f"{whole.type.name} usually has {spec.count})"
         )
-    taken = [dict(p.attrs) for p in have]
-    wanted = [dict(spec.attrs_of(i)) for i in range(spec.count)]
-    for attrs in wanted:
-        if attrs in taken:
-            taken.remove(attrs)
-            continue
-        if len([p for p in draft.parts_of(whole) if p.type.name == spec.type]) >= spec.count:
-            return
+    for part, slot in zip(have, taken, strict=True):
+        if slot is not None and slot != part.attrs:
+            before = dict(part.attrs)
+            part.attrs = slot
+            if not draft.allowed(part):
+                part.attrs = before
+    for attrs in free:
         _add_part(draft, whole, draft.catalog.type(spec.type), attrs)
+
+
+def _no_slot(
+    whole: DraftObject, spec: PartSpec, have: Sequence[DraftObject], crowded: Sequence[DraftObject]
+) -> str:
+    """The error for parts that find no slot of their type left in their whole."""
+    facts = "; ".join(f"{p.id} ('{p.why.get('place', p.why.get('type', ''))}')" for p in have)
+    slots = [dict(spec.attrs_of(i)) for i in range(spec.count)]
+    named = ", ".join("=".join(next(iter(s.items()))) for s in slots if s)
+    listed = f" ({named})" if named else ""
+    many = spec.count > 1
+    return (
+        f"{whole.id} has room for {spec.count if many else 'one'} {spec.type}"
+        f"{'s' if many else ''}{listed}{', one in each slot' if many else ''}; "
+        f"{crowded[0].id} finds no slot left: {facts}. Give each its own slot's attributes, or "
+        f'make it a part of another {whole.type.name} with {{"part_of": ...}}'
+    )
 
 
 def _add_part(draft: Draft, whole: DraftObject, kind: ObjectType, attrs: dict[str, str]) -> None:
