@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -36,6 +37,8 @@ from pytest_logicenv.scenes.model import (
     SpatialRelation,
 )
 from pytest_logicenv.scenes.physics import check_scene
+
+pytest_plugins = ["pytester"]
 
 # --------------------------------------------------------------------------- a full room
 
@@ -297,3 +300,91 @@ def test_what_rests_on_an_object_left_out_is_left_out_too(decompose: bool) -> No
     assert [o.id for o in scene.objects] == ["bed"]
     reasons = {d.id: d.reason for d in scene.provenance.dropped_objects}
     assert set(reasons) == {"wardrobe", "cup"}
+
+
+# --------------------------------------------------------------------------- the designer's
+
+
+SLABS = """
+[types.Slab]
+properties = ["static"]
+size = [1.7, 0.5, 0.9]
+rooms = ["LivingRoom"]
+stand_in = "Statue"
+"""
+
+
+def _slab_project(pytester: pytest.Pytester, slabs: int) -> None:
+    """A living room task with ``slabs`` big task objects of a user's type."""
+    window = {
+        "id": "window",
+        "question": "Is the window open?",
+        "domain": ["yes", "no"],
+        "realization": {
+            "yes": [{"state": "window", "open": True}],
+            "no": [{"state": "window", "open": False}],
+        },
+    }
+    plan = {
+        "format": "logicenv-plan/1",
+        "task": "In the living room: close the window if it is open.",
+        "rooms": ["LivingRoom"],
+        "setting": [{"exists": "Window", "as": "window"}]
+        + [{"exists": "Slab", "as": f"s{i}"} for i in range(slabs)],
+        "subtasks": [
+            {
+                "name": "window",
+                "factors": [window],
+                "tree": {
+                    "query": "window",
+                    "branches": {
+                        "yes": {"action": "Close it.", "goal": []},
+                        "no": {"action": "Do nothing.", "goal": []},
+                    },
+                },
+            }
+        ],
+    }
+    pytester.makefile(".json", plan=json.dumps(plan))
+    pytester.makefile(".toml", types=SLABS)
+    pytester.makepyfile(
+        test_slabs="import pytest\n\n"
+        "@pytest.mark.logic_env('close the window', plan='plan.json')\n"
+        "def test_slabs(logic_env):\n    pass\n"
+    )
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\nlogicenv_types = types.toml\n")
+
+
+def test_a_room_too_full_for_the_designers_furniture_leaves_it_out_and_records_it(
+    pytester: pytest.Pytester,
+) -> None:
+    _slab_project(pytester, 14)
+    pytester.runpytest().assert_outcomes(passed=2)
+    for path in sorted(pytester.path.glob("cache/*/scenes/window=*.json")):
+        if path.stem.endswith(".house"):
+            continue
+        provenance = json.loads(path.read_text())["provenance"]
+        dropped = provenance["dropped_objects"]
+        assert dropped
+        assert not any(d["id"].startswith("s") and d["id"][1:].isdigit() for d in dropped)
+        assert all(
+            f"left out {d['id']} (priority 1): " in " ".join(provenance["notes"]) for d in dropped
+        )
+        assert any("would need more than 10 m a side with it" in d["reason"] for d in dropped)
+
+
+def test_a_room_too_small_for_the_task_objects_alone_blames_only_them(
+    pytester: pytest.Pytester,
+) -> None:
+    _slab_project(pytester, 40)
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*room living_room would need * m for the 40 floor objects the task's facts require "
+            "(largest: s0 (1.7 x 0.9 m), s1 (1.7 x 0.9 m), s2 (1.7 x 0.9 m)), with everything the "
+            "designer added left out; the limit is 10 m a side: put fewer of them in this room, or "
+            "spread them over more rooms*"
+        ]
+    )
+    assert "sofa" not in result.stdout.str()

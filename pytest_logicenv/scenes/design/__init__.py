@@ -32,6 +32,8 @@ Where each part lives (in the order :func:`design_scene` runs them):
 - ``assets.py``: one asset per object, supports first; then what rests on each support made
   to fit there (enrichment left out, or a roomier support);
 - ``packing.py``: whether things fit on or in their support, side by side;
+- ``fitting.py``: a room that would outgrow the floor plan loses the furniture the
+  designer added, least important first, recorded as the layout records what it leaves out;
 - ``floor_plan.py``: room sizes, their grid and materials.
 
 >>> from pytest_logicenv.logic.plan import Plan

@@ -29,7 +29,15 @@ from pytest_logicenv.logic.facts import Absent, Fact, evaluate
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.scenes.catalog import Asset, Catalog, ObjectType
 from pytest_logicenv.scenes.design.templates import room_type
-from pytest_logicenv.scenes.model import Room, Scene, SceneObject, SpatialRelation, Vector, Window
+from pytest_logicenv.scenes.model import (
+    DroppedObject,
+    Room,
+    Scene,
+    SceneObject,
+    SpatialRelation,
+    Vector,
+    Window,
+)
 
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.design.distractors import DistractorRequest
@@ -98,6 +106,9 @@ class Draft:
     door_states: list[tuple[str | None, bool, str]] = field(default_factory=list)
     relations: list[SpatialRelation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Objects the designer added and then left out (a room too full), and their relations.
+    dropped: list[DroppedObject] = field(default_factory=list)
+    dropped_relations: list[SpatialRelation] = field(default_factory=list)
     rooms: list[tuple[str, str]] = field(default_factory=list)  # (id, type)
     materials: dict[str, tuple[str, str]] = field(default_factory=dict)  # room -> floor, wall
     absent: list[Absent] = field(init=False)  # checked against every object added

@@ -7,7 +7,8 @@
 request (``request_objects.py``, ``request_relations.py``), each floor object's spot as ProcTHOR
 annotates its type (``placement.py``) and every object's parts; the assets (with the
 distractors a scene variation asks for, ``distractors.py``), then what rests on each support
-made to fit (``assets.py``, ``packing.py``); last the floor plan
+made to fit (``assets.py``, ``packing.py``), and added furniture left out of a room that
+would outgrow the plan (``fitting.py``); last the floor plan
 (``floor_plan.py``) with its doors and windows (``doors_windows.py``). The design must already
 realize every fact that needs no geometry, which :func:`provisional_scene` lets anyone check.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from pytest_logicenv.errors import EnrichmentError, SceneError, Violation
 from pytest_logicenv.logic.facts import (
@@ -55,6 +57,7 @@ from pytest_logicenv.scenes.design.consistency import (
 from pytest_logicenv.scenes.design.distractors import DistractorRequest, add_distractors
 from pytest_logicenv.scenes.design.doors_windows import openings
 from pytest_logicenv.scenes.design.draft import Draft, scene_object
+from pytest_logicenv.scenes.design.fitting import fit_rooms
 from pytest_logicenv.scenes.design.floor_plan import floor_plan
 from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
 from pytest_logicenv.scenes.design.parts import complete_parts, give_wholes, sinks_into_counters
@@ -205,6 +208,7 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     if draft.enrichment is None or draft.distractors:
         choose_assets(draft)
     settle_supports(draft)
+    fit_rooms(draft)  # what the designer added left out of a room too big for the plan
     return _spec(draft, trajectory)
 
 
@@ -252,6 +256,8 @@ def _spec(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
             designer=DESIGNER if draft.enrichment is None else draft.enrichment.made_by,
             seed=draft.seed,
             notes=tuple(draft.notes),
+            dropped=tuple(draft.dropped_relations),
+            dropped_objects=tuple(draft.dropped),
         ),
     )
 
@@ -265,9 +271,13 @@ def _spec_relations(draft: Draft) -> list[SpatialRelation]:
         if key not in unique or unique[key].priority < relation.priority:
             unique[key] = relation
     kept = []
+    dropped = {d.id: d.reason for d in draft.dropped}
     for relation in unique.values():
         gone = [n for n in (relation.subject, relation.target) if n and n not in draft.objects]
-        if gone:  # a requested object left out (no room for it on its support)
+        if gone and gone[0] in dropped:  # left out of a room too full, as the layout does
+            reason = f"dropped: an object it names was left out ({dropped[gone[0]]})"
+            draft.dropped_relations.append(replace(relation, reason=reason))
+        elif gone:  # a requested object left out (no room for it on its support)
             draft.notes.append(f"{relation} left out with {gone[0]}")
         else:
             kept.append(relation)

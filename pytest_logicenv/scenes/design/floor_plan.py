@@ -17,8 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scenes.design.draft import Draft, DraftObject
+from pytest_logicenv.scenes.design.draft import Draft
 from pytest_logicenv.scenes.model import Room
 
 GRID = 0.5  # room sides are multiples of this (metres)
@@ -79,7 +78,8 @@ def _spans(
 
 
 def room_size(draft: Draft, room_id: str, kind: str) -> tuple[float, float]:
-    """Width and depth (multiples of :data:`GRID`) for what the room holds."""
+    """Width and depth (multiples of :data:`GRID`) for what the room holds; more than
+    :data:`MAX_SIDE` is ``fitting.py``'s to resolve, before the floor plan is drawn."""
     floor = [
         o
         for o in draft.objects.values()
@@ -95,20 +95,7 @@ def room_size(draft: Draft, room_id: str, kind: str) -> tuple[float, float]:
     wall_need = sum(o.size[0] for o in wall) + 3.0  # + a door and a window
     while 2 * (width + depth) - 2.0 < wall_need:
         width, depth = width + GRID, depth + GRID
-    width, depth = grid(width), grid(depth)
-    if max(width, depth) > MAX_SIDE:
-        raise _too_big(room_id, width, depth, floor)
-    return width, depth
-
-
-def _too_big(room_id: str, width: float, depth: float, floor: Sequence[DraftObject]) -> SceneError:
-    biggest = sorted(floor, key=lambda o: -o.size[0] * o.size[2])[:3]
-    return SceneError(
-        f"room {room_id} would need {width:.1f} x {depth:.1f} m for its "
-        f"{len(floor)} floor objects (largest: "
-        + ", ".join(o.id for o in biggest)
-        + f"); the limit is {MAX_SIDE:.0f} m a side: put fewer objects in it"
-    )
+    return grid(width), grid(depth)
 
 
 def grid(value: float) -> float:

@@ -228,12 +228,15 @@ def _scene(
         spec.provenance,
         seed=state.seed,
         kept=kept,
-        dropped=dropped,
+        dropped=(*spec.provenance.dropped, *dropped),  # the designer's, then the layout's
         notes=(*spec.provenance.notes, *state.notes),
-        dropped_objects=tuple(
-            DroppedObject(obj.id, obj.type, obj.room, house.ranking.priority[obj.id], why)
-            for obj in spec.objects
-            if (why := state.left_out.get(obj.id)) is not None
+        dropped_objects=(
+            *spec.provenance.dropped_objects,
+            *(
+                DroppedObject(obj.id, obj.type, obj.room, house.ranking.priority[obj.id], why)
+                for obj in spec.objects
+                if (why := state.left_out.get(obj.id)) is not None
+            ),
         ),
     )
     return Scene(
