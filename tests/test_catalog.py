@@ -66,7 +66,10 @@ def test_types_only_in_ithor_scenes_have_their_real_properties(
 
 
 def test_parts_come_with_their_parents() -> None:
-    assert [(p.type, p.count) for p in CATALOG.type("Dresser").parts] == [("Drawer", 3)]
+    assert [(p.type, p.count, p.optional) for p in CATALOG.type("Dresser").parts] == [
+        ("Drawer", 3, False),
+        ("Cabinet", 2, True),  # a bedroom's cabinets: ProcTHOR's bedrooms have no counters
+    ]
     assert CATALOG.type("Drawer").part_of == (
         "CounterTop",
         "Desk",

@@ -83,7 +83,8 @@ def test_json_for_tools_and_prompts(capsys: pytest.CaptureFixture[str]) -> None:
     side_table = next(t for t in document["types"] if t["name"] == "SideTable")
     assert side_table["properties"] == {"moveable": "moveable", "receptacle": "receptacle"}
     assert side_table["parts"] == [
-        {"type": "Drawer", "count": 1, "optional": False, "rooms": [], "attrs": []}
+        {"type": "Drawer", "count": 1, "optional": False, "rooms": [], "attrs": []},
+        {"type": "Cabinet", "count": 1, "optional": True, "rooms": [], "attrs": []},
     ]
     assert side_table["room_weights"]["Bedroom"] == 2
     assert side_table["placement"]["edge"] is True

@@ -255,6 +255,8 @@ facing the TV)
 Rules (your answer is checked against them):
 - Add only the types listed, and none of the types the task is about: another one would blur \
 which situation the scene shows.
+- Add to a room only types that occur in rooms of its type, as ProcTHOR's annotations say: \
+no floor lamp in a bedroom, no counter outside a kitchen.
 - Do not add the task objects again or move them; relate your objects to them.
 - An object stands on the floor, hangs on a wall (wall types only), or rests on or in a \
 receptacle (in and on types) of its room; what rests on one surface must fit on it together.

@@ -13,8 +13,11 @@ annotation (``placement-annotations.json``) and ProcTHOR's asset groups:
   ``in_front_of``, ``face_to``) is where its group puts it;
 * an object resting on or in another is small (pickupable), or usually rests there
   (``receptacles.json``), or is not a floor type;
-* a place a task's fact forces against the annotation (a pillow on the floor) counts, as the
-  scene's provenance records it (``placement exception: ...``).
+* it is in a room of a type it occurs in (``catalog/rooms.py``: ProcTHOR's room-type weights,
+  else the share of AI2-THOR's scenes of that room type that hold one);
+* a place or a room a task's fact forces against the annotation (a pillow on the floor, a
+  faucet in a bedroom) counts only as the scene's provenance records it (``placement
+  exception: ...``, ``room exception: ...``); :attr:`Realism.forced` counts those objects.
 
 **Parts attached.** Every part lies within its whole, in its room, and its whole's type has such
 parts; every object has the parts its type is made of (a missing one counts as not attached).
@@ -36,8 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.catalog import Catalog, ObjectType
-from pytest_logicenv.scenes.design.placement import EXCEPTION, GROUPING
+from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in, usual_rooms
+from pytest_logicenv.scenes.design.placement import EXCEPTION, GROUPING, ROOM_EXCEPTION
+from pytest_logicenv.scenes.design.templates import ROOM_TYPES
 from pytest_logicenv.scenes.model import EDGE_DISTANCE, Room, Scene, SceneObject
 
 _TOLERANCE = 1e-6
@@ -53,6 +57,8 @@ class Realism:
     attached: int = 0
     parts: int = 0
     problems: tuple[str, ...] = ()
+    #: Of the objects placed as annotated, those a task's fact put elsewhere, as recorded.
+    forced: int = 0
 
     def __add__(self, other: Realism) -> Realism:
         return Realism(
@@ -61,6 +67,7 @@ class Realism:
             self.attached + other.attached,
             self.parts + other.parts,
             self.problems + other.problems,
+            self.forced + other.forced,
         )
 
     @property
@@ -83,8 +90,9 @@ def measure(scene: Scene, catalog: Catalog) -> Realism:
     }
     dropped = {(r.kind, r.subject, r.target) for r in scene.provenance.dropped}
     grouped -= {s for kind, s, _ in dropped if kind in GROUPING}
-    excepted = {_excepted(note) for note in scene.provenance.notes}
-    placed, judged, attached, parts, problems = 0, 0, 0, 0, []
+    excepted = {_excepted(note, EXCEPTION) for note in scene.provenance.notes}
+    room_excepted = {_excepted(note, ROOM_EXCEPTION) for note in scene.provenance.notes}
+    placed, judged, attached, parts, forced, problems = 0, 0, 0, 0, 0, []
     for obj in scene.objects:
         if not catalog.has(obj.type):
             continue
@@ -95,14 +103,19 @@ def measure(scene: Scene, catalog: Catalog) -> Realism:
             attached += problem is None
         else:
             judged += 1
-            problem = None if obj.id in excepted else _placement(obj, kind, rooms, by_id, grouped)
+            found = [
+                (_placement(obj, kind, rooms, by_id, grouped), obj.id in excepted),
+                (_room(obj, kind, rooms), obj.id in room_excepted),
+            ]
+            problem = next((p for p, recorded in found if p is not None and not recorded), None)
             placed += problem is None
+            forced += problem is None and any(p is not None for p, _ in found)
             missing = _missing_parts(obj, kind, scene)
             parts += len(missing)
             problems += missing
         if problem is not None:
             problems.append(f"{obj.id} ({obj.type}) {problem}")
-    return Realism(placed, judged, attached, parts, tuple(problems))
+    return Realism(placed, judged, attached, parts, tuple(problems), forced)
 
 
 def measure_all(scenes: Iterable[Scene], catalog: Catalog) -> Realism:
@@ -112,11 +125,21 @@ def measure_all(scenes: Iterable[Scene], catalog: Catalog) -> Realism:
     return total
 
 
-def _excepted(note: str) -> str:
-    """The object a provenance note excepts (``""`` for other notes)."""
-    if not note.startswith(f"{EXCEPTION}: "):
+def _excepted(note: str, prefix: str) -> str:
+    """The object a provenance note of the kind ``prefix`` excepts (``""`` for other notes)."""
+    if not note.startswith(f"{prefix}: "):
         return ""
-    return note.removeprefix(f"{EXCEPTION}: ").split(" ", 1)[0]
+    return note.removeprefix(f"{prefix}: ").split(" ", 1)[0]
+
+
+def _room(obj: SceneObject, kind: ObjectType, rooms: dict[str, Room]) -> str | None:
+    """Why ``obj`` is not in a room of a type it occurs in (``None``: it is)."""
+    room = rooms.get(obj.room)
+    if room is None or occurs_in(kind, room.type):
+        return None
+    usual = usual_rooms(kind, ROOM_TYPES)
+    where = f"its room types: {', '.join(usual)}" if usual else "nor in any room type"
+    return f"is in {room.id}, a {room.type}, where a {kind.name} does not occur ({where})"
 
 
 def _on_floor(obj: SceneObject) -> bool:

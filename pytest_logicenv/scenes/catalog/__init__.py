@@ -5,8 +5,9 @@ can do and where they usually stand: ``loading`` reads the databases the ``proct
 ships, ``custom`` adds the types AI2-THOR lacks (flagged ``custom``, each with the AI2-THOR
 asset that stands in for it on export), ``metadata`` summarizes AI2-THOR's own types, ``parts``
 says what each type is made of, ``user_types`` reads a user's type file, ``summary`` says what
-the catalog knows of a type, ``model`` holds the data and the lookups, ``clip`` the optional
-CLIP retrieval. The everyday words for types are :mod:`pytest_logicenv.vocabulary`'s.
+the catalog knows of a type, ``rooms`` which room types it occurs in, ``model`` holds the data
+and the lookups, ``clip`` the optional CLIP retrieval. The everyday words for types are
+:mod:`pytest_logicenv.vocabulary`'s.
 
 >>> catalog = default_catalog()
 >>> catalog.type("Sofa").has("receptacle"), catalog.type("Apple").has("pickupable")
@@ -38,6 +39,7 @@ from pytest_logicenv.scenes.catalog.properties import (
     STRUCTURAL_TYPES,
     THOR_PROPERTIES,
 )
+from pytest_logicenv.scenes.catalog.rooms import occurrence, occurs_in, usual_rooms
 from pytest_logicenv.vocabulary import SYNONYMS
 
 __all__ = [
@@ -64,4 +66,7 @@ __all__ = [
     "clip_unavailable_reason",
     "databases_dir",
     "default_catalog",
+    "occurrence",
+    "occurs_in",
+    "usual_rooms",
 ]

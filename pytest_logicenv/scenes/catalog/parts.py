@@ -16,10 +16,10 @@ at a fixed offset, ``scenes/parts.py``) and is exported inside its parent's asse
 is made of is :data:`PARTS` below: AI2-THOR's data does not say how many drawers each asset
 has, so the counts are ours, kept small (one to four of each). ``optional`` parts come only
 when a fact or a room asks for them (a kitchen's sink is set into a counter; a bathroom's
-stands on its own).
+stands on its own; a cabinet in a bedroom is its dresser's, desk's or nightstand's).
 
 >>> [(p.type, p.count) for p in PARTS["Dresser"]]
-[('Drawer', 3)]
+[('Drawer', 3), ('Cabinet', 2)]
 >>> sorted(part_types())[:4]
 ['BathtubBasin', 'Cabinet', 'Drawer', 'Faucet']
 >>> parent_types("Drawer")
@@ -69,10 +69,12 @@ PARTS: Mapping[str, tuple[PartSpec, ...]] = {
         PartSpec("Drawer", 2),
         PartSpec("Sink", 1, optional=True, rooms=("Kitchen",)),
     ),
-    "Dresser": (PartSpec("Drawer", 3),),
-    "Desk": (PartSpec("Drawer", 1),),
+    # A bedroom's cabinets are its dresser's, desk's or nightstand's (AI2-THOR's bedrooms have
+    # cabinets, ProcTHOR's have no counters): they come when a fact asks for one.
+    "Dresser": (PartSpec("Drawer", 3), PartSpec("Cabinet", 2, optional=True)),
+    "Desk": (PartSpec("Drawer", 1), PartSpec("Cabinet", 1, optional=True)),
     "TVStand": (PartSpec("Cabinet", 2), PartSpec("Drawer", 1)),
-    "SideTable": (PartSpec("Drawer", 1),),
+    "SideTable": (PartSpec("Drawer", 1), PartSpec("Cabinet", 1, optional=True)),
     "Sink": (PartSpec("SinkBasin"), PartSpec("Faucet")),
     "Bathtub": (PartSpec("BathtubBasin"), PartSpec("Faucet")),
     "Stove": (PartSpec("StoveBurner", 4, _CORNERS), PartSpec("StoveKnob", 4, _CORNERS)),

@@ -20,7 +20,7 @@ import random
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import describe, evaluate
-from pytest_logicenv.scenes.catalog import ObjectType
+from pytest_logicenv.scenes.catalog import ObjectType, occurs_in
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import fits
 from pytest_logicenv.scenes.model import Scene
@@ -112,7 +112,7 @@ def place_free_objects(draft: Draft) -> None:
 def _put_somewhere(draft: Draft, obj: DraftObject, rng: random.Random) -> None:
     """On the likeliest support in its room that the ``absent`` facts allow and it fits;
     ties in a random order; the floor if there is none."""
-    rooms = [obj.room] if obj.room else [r for r, k in draft.rooms if k in obj.type.rooms]
+    rooms = [obj.room] if obj.room else [r for r, k in draft.rooms if occurs_in(obj.type, k)]
     rooms = rooms or [draft.rooms[0][0]]
     options: list[tuple[float, DraftObject]] = []
     for holder in draft.objects.values():

@@ -9,8 +9,9 @@ false, it has no role) and is only added where the plan's ``absent`` facts allow
 situation's facts stay true.
 
 A request names its room and support by index (``0``: the first room, the floor), so that any
-number drawn is valid and the smallest is the plainest: the index wraps around the rooms, and
-around the floor and the room's surfaces that can hold the object.
+number drawn is valid and the smallest is the plainest: the index wraps around the rooms of a
+type the object occurs in (``catalog/rooms.py``; all rooms when none is), and around the floor
+and the room's surfaces that can hold the object.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pytest_logicenv.scenes.catalog import occurs_in
 from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import fits
@@ -25,8 +27,9 @@ from pytest_logicenv.scenes.design.packing import fits
 
 @dataclass(frozen=True)
 class DistractorRequest:
-    """One more object of type ``type``: in the ``room``-th room of the design, on its
-    ``support``-th place (``0``: the floor; then the room's surfaces that can hold it, by id)."""
+    """One more object of type ``type``: in the ``room``-th room of the design of a type it
+    occurs in, on its ``support``-th place (``0``: the floor; then the room's surfaces that can
+    hold it, by id)."""
 
     type: str
     room: int = 0
@@ -38,7 +41,10 @@ def add_distractors(draft: Draft, requests: Sequence[DistractorRequest]) -> None
     the provenance and left out)."""
     for request in requests:
         obj_type = draft.catalog.type(request.type)
-        room_id = draft.rooms[request.room % len(draft.rooms)][0]
+        rooms = [r for r, kind in draft.rooms if occurs_in(obj_type, kind)] or [
+            r for r, _ in draft.rooms
+        ]
+        room_id = rooms[request.room % len(rooms)]
         obj = DraftObject(
             "", obj_type, None, task=False, room=room_id, states=dict(obj_type.states)
         )

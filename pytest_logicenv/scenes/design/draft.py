@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Absent, Fact, evaluate
 from pytest_logicenv.logic.plan import Plan
-from pytest_logicenv.scenes.catalog import Asset, Catalog, ObjectType
+from pytest_logicenv.scenes.catalog import Asset, Catalog, ObjectType, occurs_in
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.model import (
     DroppedObject,
@@ -210,9 +210,9 @@ class Draft:
         return room
 
     def default_room(self, obj_type: ObjectType) -> str:
-        """The first room where the type is usual, else the first room."""
+        """The first room of a type it occurs in (``catalog/rooms.py``), else the first room."""
         for room_id, kind in self.rooms:
-            if kind in obj_type.rooms:
+            if occurs_in(obj_type, kind):
                 return room_id
         return self.rooms[0][0]
 

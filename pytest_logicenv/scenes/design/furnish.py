@@ -3,15 +3,17 @@
 Without a design request, each room is furnished from its template (``templates.py``): a task
 object of a slot's type fills the slot, and the template's relations apply to it. After the
 furniture has its assets, small pickupable things go on it as receptacles.json says they
-usually are. Enrichment never adds an object an ``absent`` fact forbids, nor one of a type the
-task's conditions are about (it would blur which situation a scene shows).
+usually are. Enrichment only adds types that occur in the room's type (``catalog/rooms.py``:
+no floor lamp in a bedroom, where ProcTHOR puts none); it never adds an object an ``absent``
+fact forbids, nor one of a type the task's conditions are about (it would blur which situation
+a scene shows).
 """
 
 from __future__ import annotations
 
 import random
 
-from pytest_logicenv.scenes.catalog import ObjectType
+from pytest_logicenv.scenes.catalog import ObjectType, occurs_in
 from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import small_on
@@ -39,7 +41,7 @@ def furnish(draft: Draft, room_id: str, kind: str) -> None:
         wanted = rng.randint(*slot.count) if rng.random() < slot.chance else 0
         if present:
             anchors = present  # a task object fills the slot; the template relates to it
-        elif not _may_add(draft, slot.type):
+        elif not _may_add(draft, slot.type, kind):
             continue
         else:
             anchors = _fill(draft, slot, room_id, wanted)
@@ -48,10 +50,13 @@ def furnish(draft: Draft, room_id: str, kind: str) -> None:
                 _template_relation(draft, obj, kind_name, target_type, room_id)
 
 
-def _may_add(draft: Draft, type_name: str) -> bool:
-    """Whether enrichment may add a ``type_name``: a type the catalog has, which the task's
-    conditions are not about, and neither are its parts (a desk would bring a drawer)."""
+def _may_add(draft: Draft, type_name: str, kind: str) -> bool:
+    """Whether enrichment may add a ``type_name`` to a ``kind`` room: a type the catalog has,
+    that occurs in such rooms, which the task's conditions are not about, and neither are its
+    parts (a desk would bring a drawer)."""
     if type_name in draft.excluded or not draft.catalog.has(type_name):
+        return False
+    if not occurs_in(draft.catalog.type(type_name), kind):
         return False
     parts = draft.catalog.type(type_name).parts
     return not any(p.type in draft.excluded for p in parts if not p.optional)
@@ -149,7 +154,7 @@ def _small_choices(draft: Draft, holder: DraftObject, kind: str) -> list[tuple[f
         and obj_type.has("pickupable")
         and not obj_type.custom
         and obj_type.name not in draft.excluded
-        and (not obj_type.rooms or kind in obj_type.rooms)
+        and occurs_in(obj_type, kind)
         and small_on(obj_type.assets, holder.size)
     ]
 

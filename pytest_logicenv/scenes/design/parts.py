@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import ObjectType, PartSpec
 from pytest_logicenv.scenes.catalog.parts import OWN_ASSET_PARTS
+from pytest_logicenv.scenes.catalog.rooms import PROCTHOR_ROOMS, occurrence
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, snake
 from pytest_logicenv.scenes.design.slots import assign_slots, has_slot
 from pytest_logicenv.scenes.parts import FIXED_SLOTS, part_boxes, row_fits
@@ -116,13 +117,15 @@ def _free(
 
 
 def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
-    """A new task object of a type that has ``part``: the one AI2-THOR's scenes of the part's
-    room type hold most often (a bathroom's faucet is a sink's), else the first; an error
-    naming the part's fact when the plan's ``absent`` facts forbid every such whole."""
+    """A new task object of a type that has ``part``: of the types that occur in the part's
+    room type, the most usual there (a bedroom's cabinet is a desk's or a dresser's, not a
+    kitchen counter's); where none does (a faucet the facts put in a bedroom), the most usual
+    anywhere, which ``placement.py`` records as a room exception. An error naming the part's
+    fact when the plan's ``absent`` facts forbid every such whole."""
     room = part.room or draft.default_room(part.type)
     kind = next(k for r, k in draft.rooms if r == room)
     types = [draft.catalog.type(name) for name in part.type.part_of]
-    types.sort(key=lambda t: (kind in t.rooms, t.frequencies.get(kind, 0.0)), reverse=True)
+    types.sort(key=lambda t: (occurrence(t, kind), _usual_anywhere(t)), reverse=True)
     for chosen in types:
         whole = DraftObject(
             "", chosen, None, task=True, room=room, relation="on", states=dict(chosen.states)
@@ -138,6 +141,10 @@ def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
         f"{room} has a free {part.type.name} slot, and the plan's 'absent' facts forbid adding "
         'one; say which object it is a part of with {"part_of": ...}'
     )
+
+
+def _usual_anywhere(obj_type: ObjectType) -> tuple[int, float]:
+    return max(occurrence(obj_type, kind) for kind in PROCTHOR_ROOMS)
 
 
 def sinks_into_counters(draft: Draft) -> None:

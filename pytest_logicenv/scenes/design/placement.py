@@ -10,7 +10,11 @@ on a wall, and where on the floor: in a ``corner``, on an ``edge`` (against a wa
   furniture (a chair at the table, an armchair by the coffee table) follows it, as ProcTHOR's
   asset groups place them;
 * a fact may force another place (a pillow on the floor, a painting on a table): the design
-  does as the fact says and notes the exception in its provenance (:data:`EXCEPTION`).
+  does as the fact says and notes the exception in its provenance (:data:`EXCEPTION`);
+* each object stands in a room of a type it occurs in (``catalog/rooms.py``: the enrichment
+  only adds such, and a part's new whole is such where one can be); where a fact forces
+  another (a faucet in a bedroom, whose whole is then a sink), the provenance notes the room
+  exception and the fact that forces it (:data:`ROOM_EXCEPTION`).
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
 >>> catalog = default_catalog()
@@ -21,7 +25,7 @@ on a wall, and where on the floor: in a ``corner``, on an ``edge`` (against a wa
 from __future__ import annotations
 
 from pytest_logicenv.logic.facts import FLOOR
-from pytest_logicenv.scenes.catalog import ObjectType
+from pytest_logicenv.scenes.catalog import ObjectType, occurs_in
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.model import (
     PRIORITY_ENRICHMENT,
@@ -32,6 +36,9 @@ from pytest_logicenv.scenes.model import (
 
 #: How the provenance notes begin that record a place a fact forces against the annotation.
 EXCEPTION = "placement exception"
+#: How the provenance notes begin that record a room a fact forces a type into, where it does
+#: not occur.
+ROOM_EXCEPTION = "room exception"
 #: Relations that place an object relative to other furniture (its group's anchor).
 GROUPING = frozenset({"near", "side_of", "in_front_of", "face_to", "center_aligned"})
 #: The reason given to the relations this module adds.
@@ -58,6 +65,7 @@ def place_as_annotated(draft: Draft) -> None:
     }
     for obj in draft.objects.values():
         _note_exception(draft, obj)
+        _note_room_exception(draft, obj)
         kind = placement_kind(obj.type)
         if kind is None or not _on_floor(obj) or obj.id in placed | grouped:
             continue
@@ -84,3 +92,35 @@ def _note_exception(draft: Draft, obj: DraftObject) -> None:
         draft.notes.append(
             f"{EXCEPTION}: {obj.id} not on a wall, as '{why}' says (a {kind.name} hangs on one)"
         )
+
+
+def _note_room_exception(draft: Draft, obj: DraftObject) -> None:
+    """A task object in a room of a type it does not occur in is noted, with the fact that
+    puts it there (the designer puts no other object in such a room)."""
+    kind = next((k for r, k in draft.rooms if r == obj.room), None)
+    if kind is None or obj.part_of is not None or not obj.task or occurs_in(obj.type, kind):
+        return
+    draft.notes.append(
+        f"{ROOM_EXCEPTION}: {obj.id} in {obj.room} (a {kind}, where a {obj.type.name} does not "
+        f"occur), as {_room_reason(draft, obj, kind)}"
+    )
+
+
+def _room_reason(draft: Draft, obj: DraftObject, kind: str) -> str:
+    """Which fact puts ``obj`` in its room: its own, one of what rests on it or is a part of
+    it, or the one that requires it when no room of the scene is one it occurs in."""
+    for other in (obj, *draft.objects.values()):
+        if "room" in other.why and obj in draft.chain(other):
+            which = "" if other is obj else f" of {other.id}, which rests on it or is its part"
+            return f"'{other.why['room']}'{which} says"
+    part = next((p for p in draft.parts_of(obj) if p.task), None)
+    if part is not None:
+        return (
+            f"'{part.why.get('type', part.id)}' says: {part.id} is always a part of a "
+            f"{' or '.join(part.type.part_of)}, and none of them occurs in a {kind}"
+        )
+    kinds = ", ".join(k for _, k in draft.rooms)
+    return (
+        f"'{obj.why.get('type', obj.id)}' requires one and no room of the scene ({kinds}) is of "
+        "a type it occurs in"
+    )

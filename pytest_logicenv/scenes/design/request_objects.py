@@ -3,8 +3,9 @@
 Each requested object needs a well-formed name of its own, a catalog type (not a door or a
 window), a room of the design, and a support that can hold it (the floor, a wall, or a
 receptacle: by id, by role, or another requested object); what rests on a rejected object is
-left out with it. Objects an ``absent`` fact forbids, or of a type the task's conditions are
-about, are rejected too. Every problem becomes a :class:`Violation`, so that whoever asked can
+left out with it. Objects an ``absent`` fact forbids, of a type that does not occur in their
+room's type (``catalog/rooms.py``), or of a type the task's conditions are about, are rejected
+too. Every problem becomes a :class:`Violation`, so that whoever asked can
 fix them all in one go.
 """
 
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import describe, evaluate
-from pytest_logicenv.scenes.catalog import STRUCTURAL_TYPES
+from pytest_logicenv.scenes.catalog import STRUCTURAL_TYPES, occurs_in
 from pytest_logicenv.scenes.design.consistency import put_on, take_support_room
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.request import (
@@ -225,4 +226,23 @@ def _forbidden(
                 "leave it out"
             )
             found.append(Violation("type", where[obj.id], message))
+        elif (room_problem := _room_problem(draft, obj)) is not None:
+            found.append(Violation("room", where[obj.id], room_problem))
     return found
+
+
+def _room_problem(draft: Draft, obj: DraftObject) -> str | None:
+    """Why an added object may not be in its room: its type does not occur in such rooms."""
+    kind = next((k for r, k in draft.rooms if r == obj.room), None)
+    if kind is None or occurs_in(obj.type, kind):
+        return None
+    usual = [f"{r} ({k})" for r, k in draft.rooms if occurs_in(obj.type, k)]
+    instead = (
+        f"put it in {' or '.join(usual)}, or leave it out"
+        if usual
+        else "leave it out: no room of this scene is of a type it occurs in"
+    )
+    return (
+        f"a {obj.type.name} does not occur in a {kind} (ProcTHOR's annotations, AI2-THOR's "
+        f"scenes: logicenv types {obj.type.name}); {instead}"
+    )
