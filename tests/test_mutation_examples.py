@@ -53,6 +53,23 @@ def test_each_tasks_mutants_are_mostly_killed_and_the_survivors_say_why(task: st
         assert survivor.change
 
 
+@pytest.mark.parametrize("task", ["wash_mug", "bathroom_mirror"])
+def test_skipping_the_walk_to_the_faucet_is_killed(task: str) -> None:
+    """Standing at the can (or the cloth) on the counter is not standing at the sink: the
+    mutant that never goes to the faucet breaks a rule in some scene."""
+    correct = flavours(task)["py_trees"]["correct"]
+    mutants = mutants_of(correct, plan(task))
+    scenes = [(s.id, run_mutants(mutants, s.run(correct).kind, s.run)) for s in situations(task)]
+    score = score_policy(f"{task}.py::test", "correct", scenes)
+    skips = [
+        verdict
+        for verdict in score.verdicts
+        if verdict.operator == "delete-needed" and verdict.node.startswith("GoTo(faucet)")
+    ]
+    assert skips
+    assert all(verdict.kills for verdict in skips), skips
+
+
 @pytest.mark.slow
 def test_the_example_agents_report_their_mutation_score(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(

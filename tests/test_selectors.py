@@ -320,6 +320,39 @@ def test_a_faucet_part_fills_what_is_in_the_basin_of_its_sink() -> None:
     assert world.objects["cup"].states["filled"] is True
 
 
+def test_a_sink_is_reached_at_the_sink_not_from_elsewhere_along_its_counter() -> None:
+    """AI2-THOR reaches what is within 1.5 m; a counter runs for metres. Standing at the cup
+    on the counter is not standing at the faucet: toggling or filling there is a fault."""
+    world = kitchen_with_parts()
+    assert execute(world, "GoTo", {"target": "cup"}) is None
+    assert execute(world, "PickUp", {"object": "cup"}) is None
+    toggle = execute(world, "ToggleOn", {"target": "faucet"})
+    assert toggle is not None
+    assert (toggle.precondition, toggle.kind) == ("next_to", "counterfactual")
+    assert toggle.facts == (
+        "the agent is next to counter, not at sink (faucet is reached only there)",
+    )
+    # At the faucet it runs; walked back along the counter, the held cup is not under it.
+    for action, port, ref in (("GoTo", "target", "faucet"), ("ToggleOn", "target", "faucet")):
+        assert execute(world, action, {port: ref}) is None
+    assert execute(world, "GoTo", {"target": "counter"}) is None
+    fill = execute(world, "Fill", {"target": "cup"})
+    assert fill is not None
+    assert fill.precondition == "running_water"
+    assert fill.facts == ("cup is held by the agent away from every running faucet",)
+    # The sink, its basin and what is in the basin all stand at the sink.
+    for at in ("sink", "basin", "faucet"):
+        assert execute(world, "GoTo", {"target": at}) is None
+        assert world.agent.station == "sink"
+        assert execute(world, "Fill", {"target": "cup"}) is None
+        world.set_state(world.objects["cup"], "filled", False)
+    assert execute(world, "PutIn", {"object": "cup", "target": "basin"}) is None
+    assert execute(world, "GoTo", {"target": "drawer"}) is None
+    assert not world.reachable(world.objects["cup"])  # in the basin: at the sink only
+    assert execute(world, "GoTo", {"target": "cup"}) is None
+    assert execute(world, "ToggleOff", {"target": "faucet"}) is None
+
+
 def test_a_closed_drawer_part_hides_its_contents_until_opened() -> None:
     world = kitchen_with_parts()
     drawer = Select("Drawer", part_of="CounterTop")  # not the dresser's

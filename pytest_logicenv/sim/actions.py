@@ -184,7 +184,10 @@ def _go_to(world: WorldState, bound: Bound) -> None:
     target = bound["target"]
     rooms = world.rooms_of(target)  # a door is reached from either side: stay on this one
     room = world.agent.room if world.agent.room in rooms else rooms[0]
-    world.move_agent(room, world.ground(target))
+    # Walking to what it holds keeps the agent where it is, at the fixture it stood at.
+    held = target is world.held()
+    station = world.station(target) if not held else world.objects.get(world.agent.station or "")
+    world.move_agent(room, world.ground(target), station)
 
 
 def _pick_up(world: WorldState, bound: Bound) -> None:

@@ -32,12 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pytest_logicenv.sim.world import WorldObject, WorldState
+from pytest_logicenv.sim.world import BASIN_TYPES, WATER_SOURCE_TYPES, WorldObject, WorldState
 
-#: Types whose running state pours water.
-WATER_SOURCE_TYPES = frozenset({"Faucet", "ShowerHead"})
-#: Types that catch a water source's water: what is in or on them is under it.
-BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
 #: Controls and what they switch, as AI2-THOR's ``controlledObjects`` pair them: a stove knob
 #: switches the burner of the same stove at the same ``position``.
 CONTROLS: Mapping[str, str] = {"StoveKnob": "StoveBurner"}
@@ -127,14 +123,13 @@ def basins_of(world: WorldState, faucet: WorldObject) -> list[WorldObject]:
 
 def running_water_over(world: WorldState, obj: WorldObject) -> WorldObject | None:
     """The running faucet whose water reaches ``obj`` (in or on its basin, or held by the
-    agent standing at the faucet or its basin), or ``None``."""
+    agent standing at the faucet or its basin: at the fixture, not elsewhere along its
+    counter), or ``None``."""
     held = obj is world.held()
     for faucet in running_faucets(world):
         basins = basins_of(world, faucet)
         if not held and obj.parent in {basin.id for basin in basins}:
             return faucet
-        if held and world.agent.spot is not None:
-            spots = {world.ground(place) for place in (faucet, *basins)}
-            if world.objects[world.agent.spot] in spots:
-                return faucet
+        if held and any(world.reachable(place) for place in (faucet, *basins)):
+            return faucet
     return None

@@ -115,11 +115,17 @@ def next_to(port: str) -> Precondition:
         if world.reachable(obj):
             return None
         facts = [_where_agent_is(world)]
+        away = world.away_from(obj)
+        if away is not None and away is not world.ground(obj):  # at its spot, not its sink
+            facts[0] += f", not at {away.label} ({obj.label} is reached only there)"
         if obj.room != world.agent.room:
             facts.append(f"{obj.label} is in {obj.room}")
         return Broken(f"the agent is next to {obj.label} (GoTo it first)", tuple(facts))
 
-    text = f"the agent stands next to {_port(port)} (or holds it)"
+    text = (
+        f"the agent stands next to {_port(port)} (or holds it); a faucet, sink, basin or what "
+        "is in it: at that sink (*Reaching a sink*)"
+    )
     return Precondition("next_to", text, check, reach=(port,))
 
 
@@ -298,13 +304,13 @@ def under_running_water(port: str) -> Precondition:
         if running_water_over(world, obj) is not None:
             return None
         return Broken(
-            f"{obj.label} is under a running faucet (in its basin, or held at it)",
+            f"{obj.label} is under a running faucet (in its basin, or held at its sink)",
             _no_water_facts(world, obj),
         )
 
     text = (
         f"{_port(port)} is under a running faucet: in or on its basin, or held while the "
-        "agent stands at it"
+        "agent stands at that sink (not elsewhere along its counter)"
     )
     return Precondition("running_water", text, check)
 

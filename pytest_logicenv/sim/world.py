@@ -56,6 +56,20 @@ CLOSED_CONTAINERS = (
 )
 #: ``(min_x, min_z, max_x, max_z)`` on the floor plane.
 Footprint = tuple[float, float, float, float]
+#: Types whose running state pours water.
+WATER_SOURCE_TYPES = frozenset({"Faucet", "ShowerHead"})
+#: Types that catch a water source's water: what is in or on them is under it.
+BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
+#: The one rule for where the agent must stand to reach a water fixture (a sink or a bathtub
+#: with its faucet and basin) and what is in it (:meth:`WorldState.station` decides it;
+#: ``docs/actions.md`` prints it).
+AT_FIXTURE = (
+    "A faucet, a sink or bathtub, its basin and what is in or on them are reached only at that "
+    "fixture: the agent went to the faucet, the sink, the basin or something in it. Standing "
+    "at anything else on the counter or vanity the sink is set in does not reach them, as "
+    "AI2-THOR reaches only what is within its 1.5 m visibility distance of the agent and a "
+    "counter runs for metres."
+)
 
 
 class WorldObject:
@@ -165,13 +179,16 @@ class WorldObject:
 class AgentState:
     """Where the agent is and what it holds. ``spot`` is the floor-standing object it stands
     next to (``None`` at its start and right after entering a room); it can reach that object
-    and everything on or in it. ``position`` is its start point until it first moves (then
-    only its spot says where it is)."""
+    and everything on or in it, except a water fixture it does not stand at. ``station`` is
+    the water fixture (a sink, a bathtub) it went to along its spot, if any (see
+    :data:`AT_FIXTURE`). ``position`` is its start point until it first moves (then only its
+    spot says where it is)."""
 
     room: str
     spot: str | None = None
     held: str | None = None
     position: tuple[float, float] | None = None
+    station: str | None = None
 
 
 class WorldState:
@@ -341,15 +358,46 @@ class WorldState:
         """Whether the agent can see ``obj``: it is not inside a closed receptacle."""
         return self.enclosure(obj) is None
 
+    def station(self, obj: WorldObject) -> WorldObject | None:
+        """The water fixture ``obj`` belongs to (:data:`AT_FIXTURE`): the outermost sink,
+        bathtub, basin or faucet among what it is, rests on or in, and is a part of (a mug in
+        a sink's basin: the sink), or ``None``. The counter a sink is set in is no part of the
+        fixture."""
+        found = None
+        for link in self._links(obj):
+            if link.type in WATER_SOURCE_TYPES or link.type in BASIN_TYPES:
+                found = link
+        return found
+
+    def _links(self, obj: WorldObject) -> Iterator[WorldObject]:
+        """``obj``, then what it rests on or in, or else what it is a part of, outwards."""
+        seen: set[str] = set()
+        current: WorldObject | None = obj
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            yield current
+            up = current.parent if current.parent is not None else current.part_of
+            current = self.objects.get(up) if up is not None else None
+
     def reachable(self, obj: WorldObject) -> bool:
-        """Whether the agent can act on ``obj`` from where it stands."""
+        """Whether the agent can act on ``obj`` from where it stands: held, or at its spot
+        (and, for a water fixture and what is in it, at that fixture)."""
         if obj.relation == HELD:
             return True
-        spot = self.agent.spot
-        if spot is None:
-            return False
+        return self.agent.spot is not None and self.away_from(obj) is None
+
+    def away_from(self, obj: WorldObject) -> WorldObject | None:
+        """What the agent would have to stand at to reach ``obj`` and does not: the floor
+        object under it, or its water fixture; ``None`` when it stands there (or holds it)."""
+        if obj.relation == HELD:
+            return None
         ground = self.ground(obj)
-        return ground is not None and ground.id == spot
+        if ground is None or ground.id != self.agent.spot:
+            return ground if ground is not None else obj
+        station = self.station(obj)
+        if station is not None and station.id not in (self.agent.station, self.agent.spot):
+            return station
+        return None
 
     def children(self, obj: WorldObject, relation: str | None = None) -> list[WorldObject]:
         return [
@@ -420,9 +468,14 @@ class WorldState:
         self._set_room(obj, self.agent.room)
         self.touch()
 
-    def move_agent(self, room: str, spot: WorldObject | None) -> None:
+    def move_agent(
+        self, room: str, spot: WorldObject | None, station: WorldObject | None = None
+    ) -> None:
+        """Move the agent into ``room``, next to ``spot``, at the water fixture ``station``
+        when it went to one."""
         self.agent.room = room
         self.agent.spot = spot.id if spot is not None else None
+        self.agent.station = station.id if station is not None else None
         self.agent.position = None
         held = self.held()
         if held is not None:

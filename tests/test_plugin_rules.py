@@ -1,0 +1,81 @@
+"""The simulator's rules as a user meets them: a marked test over an example task's committed
+scenes (its plan and cache entry copied into a pytester project, CI mode, so nothing is
+regenerated), asserting the lines the failing run prints."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from helpers import ROOT
+
+pytest_plugins = ["pytester"]
+
+
+def example_project(pytester: pytest.Pytester, task: str, tests: str) -> None:
+    """A project with ``task``'s plan and committed cache entry, and ``tests`` (which see
+    ``TASK``, the leaves, ``sequence`` and ``Select``) in ``example_agents/test_rules.py``,
+    where the example tests sit, so the entry's plan path is the same."""
+    plan = ROOT / "example_agents" / "plans" / f"{task}.json"
+    (pytester.path / "example_agents" / "plans").mkdir(parents=True)
+    shutil.copy(plan, pytester.path / "example_agents" / "plans")
+    text = json.loads((ROOT / "example_agents" / "tasks" / f"{task}.json").read_text())
+    for manifest in (ROOT / "cache").glob("*/manifest.json"):
+        if json.loads(manifest.read_text())["settings"].get("plan_file", "").endswith(plan.name):
+            shutil.copytree(manifest.parent, pytester.path / "cache" / manifest.parent.name)
+    header = (
+        "import pytest\n"
+        "from pytest_logicenv.sim.controls import sequence\n"
+        "from pytest_logicenv.sim.leaves import *\n\n"
+        f"TASK = {text['description']!r}\n\n"
+    )
+    (pytester.path / "example_agents" / "test_rules.py").write_text(header + tests)
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\n")
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest("--logicenv-cache-dir", "cache", "--rootdir", ".", *args)
+
+
+@pytest.fixture(autouse=True)
+def _ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "1")  # a stale entry fails instead of being regenerated
+
+
+def test_a_can_held_at_the_counter_is_not_under_the_faucet_of_its_sink(
+    pytester: pytest.Pytester,
+) -> None:
+    example_project(
+        pytester,
+        "wash_mug",
+        """
+def fills_away_from_the_sink():
+    return sequence("S", GoTo("faucet"), ToggleOn("faucet"), GoTo("watering_can"),
+                    PickUp("watering_can"), Fill("watering_can"))
+
+def toggles_from_the_can():
+    return sequence("S", GoTo("watering_can"), PickUp("watering_can"), ToggleOn("faucet"))
+
+@pytest.mark.logic_env(TASK, plan="plans/wash_mug.json")
+@pytest.mark.parametrize("policy", [fills_away_from_the_sink, toggles_from_the_can])
+def test_water(logic_env, policy):
+    if logic_env.trajectory_id != "mug=no-can_empty=yes":
+        pytest.skip("one scene shows it")
+    logic_env.run(policy).assert_ok()
+""",
+    )
+    result = run(pytester)
+    result.assert_outcomes(failed=2, skipped=4)
+    result.stdout.fnmatch_lines(
+        [
+            "*Counterfactual: Fill(watering_can) broke a precondition: watering_can is under a "
+            "running faucet (in its basin, or held at its sink)",
+            "*broken precondition ?running_water?: * but watering_can is held by the agent away "
+            "from every running faucet*",
+            "*Counterfactual: ToggleOn(faucet) broke a precondition: the agent is next to faucet "
+            "(GoTo it first)",
+            "*broken precondition ?next_to?: * but the agent is next to counter, not at sink "
+            "(faucet is reached only there)",
+        ]
+    )
