@@ -79,3 +79,42 @@ def test_water(logic_env, policy):
             "(faucet is reached only there)",
         ]
     )
+
+
+def test_a_selector_that_matches_nothing_lists_what_the_scene_has(
+    pytester: pytest.Pytester,
+) -> None:
+    example_project(
+        pytester,
+        "study_night",
+        """
+def hard_cover():
+    return sequence("S", GoTo("Book", attrs={"cover": "hard"}))
+
+def kitchen_window():
+    return sequence("S", GoTo("Window", room="Kitchen"))
+
+@pytest.mark.logic_env(TASK, plan="plans/study_night.json")
+@pytest.mark.parametrize("policy", [hard_cover, kitchen_window])
+def test_select(logic_env, policy):
+    if logic_env.trajectory_id != "window=yes-lamp=yes-book=desk":
+        pytest.skip("one scene shows it")
+    logic_env.run(policy).assert_ok()
+""",
+    )
+    result = run(pytester)
+    result.assert_outcomes(failed=2, skipped=2)
+    result.stdout.fnmatch_lines(
+        [
+            # Books are there, none with a hard cover: the situation the policy did not check.
+            "*Lackbranch: GoTo(Book with cover=hard) acts on Book with cover=hard, which this "
+            "situation does not contain",
+            "*broken precondition ?exists?: this scene contains a Book with cover=hard; but no "
+            "Book with cover=hard in this scene; Book names 1 object here: book in study (on "
+            "study_desk, no cover)",
+            # No scene of the task has a kitchen: a mistake in the policy, shown before the run.
+            "*the policy cannot run: S/GoTo: room='Kitchen' names no room of scene "
+            "'window=yes-lamp=yes-book=desk' or of any other scene of the task; this scene's "
+            "rooms: bedroom (Bedroom), study (Study)",
+        ]
+    )

@@ -95,7 +95,25 @@ def test_a_selector_that_matches_nothing_is_what_this_situation_lacks() -> None:
     assert violation is not None
     assert (violation.precondition, violation.kind) == ("exists", "lackbranch")
     assert violation.absent == "Book with cover=paper"
-    assert violation.facts == ("no Book with cover=paper in this scene",)
+    assert violation.facts == (
+        "no Book with cover=paper in this scene",
+        "Book names 2 objects here: hard in study (on table, cover=hard), "
+        "soft in study (on table, cover=soft)",
+    )
+    # A room this scene lacks lists the scene's rooms; states asked about are shown.
+    violation = execute(world, "GoTo", {"target": Select("Window", room="Kitchen")})
+    assert violation is not None
+    assert violation.kind == "lackbranch"
+    assert violation.facts == (
+        "no Window in the Kitchen in this scene",
+        "Window names 2 objects here: window_s in study, window_l in living_room",
+        "no room 'Kitchen' in this scene; its rooms: study (Study), living_room (LivingRoom)",
+    )
+    violation = execute(world, "GoTo", {"target": Select("Window", states={"open": False})})
+    assert violation is not None
+    assert violation.facts[1] == (
+        "Window names 2 objects here: window_s in study (open), window_l in living_room (open)"
+    )
 
 
 def test_objects_inside_a_closed_container_are_no_candidates() -> None:
@@ -369,7 +387,8 @@ def test_a_closed_drawer_part_hides_its_contents_until_opened() -> None:
     ambiguous = execute(world, "GoTo", {"target": "Drawer"})
     assert ambiguous is not None
     assert ambiguous.facts == (
-        "Drawer names 2 objects: drawer in kitchen, dresser_drawer in kitchen",
+        "Drawer names 2 objects: drawer in kitchen (part of counter), "
+        "dresser_drawer in kitchen (part of dresser)",
     )
 
 

@@ -83,6 +83,11 @@ class AgentBehaviour(py_trees.behaviour.Behaviour):
         """The object references this leaf uses, checked against the scene before a run."""
         return ()
 
+    def rooms(self) -> tuple[str, ...]:
+        """The room names among :meth:`references` (a selector's ``room``), so that an
+        unknown one is reported with the scene's rooms."""
+        return ()
+
 
 class ActionLeaf(AgentBehaviour):
     """Does one action; SUCCESS when it takes effect (a broken precondition ends the run).
@@ -96,6 +101,9 @@ class ActionLeaf(AgentBehaviour):
 
     def references(self) -> tuple[str, ...]:
         return tuple(name for port in self.ports.values() for name in selector(port).names())
+
+    def rooms(self) -> tuple[str, ...]:
+        return tuple(room for port in self.ports.values() if (room := selector(port).room))
 
     def update(self) -> py_trees.common.Status:
         self.agent.act(self.action, **self.ports)

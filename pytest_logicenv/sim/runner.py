@@ -241,6 +241,8 @@ def check_references(
         return
     names = vocabulary([scene])
     valid = sorted(names | set(known))
+    rooms = ", ".join(f"{room.id} ({room.type})" for room in scene.rooms)
+    room_names = sorted({name for room in scene.rooms for name in (room.id, room.type)})
     problems = []
     for node in root.iterate():
         if not isinstance(node, AgentBehaviour):
@@ -248,8 +250,15 @@ def check_references(
         for ref in node.references():
             if ref not in names and ref not in known:
                 where = node.origin or _tree_path(node)
-                close = difflib.get_close_matches(ref, valid, n=1, cutoff=0.75)
+                room = ref in node.rooms()
+                close = difflib.get_close_matches(ref, room_names if room else valid, 1, 0.75)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
+                if room:
+                    problems.append(
+                        f"{where}: room={ref!r} names no room of scene {scene.id!r} or of any "
+                        f"other scene of the task{hint}; this scene's rooms: {rooms}"
+                    )
+                    continue
                 problems.append(
                     f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "
                     f"of any other scene of the task{hint}"

@@ -42,11 +42,17 @@ class XmlAction(BtLeaf, AgentBehaviour):
         return targets_from_text(self.action, self.port_names, values)
 
     def references(self) -> tuple[str, ...]:
+        return tuple(name for target in self._known_targets() for name in selector(target).names())
+
+    def rooms(self) -> tuple[str, ...]:
+        return tuple(room for target in self._known_targets() if (room := selector(target).room))
+
+    def _known_targets(self) -> list[Target]:
         try:
             targets = self._targets(self.known)
         except PolicyError:  # a qualifier read at tick time, checked then
             targets = {port: self.known[port] for port in self.port_names if port in self.known}
-        return tuple(name for target in targets.values() for name in selector(target).names())
+        return list(targets.values())
 
     def on_tick(self) -> BtStatus:
         if self.literal is not None:
