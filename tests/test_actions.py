@@ -283,7 +283,12 @@ def test_violations_name_the_facts_that_broke_them() -> None:
     ("action", "args", "message"),
     [
         ("Pickup", {"object": "mug"}, "unknown action 'Pickup'; did you mean 'PickUp'?"),
-        ("PutIn", {"object": "mug"}, "PutIn needs port 'target' (ports: object, target)"),
+        (
+            "PutIn",
+            {"object": "mug"},
+            "PutIn needs port 'target' (ports: object, target, or the target as in= (in_= in "
+            "Python))",
+        ),
         ("PickUp", {"object": "mug", "to": "x"}, "PickUp has no port 'to'; its ports are: object"),
         ("PickUp", {"object": "{item}"}, "'{item}' is not an object reference"),
         ("PickUp", {"object": " mug"}, "' mug' is not an object reference"),

@@ -118,3 +118,61 @@ def test_select(logic_env, policy):
             "rooms: bedroom (Bedroom), study (Study)",
         ]
     )
+
+
+PUT_ON_XML = """<root BTCPP_format="4">
+  <BehaviorTree ID="PutPlate">
+    <Sequence>
+      <GoTo target="Plate"/>
+      <PickUp object="Plate"/>
+      <GoTo target="DiningTable"/>
+      <PutOn object="Plate" on="DiningTable"/>
+    </Sequence>
+  </BehaviorTree>
+</root>
+"""
+
+
+def test_put_on_names_its_target_with_on_as_the_issue_writes_it(
+    pytester: pytest.Pytester,
+) -> None:
+    example_project(
+        pytester,
+        "fetch_lamp_or_pillow",
+        """
+from pathlib import Path
+
+from pytest_logicenv.sim.bt import load_bt_xml
+
+def puts_the_plate():
+    return sequence("S", GoTo("Plate"), PickUp("Plate"), GoTo("DiningTable"),
+                    PutOn("Plate", on="DiningTable"))
+
+def forgets_the_target():
+    return sequence("S", GoTo("Plate"), PickUp("Plate"), PutOn("Plate"))
+
+XML = load_bt_xml(Path(__file__).parent / "put.xml")
+
+@pytest.mark.logic_env(TASK, plan="plans/fetch_lamp_or_pillow.json")
+@pytest.mark.parametrize("policy", [puts_the_plate, XML, forgets_the_target])
+def test_put(logic_env, policy):
+    if logic_env.trajectory_id != "pan=yes":
+        pytest.skip("one scene shows it")
+    logic_env.run(policy).assert_ok()
+""",
+    )
+    (pytester.path / "example_agents" / "put.xml").write_text(PUT_ON_XML)
+    result = run(pytester)
+    result.assert_outcomes(failed=3, skipped=3)
+    trace = (
+        "trace: GoTo(Plate) ok, PickUp(Plate) ok, GoTo(DiningTable) ok, "
+        "PutOn(Plate, DiningTable) ok"
+    )
+    # The plate is put on the table, py_trees and XML alike (the task's goal is elsewhere).
+    assert result.stdout.lines.count(trace) == 2
+    result.stdout.fnmatch_lines(
+        [
+            "*the policy cannot run: PutOn('Plate') needs its target: write "
+            "PutOn('Plate', on='...') or PutOn('Plate', '...')",
+        ]
+    )

@@ -14,7 +14,8 @@ from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.scenes.model import SceneObject, Window
 from pytest_logicenv.sim.actions import ACTIONS, Target, execute, perform
 from pytest_logicenv.sim.bt import XmlPolicy, parse_bt_xml
-from pytest_logicenv.sim.leaves import GoTo, Open, PickUp, PutIn, Select
+from pytest_logicenv.sim.controls import sequence
+from pytest_logicenv.sim.leaves import Clean, GoTo, Open, PickUp, Pour, PutIn, PutOn, Select
 from pytest_logicenv.sim.runner import run_policy
 from pytest_logicenv.sim.world import WorldState
 
@@ -227,6 +228,139 @@ def test_xml_selectors_may_come_from_the_blackboard() -> None:
 def test_bad_xml_selectors_are_load_errors(body: str, message: str) -> None:
     with pytest.raises(PolicyError, match=message):
         xml(body)
+
+
+# --------------------------------------------------------------------------- the issue's calls
+
+
+def study() -> WorldState:
+    """A study with a window, a desk with a hard and a soft book and a plate, and a dining
+    table; a living room with a window of its own."""
+    study, living = square("study", "Study"), square("living_room", "LivingRoom", x=5)
+    windows = (
+        Window("window_s", "wall_s", "study", 1.0, open=True),
+        Window("window_l", "wall_l", "living_room", 1.0, open=True),
+    )
+    return WorldState.from_scene(
+        scene(
+            obj("desk", "Desk", "receptacle", room="study", size=(1.2, 0.8, 0.6), at=(4, 4)),
+            obj("table", "DiningTable", "receptacle", room="study", size=(1.2, 0.8, 0.8)),
+            obj("hard", "Book", "pickupable", room="study", parent="desk",
+                attrs={"cover": "hard"}, size=(0.2, 0.05, 0.3)),
+            obj("soft", "Book", "pickupable", room="study", parent="desk",
+                attrs={"cover": "soft"}, size=(0.2, 0.05, 0.3)),
+            obj("plate", "Plate", "pickupable", "receptacle", room="study", parent="desk"),
+            rooms=(study, living),
+            windows=windows,
+            agent_room="study",
+        )
+    )  # fmt: skip
+
+
+ISSUE_CALLS = """
+<GoTo target="Window" room="Study"/>
+<GoTo target="Book" attrs="cover=hard"/>
+<PickUp object="Book" attrs="cover=hard"/>
+<GoTo target="DiningTable"/>
+<PutOn object="Book" on="DiningTable"/>
+<GoTo target="Plate"/>
+<PickUp object="Plate"/>
+<GoTo target="DiningTable"/>
+<PutOn object="Plate" on="DiningTable"/>
+"""
+
+
+def issue_calls() -> py_trees.behaviour.Behaviour:
+    hard = {"cover": "hard"}
+    return sequence(
+        "Issue",
+        GoTo("Window", room="Study"),
+        GoTo("Book", attrs=hard),
+        PickUp("Book", attrs=hard),
+        GoTo("DiningTable"),
+        PutOn("Book", on="DiningTable"),
+        GoTo("Plate"),
+        PickUp("Plate"),
+        GoTo("DiningTable"),
+        PutOn("Plate", on="DiningTable"),
+    )
+
+
+@pytest.mark.parametrize("flavour", ["py_trees", "xml"])
+def test_the_issues_calls_run_as_written_in_python_and_in_xml(flavour: str) -> None:
+    policy = issue_calls if flavour == "py_trees" else xml(ISSUE_CALLS)
+    goal = [{"on": ["hard", "table"]}, {"on": ["Plate", "DiningTable"]}]
+    outcome = run_policy(policy, study().scene, goal=goal)
+    assert outcome.kind == "pass", outcome.explain()
+    assert [str(step) for step in outcome.trace][::4] == [
+        "GoTo(Window in the Study) ok",
+        "PutOn(Book, DiningTable) ok",
+        "PutOn(Plate, DiningTable) ok",
+    ]
+    assert outcome.trace[0].room == "study"
+
+
+def test_put_in_names_its_target_with_in_and_selects_its_object_with_the_rest() -> None:
+    leaf = PutIn("Book", in_="Shelf", room="Study")
+    assert leaf.ports == {"object": Select("Book", room="Study"), "target": "Shelf"}
+    assert PutIn("Book", **{"in": "Shelf"}).ports["target"] == "Shelf"
+    assert PutOn(Select("Plate", on="Desk"), on="DiningTable").ports == {
+        "object": Select("Plate", on="Desk"),
+        "target": "DiningTable",
+    }
+    # In XML, PutIn's in= names the target too; the book's own where-qualifier is object_in.
+    tree = xml('<PutIn object="Book" on="desk" in="Shelf"/><PutIn object="Book" object_in="Box" '
+               'target="Shelf"/>')()  # fmt: skip
+    literal = [node.literal for node in tree.iterate() if hasattr(node, "literal")]
+    assert literal == [
+        {"object": Select("Book", on="desk"), "target": "Shelf"},
+        {"object": Select("Book", in_="Box"), "target": "Shelf"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: PutOn("Plate"),
+            "PutOn('Plate') needs its target: write PutOn('Plate', on='...') or "
+            "PutOn('Plate', '...')",
+        ),
+        (
+            lambda: PutOn("Plate", "Table", on="Counter"),
+            "PutOn('Plate', 'Table', on=...): on= names the target of PutOn; give it once: "
+            "PutOn('Plate', on='Table') or PutOn('Plate', 'Table'); to say which Plate by where "
+            "it is, select it: PutOn(Select('Plate', on=...), on='Table')",
+        ),
+        (lambda: PutIn("Book", "Shelf", in_="Box"), "in_= names the target of PutIn"),
+        (lambda: Pour("can"), "Pour('can') needs its target: write Pour('can', '...')"),
+        (lambda: Clean("mirror"), "Clean('mirror') needs its tool: write Clean('mirror', '...')"),
+    ],
+)
+def test_a_leaf_without_its_target_names_the_call_to_write(build: object, message: str) -> None:
+    with pytest.raises(PolicyError) as raised:
+        build()  # type: ignore[operator]
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '<PutOn object="Plate" target="Table" on="DiningTable"/>',
+            'PutOn: give its target once, as target="..." or on="..." (got both: '
+            "target='Table', on='DiningTable'); the object's own 'on' qualifier is object_on",
+        ),
+        (
+            '<PutOn object="Plate"/>',
+            "PutOn needs port 'target' (ports: object, target, or the target as on=)",
+        ),
+    ],
+)
+def test_xml_put_on_takes_its_target_once(body: str, message: str) -> None:
+    with pytest.raises(PolicyError) as raised:
+        xml(body)
+    assert message in str(raised.value)
 
 
 # --------------------------------------------------------------------------- the binding rule

@@ -32,7 +32,10 @@ object id (`mug_1`). A selector says which of several objects: `Select("Window",
 room="Study")`, or keywords on a leaf's first port (`GoTo("Window", room="Study")`), with the
 facts language's qualifiers `on`, `in`, `room`, `part_of`, `attrs`, `states`, and `any=True`
 when any one will do; in XML, ports (`room="Study"`, `target_room="Study"`,
-`attrs="cover=hard"`). Every port is bound by the first row's rules before the action's own.
+`attrs="cover=hard"`). `PutOn` and `PutIn` also take their target as `on=` and `in_=`
+(`PutOn("Plate", on="DiningTable")`; XML `on="DiningTable"`, `in="Cabinet"`); their object is
+then selected by the other keywords or a `Select` (XML: `object_on`, `object_in`). Every port is
+bound by the first row's rules before the action's own.
 
 **Faults.** Each rule, when broken, ends the run with the outcome in the last column, names
 the rule by its code (`broken precondition [holding]: ...`) and changes nothing. Rules modelled

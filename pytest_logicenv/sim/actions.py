@@ -68,7 +68,7 @@ from pytest_logicenv.sim.preconditions import (
     way_to,
     wet_if_wettable,
 )
-from pytest_logicenv.sim.selectors import Select, check_reference, selector
+from pytest_logicenv.sim.selectors import TARGET_QUALIFIERS, Select, check_reference, selector
 from pytest_logicenv.sim.world import WorldObject, WorldState
 
 #: What a port may hold: an object reference, or one with a selector.
@@ -475,7 +475,10 @@ def check_call(action: str, arguments: Mapping[str, Target]) -> None:
             raise PolicyError(f"{action} has no port {port!r}; its ports are: {ports}")
     for port in spec.ports:
         if port not in arguments:
-            raise PolicyError(f"{action} needs port {port!r} (ports: {ports})")
+            alias = TARGET_QUALIFIERS.get(action) if port == "target" else None
+            python = " (in_= in Python)" if alias == "in" else ""
+            named = f", or the target as {alias}={python}" if alias else ""
+            raise PolicyError(f"{action} needs port {port!r} (ports: {ports}{named})")
         target = arguments[port]
         where = f"{action} port {port!r}"
         if isinstance(target, Select):

@@ -13,6 +13,12 @@ objects the agent can see, none of them at hand, is an error that lists them:
 >>> leaf = GoTo("Window", room="Study")
 >>> leaf.ports
 {'target': Select('Window', room='Study')}
+
+``PutOn``'s ``on=`` and ``PutIn``'s ``in_=`` name the target instead, as one says it (the
+other keywords still select the object):
+
+>>> PutOn("Plate", on="DiningTable").ports
+{'object': 'Plate', 'target': 'DiningTable'}
 >>> PutIn("Book", Select("Shelf", room="Study", attrs={"level": "top"})).references()
 ('Book', 'Shelf', 'Study')
 
@@ -50,8 +56,8 @@ from pytest_logicenv.errors import FactError, PolicyError
 from pytest_logicenv.logic.facts import Fact, bound_roles, describe, parse_fact, references, to_json
 from pytest_logicenv.sim.actions import ACTIONS, Target, check_call
 from pytest_logicenv.sim.agent import Agent
+from pytest_logicenv.sim.selectors import TARGET_QUALIFIERS, selector
 from pytest_logicenv.sim.selectors import Select as Select  # policies import it from here
-from pytest_logicenv.sim.selectors import selector
 
 
 class AgentBehaviour(py_trees.behaviour.Behaviour):
@@ -278,6 +284,33 @@ def _first(ref: Target, qualifiers: Mapping[str, Any]) -> Target:
     return selector(ref, **qualifiers) if qualifiers else ref
 
 
+def _second(
+    action: str, first: Target, port: str, value: Target | None, qualifiers: dict[str, Any]
+) -> Target:
+    """The second port: ``value``, or the target ``PutOn``'s ``on=`` (``PutIn``'s ``in_=``)
+    names, taken out of ``qualifiers``. A target given both ways, or none, is a
+    :class:`PolicyError` naming the call to write."""
+    alias = TARGET_QUALIFIERS.get(action)
+    keyword = next((k for k in (alias, f"{alias}_") if alias and k in qualifiers), None)
+    if keyword is not None:
+        if value is not None:
+            raise PolicyError(
+                f"{action}({first!r}, {value!r}, {keyword}=...): {keyword}= names the target "
+                f"of {action}; give it once: {action}({first!r}, {keyword}={value!r}) or "
+                f"{action}({first!r}, {value!r}); to say which {first} by where it is, select "
+                f"it: {action}(Select({first!r}, {keyword}=...), {keyword}={value!r})"
+            )
+        value = qualifiers.pop(keyword)
+    if value is None:
+        named = (
+            f"{action}({first!r}, {alias if alias != 'in' else 'in_'}='...') or " if alias else ""
+        )
+        raise PolicyError(
+            f"{action}({first!r}) needs its {port}: write {named}{action}({first!r}, '...')"
+        )
+    return value
+
+
 class _OnTarget(ActionLeaf):
     def __init__(self, target: Target, *, name: str | None = None, **qualifiers: Any) -> None:
         super().__init__(type(self).__name__, {"target": _first(target, qualifiers)}, name=name)
@@ -288,28 +321,53 @@ class _OnObject(ActionLeaf):
         super().__init__(type(self).__name__, {"object": _first(object, qualifiers)}, name=name)
 
 
-class _ObjectToTarget(ActionLeaf):
-    def __init__(
-        self, object: Target, target: Target, *, name: str | None = None, **qualifiers: Any
+class _TwoPorts(ActionLeaf):
+    """An action with two ports; keywords select the first, but for the keyword that names
+    the target (``PutOn("Plate", on="DiningTable")``)."""
+
+    def _build(
+        self, first: Target, second: Target | None, name: str | None, qualifiers: dict[str, Any]
     ) -> None:
-        ports = {"object": _first(object, qualifiers), "target": target}
-        super().__init__(type(self).__name__, ports, name=name)
+        action = type(self).__name__
+        one, two = ACTIONS[action].ports
+        value = _second(action, first, two, second, qualifiers)
+        super().__init__(action, {one: _first(first, qualifiers), two: value}, name=name)
 
 
-class _TargetWithTool(ActionLeaf):
+class _ObjectToTarget(_TwoPorts):
     def __init__(
-        self, target: Target, tool: Target, *, name: str | None = None, **qualifiers: Any
+        self,
+        object: Target,
+        target: Target | None = None,
+        *,
+        name: str | None = None,
+        **qualifiers: Any,
     ) -> None:
-        ports = {"target": _first(target, qualifiers), "tool": tool}
-        super().__init__(type(self).__name__, ports, name=name)
+        self._build(object, target, name, qualifiers)
 
 
-class _TargetFromSource(ActionLeaf):
+class _TargetWithTool(_TwoPorts):
     def __init__(
-        self, target: Target, source: Target, *, name: str | None = None, **qualifiers: Any
+        self,
+        target: Target,
+        tool: Target | None = None,
+        *,
+        name: str | None = None,
+        **qualifiers: Any,
     ) -> None:
-        ports = {"target": _first(target, qualifiers), "source": source}
-        super().__init__(type(self).__name__, ports, name=name)
+        self._build(target, tool, name, qualifiers)
+
+
+class _TargetFromSource(_TwoPorts):
+    def __init__(
+        self,
+        target: Target,
+        source: Target | None = None,
+        *,
+        name: str | None = None,
+        **qualifiers: Any,
+    ) -> None:
+        self._build(target, source, name, qualifiers)
 
 
 class GoTo(_OnTarget):

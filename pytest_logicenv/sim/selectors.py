@@ -156,6 +156,16 @@ def check_reference(ref: object, where: str) -> None:
         )
 
 
+# --------------------------------------------------------------------------- the target
+
+
+#: The qualifier that names an action's target rather than selecting its first port:
+#: ``PutOn("Plate", on="DiningTable")`` puts the plate on the dining table, as one says it.
+#: Its object is then selected with the other qualifiers, or a :class:`Select`
+#: (``PutOn(Select("Plate", on="Counter"), on="DiningTable")``).
+TARGET_QUALIFIERS: Mapping[str, str] = {"PutOn": "on", "PutIn": "in"}
+
+
 # --------------------------------------------------------------------------- as text ports
 
 #: The qualifiers as BehaviorTree.CPP ports, with their descriptions (``in`` is ``in``).
@@ -170,16 +180,21 @@ PORT_QUALIFIERS: Mapping[str, str] = {
 }
 
 
-def qualifier_port(ports: Sequence[str], port: str, qualifier: str) -> str:
+def qualifier_port(action: str, ports: Sequence[str], port: str, qualifier: str) -> str:
     """The text port that qualifies ``port``: the qualifier itself for an action's first
-    port (``room``), prefixed by the port's name for the others (``target_room``)."""
-    return qualifier if port == ports[0] else f"{port}_{qualifier}"
+    port (``room``), prefixed by the port's name for the others (``target_room``) and for the
+    qualifier that names the action's target (``PutOn``'s ``object_on``)."""
+    plain = port == ports[0] and qualifier != TARGET_QUALIFIERS.get(action)
+    return qualifier if plain else f"{port}_{qualifier}"
 
 
-def text_ports(ports: Sequence[str]) -> list[tuple[str, str]]:
-    """Every qualifier port of an action with these ports, with its description."""
-    return [
-        (qualifier_port(ports, port, qualifier), f"{port}: {text}")
+def text_ports(action: str, ports: Sequence[str]) -> list[tuple[str, str]]:
+    """Every qualifier port of ``action`` (whose ports are ``ports``), with its description;
+    first the port that names its target, if it has one (``PutOn``'s ``on``)."""
+    alias = TARGET_QUALIFIERS.get(action)
+    named = [(alias, "target: the same as target=, as one says it")] if alias else []
+    return named + [
+        (qualifier_port(action, ports, port, qualifier), f"{port}: {text}")
         for port in ports
         for qualifier, text in PORT_QUALIFIERS.items()
     ]
@@ -189,25 +204,37 @@ def targets_from_text(
     action: str, ports: Sequence[str], values: Mapping[str, str]
 ) -> dict[str, str | Select]:
     """An action's ports from text ports (BehaviorTree.CPP attributes): each port's
-    reference, made a :class:`Select` when qualifier ports are given. A port that is neither
+    reference, made a :class:`Select` when qualifier ports are given, and the target from the
+    port that names it (``<PutOn object="Plate" on="DiningTable"/>``). A port that is neither
     an action port nor a qualifier port is a :class:`PolicyError` that lists them."""
     known = {
-        qualifier_port(ports, port, qualifier): (port, qualifier)
+        qualifier_port(action, ports, port, qualifier): (port, qualifier)
         for port in ports
         for qualifier in PORT_QUALIFIERS
     }
+    alias = TARGET_QUALIFIERS.get(action)
     qualifiers: dict[str, dict[str, Any]] = {port: {} for port in ports}
     targets: dict[str, str | Select] = {}
     for name, value in values.items():
         if name in ports:
             targets[name] = value
+        elif name == alias:
+            continue
         elif name in known:
             port, qualifier = known[name]
             where = f"{action} port {name}={value!r}"
             qualifiers[port][qualifier] = _parse_qualifier(qualifier, value, where)
         else:
-            listed = ", ".join([*ports, *known])
+            listed = ", ".join([*ports, *([alias] if alias else []), *known])
             raise PolicyError(f"{action} has no port {name!r}; its ports are: {listed}")
+    if alias is not None and alias in values:
+        if "target" in targets:
+            raise PolicyError(
+                f'{action}: give its target once, as target="..." or {alias}="..." (got both: '
+                f"target={targets['target']!r}, {alias}={values[alias]!r}); the object's own "
+                f"{alias!r} qualifier is object_{alias}"
+            )
+        targets["target"] = values[alias]
     for port, given in qualifiers.items():
         if given and port in targets:
             targets[port] = selector(targets[port], **given)

@@ -22,7 +22,7 @@ from pytest_logicenv.sim.bt.node import FAILURE, RUNNING, SKIPPED, SUCCESS
 from pytest_logicenv.sim.bt.ports import Port, PortType, inout_port, input_port, output_port
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction, XmlCondition
 from pytest_logicenv.sim.leaves import CONDITIONS
-from pytest_logicenv.sim.selectors import text_ports
+from pytest_logicenv.sim.selectors import TARGET_QUALIFIERS, text_ports
 
 Behaviour = py_trees.behaviour.Behaviour
 NodeKind = Literal["Action", "Condition", "Control", "Decorator"]
@@ -204,6 +204,12 @@ def _summary(node_id: str) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
+def _named_otherwise(action: str, port: str) -> bool:
+    """Whether an action's port may be left out for its target qualifier (``PutOn``'s
+    ``on``), which names it instead."""
+    return port == "target" and action in TARGET_QUALIFIERS
+
+
 def _simulator() -> list[NodeSpec]:
     specs = []
     for action, spec in ACTIONS.items():
@@ -213,10 +219,14 @@ def _simulator() -> list[NodeSpec]:
                 "Action",
                 lambda r, a=action: XmlAction(r.name, a, r.literal, r.known, r.raw),  # type: ignore[misc]
                 (
-                    *(input_port(port) for port in spec.ports),
+                    # PutOn's target may be given as on= instead (checked with the call).
+                    *(
+                        input_port(port, optional=_named_otherwise(action, port))
+                        for port in spec.ports
+                    ),
                     *(
                         input_port(name, description=text, optional=True)
-                        for name, text in text_ports(spec.ports)
+                        for name, text in text_ports(action, spec.ports)
                     ),
                 ),
                 description=_summary(action),
