@@ -13,8 +13,13 @@ import pytest
 from sample_scenes import two_rooms
 
 from pytest_logicenv.cli import main
+from pytest_logicenv.logic.facts import parse_facts
+from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.design import design_scene
 from pytest_logicenv.scenes.export import HOUSE_SCHEMA, to_house
+from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.model import Room, Scene, SceneObject
 
 CATALOG = default_catalog()
 
@@ -234,3 +239,116 @@ def test_the_house_loads_in_ai2thor() -> None:  # pragma: no cover - needs a Uni
         assert {"sofa", "table", "fridge"} <= ids or len(event.metadata["objects"]) >= 9
     finally:
         controller.stop()
+
+
+def _with(scene: Scene, changed: SceneObject) -> Scene:
+    return scene.with_objects([changed if o.id == changed.id else o for o in scene.objects])
+
+
+def _kitchen_with_sink_and_stove(tmp_path: Path) -> tuple[Scene, Path]:
+    """A designed, laid-out kitchen with a sink in its counter and a stove, as a scene file;
+    its faucet given a bathtub's asset, as the designer may pick."""
+    plan = Plan(
+        "export",
+        (),
+        setting=parse_facts(
+            [{"exists": "Sink", "as": "sink"}, {"exists": "Stove", "as": "stove"}], "setting"
+        ),
+        rooms=("Kitchen",),
+    )
+    scene = solve_layout(design_scene(plan, None, seed=0), seed=0)
+    faucet = next(o for o in scene.objects if o.type == "Faucet")
+    scene = _with(scene, replace(faucet, asset_id="Bathtub_Faucet_1"))
+    source = tmp_path / "kitchen.json"
+    source.write_text(json.dumps(scene.to_json()))
+    return scene, source
+
+
+def test_a_counters_sink_exports_as_a_sink_asset_set_into_it_and_nothing_is_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene, source = _kitchen_with_sink_and_stove(tmp_path)
+    assert main(["export", str(source)]) == 0
+    out = capsys.readouterr().out
+    house = json.loads((tmp_path / "kitchen.house.json").read_text())
+    objects = {obj["id"]: obj for obj in _walk(house["objects"])}
+    logicenv = house["metadata"]["logicenv"]
+    sink = scene.object("sink")
+    counter = objects[sink.part_of or ""]
+    # The sink is a basin sink (ProcTHOR's Sink assets), a child of its counter, its top the
+    # counter's, as iTHOR's counters hold their sinks.
+    assert "sink" in [child["id"] for child in counter["children"]]
+    sink_asset = CATALOG.asset(objects["sink"]["assetId"])
+    counter_asset = CATALOG.asset(counter["assetId"])
+    assert sink_asset is not None
+    assert counter_asset is not None
+    assert sink_asset.source_type == "Sink"
+    assert sink_asset.size[1] <= 0.3
+    counter_top = counter["position"]["y"] + counter_asset.size[1] / 2
+    assert objects["sink"]["position"]["y"] + sink_asset.size[1] / 2 == pytest.approx(
+        counter_top, abs=1e-3
+    )
+    # Its faucet is a kitchen faucet on the sink; its basin is spawned by the sink's asset.
+    faucet = next(o for o in scene.objects if o.type == "Faucet")
+    assert objects[faucet.id]["assetId"].startswith("Kitchen_Faucet_")
+    assert faucet.id in [child["id"] for child in objects["sink"]["children"]]
+    basin = next(o for o in scene.objects if o.type == "SinkBasin")
+    parts = {p["id"]: p for p in logicenv["parts"]}
+    assert parts[basin.id]["inAsset"] == objects["sink"]["assetId"]
+    # Each asset chosen over the scene's is recorded, and said.
+    chosen = {item["id"]: item for item in logicenv["assets"]}
+    assert chosen[faucet.id]["sceneAssetId"] == "Bathtub_Faucet_1"
+    assert chosen["sink"]["assetId"] == objects["sink"]["assetId"]
+    assert f"  asset: sink (Sink) exported as {sink_asset.id}\n" in out
+    # The counter that stands in for the stove has no burners or knobs: each is listed.
+    skipped = {item["id"]: item["reason"] for item in logicenv["skipped"]}
+    stove_parts = [o for o in scene.objects if o.part_of == "stove"]
+    assert {o.type for o in stove_parts} == {"StoveBurner", "StoveKnob"}
+    stand_in = objects["stove"]["assetId"]
+    for part in stove_parts:
+        assert skipped[part.id] == (
+            f"a part of stove: AI2-THOR's {stand_in}, the CounterTop that shows stove (Stove), "
+            f"has no {part.type}; what rests on it rests on stove"
+        )
+        assert f"  not exported: {part.id} (a part of stove: AI2-THOR's {stand_in}" in out
+    # Every object of the scene is in the house, inside an asset, or listed as skipped.
+    accounted = set(objects) | set(parts) | set(skipped)
+    assert accounted == {obj.id for obj in scene.objects}
+    assert len(accounted) == len(objects) + len(parts) + len(skipped)
+
+
+@pytest.mark.parametrize(
+    ("room", "whole", "family"),
+    [
+        ("Kitchen", "Sink", "Kitchen_Faucet_"),
+        ("Bathroom", "Sink", "Bathroom_Faucet_"),
+        ("Bathroom", "Bathtub", "Bathtub_Faucet_"),
+    ],
+)
+def test_a_faucet_exports_as_its_places_faucet(room: str, whole: str, family: str) -> None:
+    wrong = "Bathroom_Faucet_18" if family != "Bathroom_Faucet_" else "Kitchen_Faucet_1"
+    place = SceneObject("place", whole, "", room="r", size=(1.0, 0.9, 0.6))
+    tap = SceneObject("tap", "Faucet", wrong, room="r", part_of="place", relation="part")
+    scene = Scene(
+        "s",
+        rooms=(Room("r", room, ((0, 0), (3, 0), (3, 3), (0, 3))),),
+        objects=(place, tap),
+    )
+    house = to_house(scene)
+    exported = {obj["id"]: obj for obj in _walk(house["objects"])}
+    asset = CATALOG.asset(exported["tap"]["assetId"])
+    assert asset is not None
+    assert asset.id.startswith(family)
+    assert "toggleable" in asset.properties  # Bathroom_Faucet_18 does not turn on
+    noted = house["metadata"]["logicenv"]["assets"]
+    assert [(n["id"], n["sceneAssetId"], n["assetId"]) for n in noted] == [("tap", wrong, asset.id)]
+    # The same faucet with a fitting asset keeps it, and nothing is noted.
+    kept = to_house(_with(scene, replace(tap, asset_id=asset.id)))
+    assert kept["metadata"]["logicenv"]["assets"] == []
+
+
+def test_the_states_of_an_object_left_out_are_kept(tmp_path: Path) -> None:
+    scene, _ = _kitchen_with_sink_and_stove(tmp_path)
+    knob = next(o for o in scene.objects if o.type == "StoveKnob")
+    house = to_house(_with(scene, replace(knob, states={"toggled": True})))
+    assert house["metadata"]["logicenv"]["states"][knob.id] == {"toggled": True}

@@ -78,9 +78,10 @@ def test_a_kitchen_sink_is_set_into_a_counter_with_its_basin_and_faucet() -> Non
     scene = solve_layout(spec, seed=0)
     assert check_scene(scene).passed
     house = to_house(scene)
+    counter = next(o for o in house["objects"] if o["id"] == by_id["sink"].part_of)
+    sink = next(o for o in counter["children"] if o["id"] == "sink")  # an asset in the counter
     listed = {p["id"]: p for p in house["metadata"]["logicenv"]["parts"]}
-    assert listed["sink"]["partOf"] == by_id["sink"].part_of
-    assert listed["sink_sink_basin_1"]["inAsset"] == by_id[by_id["sink"].part_of].asset_id
+    assert listed["sink_sink_basin_1"]["inAsset"] == sink["assetId"]
 
 
 def test_a_shelving_unit_has_its_three_shelves_by_level() -> None:

@@ -71,6 +71,8 @@ def run_export(args: argparse.Namespace) -> int:
     )
     for item in logicenv["substitutions"]:
         print(f"  stand-in: {item['id']} ({item['type']}) exported as a {item['exportedAs']}")
+    for item in logicenv["assets"]:
+        print(f"  asset: {item['id']} ({item['type']}) exported as {item['assetId']}")
     for action in logicenv["stateActions"]:
         print(f"  after loading: {action['action']} {action['objectId']}")
     for item in logicenv["skipped"]:

@@ -21,9 +21,11 @@ The schema, as AI2-THOR's ``ProceduralData.cs``/``ProceduralTools.cs`` read it:
 
 ``metadata.logicenv`` says what the format cannot: the states AI2-THOR reaches by actions
 (``stateActions``, to replay after loading; ``states``), each stand-in asset
-(``substitutions``), the parts AI2-THOR spawns inside their wholes' assets (``parts``) and the
-objects AI2-THOR cannot show (``skipped``: a stain, a shelf level;
-what rested on them rests on their parent).
+(``substitutions``: a type AI2-THOR lacks), each asset chosen over the scene's (``assets``: a
+counter's sink, a faucet by its room), the parts AI2-THOR spawns inside their wholes' assets
+(``parts``) and every object AI2-THOR cannot show, with the reason (``skipped``: a stain, a
+stove's burners, which the counter standing in for the stove lacks; what rested on them rests
+on their parent).
 
 >>> from pytest_logicenv.scenes.model import Room, Scene, Wall
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
@@ -63,7 +65,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
     catalog = catalog or default_catalog()
     rooms = {room.id: room for room in scene.rooms}
     walls, holes = _walls(scene, rooms)
-    objects = house_objects(scene.objects, catalog)
+    objects = house_objects(scene.objects, catalog, {room.id: room.type for room in scene.rooms})
     height = max((w.height for w in scene.walls), default=2.5)
     return {
         "id": scene.id,
@@ -85,6 +87,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
                 "trajectory": scene.provenance.trajectory,
                 "skipped": objects.skipped,
                 "substitutions": objects.substitutions,
+                "assets": objects.assets,
                 "parts": objects.parts,
                 "stateActions": objects.state_actions,
                 "states": objects.states,

@@ -15,8 +15,10 @@ stain) is left out and listed under ``skipped``; what rested on it rests on its 
 A part (a dresser's drawer) is no object of the house: AI2-THOR spawns it inside its whole's
 asset, naming it after it (``<whole id>___<n>``). It is listed under ``metadata.logicenv.parts``
 with its whole, the asset that holds it and its states; what rests in it is a child of the
-whole. A part AI2-THOR spawns as an asset of its own (a sink's faucet) is a child of its
-whole.
+whole. A part that is an asset of its own (a sink set into a counter, a faucet) is a child of
+its whole; a part its whole's asset does not have (a burner of the counter that shows a stove)
+is skipped, with the reason. Where the export chooses another asset than the scene's (a
+counter's sink, a faucet by room: ``export_assets.py``) it is listed under ``assets``.
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
 >>> from pytest_logicenv.scenes.model import SceneObject
@@ -33,7 +35,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_logicenv.scenes.catalog import Catalog
+from pytest_logicenv.scenes.catalog import Asset, Catalog
+from pytest_logicenv.scenes.export_assets import asset_note, export_asset, holder
 from pytest_logicenv.scenes.model import SceneObject
 
 #: The action that puts an AI2-THOR object in a state its house format cannot carry.
@@ -56,26 +59,37 @@ class HouseObjects:
     parts: list[dict[str, Any]] = field(default_factory=list)
     state_actions: list[dict[str, Any]] = field(default_factory=list)
     states: dict[str, dict[str, bool]] = field(default_factory=dict)
+    assets: list[dict[str, str]] = field(default_factory=list)
 
 
-def house_objects(objects: Sequence[SceneObject], catalog: Catalog) -> HouseObjects:
-    """Objects nested as ``children`` of what they rest on; unexportable ones skipped."""
+def house_objects(
+    objects: Sequence[SceneObject], catalog: Catalog, room_types: Mapping[str, str] | None = None
+) -> HouseObjects:
+    """Objects nested as ``children`` of what they rest on; unexportable ones skipped.
+    ``room_types`` gives each room id's type (a kitchen's faucet is a kitchen faucet)."""
     by_id = {obj.id: obj for obj in objects}
+    rooms = room_types or {}
     result = HouseObjects()
+    assets: dict[str, Asset] = {}
+    for obj in objects:
+        whole = by_id.get(obj.part_of or "")
+        asset = export_asset(obj, whole, rooms.get(obj.room, ""), catalog)
+        if asset is not None:
+            assets[obj.id] = asset
+            if asset.id != obj.asset_id:
+                result.assets.append(asset_note(obj, asset, whole))
     exported: dict[str, dict[str, Any]] = {}
     for obj in objects:
-        asset = catalog.asset(obj.asset_id) if obj.asset_id else None
-        if obj.part_of is not None and asset is None:
-            result.parts.append(_part(obj, by_id))
-            continue
-        if asset is None:
-            result.skipped.append({"id": obj.id, "type": obj.type, "reason": _why_not(obj)})
-            continue
-        exported[obj.id] = _object(obj, asset.size[1], catalog)
-        if asset.source_type != obj.type:
-            result.substitutions.append(_substitution(obj, asset.source_type))
-        if obj.states:
+        if obj.states:  # every object's, exported or not (a skipped stove knob that is on)
             result.states[obj.id] = dict(obj.states)
+        asset = assets.get(obj.id)
+        if asset is None:
+            _not_an_object(obj, by_id, assets, catalog, result)
+            continue
+        set_in = obj.part_of is not None and not obj.asset_id  # a sink in its counter's top
+        exported[obj.id] = _object(obj, asset, catalog, top_aligned=set_in)
+        if asset.source_type != obj.type:
+            result.substitutions.append(_substitution(obj, asset))
         result.state_actions += _state_actions(obj)
     for obj in objects:
         if obj.id not in exported:
@@ -90,16 +104,36 @@ def house_objects(objects: Sequence[SceneObject], catalog: Catalog) -> HouseObje
     return result
 
 
-def _part(obj: SceneObject, by_id: Mapping[str, SceneObject]) -> dict[str, Any]:
+def _not_an_object(
+    obj: SceneObject,
+    by_id: Mapping[str, SceneObject],
+    assets: Mapping[str, Asset],
+    catalog: Catalog,
+    result: HouseObjects,
+) -> None:
+    """List ``obj``, which no asset of its own shows: as a part inside its whole's asset, or
+    skipped with the reason."""
+    if obj.part_of is None:
+        result.skipped.append({"id": obj.id, "type": obj.type, "reason": _why_not(obj)})
+        return
+    inside, why = holder(obj, by_id, assets, catalog)
+    if inside:
+        result.parts.append(_part(obj, inside))
+        return
+    whole = by_id.get(obj.part_of)
+    rests = f"; what rests on it rests on {whole.id}" if whole is not None else ""
+    result.skipped.append(
+        {"id": obj.id, "type": obj.type, "reason": f"a part of {obj.part_of}: {why}{rests}"}
+    )
+
+
+def _part(obj: SceneObject, inside: str) -> dict[str, Any]:
     """A part as ``metadata.logicenv.parts`` lists it: inside which asset AI2-THOR has it."""
-    whole = by_id.get(obj.part_of or "")
-    while whole is not None and not whole.asset_id and whole.part_of is not None:
-        whole = by_id.get(whole.part_of)
     return {
         "id": obj.id,
         "type": obj.type,
         "partOf": obj.part_of,
-        "inAsset": whole.asset_id if whole is not None else "",
+        "inAsset": inside,
         "attrs": dict(obj.attrs),
         "states": dict(obj.states),
     }
@@ -111,12 +145,13 @@ def _why_not(obj: SceneObject) -> str:
     return f"{obj.type} has no AI2-THOR asset"
 
 
-def _substitution(obj: SceneObject, shown_as: str) -> dict[str, str]:
+def _substitution(obj: SceneObject, asset: Asset) -> dict[str, str]:
+    shown_as = asset.source_type
     return {
         "id": obj.id,
         "type": obj.type,
         "exportedAs": shown_as,
-        "assetId": obj.asset_id,
+        "assetId": asset.id,
         "reason": f"AI2-THOR has no {obj.type}; a {shown_as} stands in for it",
     }
 
@@ -131,16 +166,20 @@ def _state_actions(obj: SceneObject) -> list[dict[str, Any]]:
     ]
 
 
-def _object(obj: SceneObject, asset_height: float, catalog: Catalog) -> dict[str, Any]:
+def _object(
+    obj: SceneObject, asset: Asset, catalog: Catalog, *, top_aligned: bool = False
+) -> dict[str, Any]:
     x, y, z = obj.position
-    bottom = y - obj.size[1] / 2
+    height = asset.size[1]
+    # A stand-in may be taller or shorter than the object it shows: keep its bottom (a set-in
+    # sink keeps its top, the counter's).
+    centre = y + obj.size[1] / 2 - height / 2 if top_aligned else y - obj.size[1] / 2 + height / 2
     source = catalog.types.get(obj.type)
     kinematic = bool(source.kinematic) if source is not None else False
     data: dict[str, Any] = {
         "id": obj.id,
-        "assetId": obj.asset_id,
-        # A stand-in may be taller or shorter than the object it shows: keep its bottom.
-        "position": xyz(x, bottom + asset_height / 2, z),
+        "assetId": asset.id,
+        "position": xyz(x, centre, z),
         "rotation": xyz(0, obj.rotation, 0),
         "kinematic": kinematic and not obj.has("pickupable"),
     }
