@@ -19,7 +19,7 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
     assert main(["types"]) == 0
     lines = _lines(capsys)
     assert (
-        "HousePlant: moveable, fillable; rooms: Kitchen sometimes, LivingRoom sometimes, "
+        "HousePlant: moveable, canFillWithLiquid; rooms: Kitchen sometimes, LivingRoom sometimes, "
         "Bedroom sometimes, Bathroom sometimes; stands: corner, edge"
     ) in lines
     assert (
@@ -43,6 +43,20 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
     stain = next(line for line in lines if line.startswith("Stain (custom): "))
     assert stain.endswith("exports as: nothing (no AI2-THOR asset; left out, and listed)")
     assert lines == sorted(lines)
+
+
+def test_properties_are_named_as_ai2thor_names_them_and_ours_are_flagged(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["types"]) == 0
+    lines = {line.split(":")[0]: line for line in _lines(capsys)}
+    assert lines["WateringCan"].startswith("WateringCan: pickupable, canFillWithLiquid; ")
+    assert lines["SoapBottle"].startswith("SoapBottle: pickupable, canBeUsedUp; ")
+    assert "isHeatSource" in lines["StoveBurner"]
+    assert lines["Fridge"].startswith("Fridge: static, receptacle, openable, isColdSource; ")
+    assert lines["Towel"].startswith("Towel: pickupable, dirtyable (ours), wettable (ours)")
+    ours = ("fillable", "can_be_used_up", "heat_source", "cold_source", "see_through")
+    assert not [line for line in lines.values() if any(name in line for name in ours)]
 
 
 def test_a_word_narrows_by_name_property_room_or_part(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,13 +1,15 @@
 """``logicenv types``: the object types a plan's facts and a policy may name, as they are.
 
-Types are the catalog's: AI2-THOR's (the properties its objects have, under our names, with
-AI2-THOR's own in ``--json``), our custom ones (flagged, with the AI2-THOR asset each exports
-as) and the user's type file's (``--types``). Each line gives the properties (``(ours)`` marks
-the ones we add), the parts a type is made of and the types it is part of, its usual rooms
-(ProcTHOR's weights, else the share of AI2-THOR's scenes that hold one) and where in a room it
-stands. A WORD keeps the types whose name, property, room or parts contain it, and the type the
-word means (``nightstand`` means SideTable, ``glass`` a Cup: the synonym table the catalog's
-retrieval and the plan checks share); a word nothing matches gets the closest types.
+Types are the catalog's: AI2-THOR's (the properties its objects have, under AI2-THOR's names:
+``canFillWithLiquid``, ``canBeUsedUp``, ``isHeatSource``; ``--json`` maps our names, which a
+plan's states use, to them), our custom ones (flagged, with the AI2-THOR asset each exports as)
+and the user's type file's (``--types``). Each line gives the properties (``(ours)`` marks the
+ones we add: ``wettable``, a counter's ``dirtyable``), the parts a type is made of and the
+types it is part of, its usual rooms (ProcTHOR's weights, else the share of AI2-THOR's scenes
+that hold one) and where in a room it stands. A WORD keeps the types whose name, property,
+room or parts contain it, and the type the word means (``nightstand`` means SideTable,
+``glass`` a Cup: the synonym table the catalog's retrieval and the plan checks share); a word
+nothing matches gets the closest types.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="logicenv")
@@ -34,7 +36,8 @@ def register(subparsers: Any) -> None:
         help="list the object types plans and policies may name",
         description="List the object types (AI2-THOR's, ours and your type file's) with their "
         "properties, parts, rooms and placement. WORD keeps the types whose name, property, "
-        "room or parts contain it, and the type it means (nightstand: SideTable).",
+        "room or parts contain it, and the type it means (nightstand: SideTable). Properties "
+        "are named as AI2-THOR names them; (ours) marks the ones we add.",
     )
     types.add_argument("word", nargs="?", metavar="WORD", help="e.g. fillable, Kitchen, drawer")
     types.add_argument("--json", action="store_true", help="print JSON, for tools and prompts")

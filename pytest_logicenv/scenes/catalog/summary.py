@@ -1,5 +1,7 @@
 """What the catalog says of a type, for people (one line) and for tools and prompts (JSON):
-its properties under our names and AI2-THOR's, the ones we add, its parts, its usual rooms
+its properties (the line names them as AI2-THOR does, ``canFillWithLiquid``, ``canBeUsedUp``,
+``isHeatSource``, and marks ``(ours)`` the ones we add; the JSON maps our names, which plans'
+states and the simulator use, to AI2-THOR's), its parts, its usual rooms
 (ProcTHOR's weights, else the share of AI2-THOR's scenes), where in a room it stands, and what
 an exported house shows for it.
 
@@ -8,6 +10,8 @@ an exported house shows for it.
 >>> type_line(catalog.type("Sink"), catalog)  # doctest: +NORMALIZE_WHITESPACE
 'Sink: static, receptacle; parts: SinkBasin, Faucet; part of: CounterTop; rooms: Kitchen 100%,
  Bathroom 100% of AI2-THOR scenes; stands: corner, edge'
+>>> type_line(catalog.type("HousePlant"), catalog).split(";")[0]
+'HousePlant: moveable, canFillWithLiquid'
 >>> type_json(catalog.type("HousePlant"), catalog)["properties"]
 {'moveable': 'moveable', 'fillable': 'canFillWithLiquid'}
 """
@@ -25,10 +29,11 @@ WEIGHT_WORDS = {1: "sometimes", 2: "often"}
 
 
 def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
-    """One line: ``Name (custom): properties; parts: ...; rooms: ...; ...``."""
+    """One line: ``Name (custom): properties; parts: ...; rooms: ...; ...``, the properties
+    under AI2-THOR's names (ours where AI2-THOR has none), ``(ours)`` after each we add."""
     flag = " (custom)" if obj_type.custom else ""
     props = [
-        f"{p} (ours)" if p in obj_type.extensions else p
+        f"{THOR_NAME.get(p, p)} (ours)" if p in obj_type.extensions else THOR_NAME.get(p, p)
         for p in obj_type.properties
         if p != "wall_mounted"
     ]
