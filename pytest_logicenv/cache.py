@@ -394,6 +394,27 @@ class Cache:
             self.forget(lock_file.name[1 : -len(".lock")])
 
 
+def listing_manifest(path: Path) -> Path | None:
+    """The manifest of the cache entry that lists ``path`` among its files (``None``: no
+    entry does). Commands that write beside a scene ask it before they overwrite anything.
+
+    >>> listing_manifest(Path("/nowhere/scenes/a.svg")) is None
+    True
+    """
+    target = path.absolute()
+    for folder in target.parents:
+        manifest = folder / MANIFEST
+        if not manifest.is_file():
+            continue
+        try:
+            files = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
+        except (OSError, ValueError, AttributeError):
+            return None
+        listed = isinstance(files, dict) and target.relative_to(folder).as_posix() in files
+        return manifest if listed else None
+    return None
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write a text file whole or not at all (temporary file + rename), with the
     permissions a plain ``open()`` would give it (``mkstemp`` alone makes it 0600)."""

@@ -222,6 +222,12 @@ class CacheError(LogicEnvError):
     """A cache entry is missing, stale or corrupt."""
 
 
+class CachedFileError(CacheError):
+    """A command would overwrite a file a cache entry's manifest lists (a committed scene's
+    picture or house): its digest would no longer match, and the next run rebuilds the entry
+    (in CI, fails)."""
+
+
 class CacheRebuilt(LogicEnvError, UserWarning):
     """A warning: a cache entry was rebuilt because it was stale, and why (its plan.json was
     edited, a derived file did not match its digest, an older format). Shown in pytest's

@@ -14,7 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sample_scenes import two_rooms
 
+from pytest_logicenv.cache import CACHE_FORMAT, Cache, digests, dumps, file_hash
 from pytest_logicenv.cli import main
+from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.model import Scene, load_scene
 from pytest_logicenv.scenes.render import (
     FAILED_STROKE,
@@ -265,7 +267,7 @@ def test_cli_render_draws_a_run_from_its_json(
 ) -> None:
     scene, scene_file, run_file = scene_and_run(tmp_path)
     assert main(["render", str(scene_file), "--trace", str(run_file)]) == 0
-    out = tmp_path / "scene.svg"
+    out = tmp_path / "scene.run1.svg"  # beside the scene's own picture, not over it
     assert capsys.readouterr().out.strip() == f"wrote {out}, 5 actions drawn (counterfactual)"
     outcome = Outcome.from_json(json.loads(run_file.read_text()))
     assert out.read_text() == render_svg(scene, outcome)
@@ -284,7 +286,55 @@ def test_cli_render_reads_the_runs_logicenv_run_prints(
     assert "2 runs in scene 'toy=doll-wipe=yes'; choose one with --run N or --run TEXT" in err
     assert "(1: Counterfactual: PutIn(milk, fridge) broke a precondition" in err
     assert main(["render", str(scene_file), "--trace", str(several), "--run", "2"]) == 0
-    assert "0 actions drawn (pass)" in capsys.readouterr().out
+    assert f"wrote {tmp_path / 'scene.run2.svg'}, 0 actions drawn (pass)" in capsys.readouterr().out
+
+
+def _cache_entry(root: Path) -> tuple[Path, dict[str, str]]:
+    """A cache entry holding ``two_rooms`` as the plugin writes one; its scene file and the
+    digests its manifest lists."""
+    stem = "scenes/toy=doll"
+    files = {
+        f"{stem}.json": dumps(two_rooms().to_json()),
+        f"{stem}.svg": render_svg(two_rooms()).encode(),
+        f"{stem}.house.json": dumps(to_house(two_rooms())),
+    }
+    listed = digests(files)
+    files["manifest.json"] = dumps({"format": CACHE_FORMAT, "files": listed})
+    entry = Cache(root).write_entry("tidy-0123abcd", files)
+    return entry.root / f"{stem}.json", listed
+
+
+def _digests_hold(scene_file: Path, listed: dict[str, str]) -> bool:
+    entry = scene_file.parent.parent
+    return all(file_hash((entry / name).read_bytes()) == sha for name, sha in listed.items())
+
+
+def test_cli_render_and_export_never_overwrite_a_file_a_cache_entry_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene_file, listed = _cache_entry(tmp_path / "cache")
+    run_file = tmp_path / "run.json"
+    run_file.write_text(json.dumps(run_policy(fetch_milk, two_rooms()).to_json()))
+    assert main(["render", str(scene_file), "--trace", str(run_file)]) == 0
+    drawn_run = scene_file.with_name("toy=doll.run1.svg")
+    assert capsys.readouterr().out == f"wrote {drawn_run}, 5 actions drawn (counterfactual)\n"
+    assert _digests_hold(scene_file, listed)  # the next run finds its entry fresh
+    picture = scene_file.with_suffix(".svg")
+    assert main(["render", str(scene_file), "--trace", str(run_file), "-o", str(picture)]) == 2
+    assert capsys.readouterr().err == (
+        f"logicenv render: error: {picture} is a file of the cache entry "
+        f"{scene_file.parent.parent}, whose manifest holds its digest: overwriting it would "
+        "make the entry stale (rebuilt on the next run, an error in CI). Choose another path "
+        "with -o OUT\n"
+    )
+    assert _digests_hold(scene_file, listed)
+    # Writing what the entry already holds changes nothing, and says so.
+    assert main(["render", str(scene_file)]) == 0
+    assert capsys.readouterr().out == f"unchanged (a file of its cache entry): {picture}\n"
+    assert main(["export", str(scene_file)]) == 0
+    house = scene_file.with_name("toy=doll.house.json")
+    assert capsys.readouterr().out.startswith(f"unchanged (a file of its cache entry): {house}: ")
+    assert _digests_hold(scene_file, listed)
 
 
 @pytest.mark.parametrize(

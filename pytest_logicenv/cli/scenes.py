@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pytest_logicenv.cache import listing_manifest, write_atomic
 from pytest_logicenv.cli.args import catalog_of
-from pytest_logicenv.errors import LogicEnvError, RunFileError
-from pytest_logicenv.scenes.export import write_house
+from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
+from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.model import load_scene
-from pytest_logicenv.scenes.render import write_svg
+from pytest_logicenv.scenes.render import render_svg
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +50,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "its test or policy name contains",
     )
     render.add_argument(
-        "-o", "--output", metavar="OUT.svg", help="where to write (default: SCENE.svg)"
+        "-o",
+        "--output",
+        metavar="OUT.svg",
+        help="where to write (default: SCENE.svg; with --trace, SCENE.runN.svg, N the run's "
+        "number among the scene's runs in RUN.json). A file a cache entry lists is never "
+        "overwritten",
     )
     render.set_defaults(handler=run_render)
 
@@ -61,12 +67,30 @@ def _output(args: argparse.Namespace, suffix: str) -> Path:
     return source.with_name(source.name.removesuffix(".json") + suffix)
 
 
+def _write(path: Path, text: str) -> str:
+    """Write ``text`` to ``path``; the verb said. A file a cache entry's manifest lists is
+    left as it is when ``text`` is what it holds, and otherwise refused: its digest would no
+    longer match, and the next run would rebuild the entry (in CI, fail)."""
+    manifest = listing_manifest(path)
+    if manifest is None:
+        write_atomic(path, text)
+        return "wrote"
+    if path.is_file() and path.read_bytes() == text.encode("utf-8"):
+        return "unchanged (a file of its cache entry):"
+    raise CachedFileError(
+        f"{path} is a file of the cache entry {manifest.parent}, whose manifest holds its "
+        "digest: overwriting it would make the entry stale (rebuilt on the next run, an error "
+        "in CI). Choose another path with -o OUT"
+    )
+
+
 def run_export(args: argparse.Namespace) -> int:
     path = _output(args, ".house.json")
-    house = write_house(load_scene(args.scene), path, catalog_of(args))
+    house = to_house(load_scene(args.scene), catalog_of(args))
+    verb = _write(path, house_text(house))
     logicenv = house["metadata"]["logicenv"]
     print(
-        f"wrote {path}: {len(house['rooms'])} rooms, {len(house['doors'])} doors, "
+        f"{verb} {path}: {len(house['rooms'])} rooms, {len(house['doors'])} doors, "
         f"{len(house['windows'])} windows, {_count(house['objects'])} objects"
     )
     for item in logicenv["substitutions"]:
@@ -91,19 +115,22 @@ def _count(objects: list[dict[str, object]]) -> int:
 def run_render(args: argparse.Namespace) -> int:
     scene = load_scene(args.scene)
     outcome = None
+    suffix = ".svg"
     if args.trace is not None:
-        from pytest_logicenv.sim.run_file import load_runs, pick_run
+        from pytest_logicenv.sim.run_file import load_runs, numbered_run
 
         runs = load_runs(args.trace)
         try:
-            outcome = pick_run(runs, scene.id, args.run)
+            number, outcome = numbered_run(runs, scene.id, args.run)
         except RunFileError as error:
             raise RunFileError(f"{args.trace}: {error}") from None
+        suffix = f".run{number}.svg"  # beside the scene's own picture, never over it
     elif args.run is not None:
         raise LogicEnvError("--run picks one of the runs of --trace RUN.json; give --trace too")
-    path = write_svg(scene, _output(args, ".svg"), outcome)
+    path = _output(args, suffix)
+    verb = _write(path, render_svg(scene, outcome))
     count = len(outcome.actions) if outcome else 0
     noun = "action" if count == 1 else "actions"
     actions = f", {count} {noun} drawn ({outcome.kind})" if outcome else ""
-    print(f"wrote {path}{actions}")
+    print(f"{verb} {path}{actions}")
     return 0

@@ -100,8 +100,13 @@ def write_house(scene: Scene, path: str | Path, catalog: Catalog | None = None) 
     """Write the house JSON to ``path`` atomically (a temporary file renamed into place);
     returns the house."""
     house = to_house(scene, catalog)
-    write_atomic(Path(path), json.dumps(house, indent=2) + "\n")
+    write_atomic(Path(path), house_text(house))
     return house
+
+
+def house_text(house: dict[str, Any]) -> str:
+    """The house file's text, as :func:`write_house` writes it."""
+    return json.dumps(house, indent=2, ensure_ascii=False) + "\n"
 
 
 # --------------------------------------------------------------------------- rooms and walls

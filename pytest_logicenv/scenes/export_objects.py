@@ -193,5 +193,6 @@ def _object(
 
 
 def xyz(x: float, y: float, z: float) -> dict[str, float]:
-    """A point as the house format writes it, to 0.1 mm."""
-    return {"x": round(x, 4), "y": round(y, 4), "z": round(z, 4)}
+    """A point as the house format writes it, to 0.1 mm, always as floats (a scene read back
+    from JSON exports as the scene it was written from)."""
+    return {"x": round(float(x), 4), "y": round(float(y), 4), "z": round(float(z), 4)}

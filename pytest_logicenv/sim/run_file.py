@@ -74,6 +74,13 @@ def pick_run(runs: Sequence[FoundRun], scene_id: str, choice: str | None = None)
     """The run in scene ``scene_id``: the only one, else the one ``choice`` names: its number
     among the scene's runs (from 1) or a text only its label contains (a policy's name). The
     error lists the runs to choose from."""
+    return numbered_run(runs, scene_id, choice)[1]
+
+
+def numbered_run(
+    runs: Sequence[FoundRun], scene_id: str, choice: str | None = None
+) -> tuple[int, Outcome]:
+    """:func:`pick_run`'s run with its number among the scene's runs (from 1)."""
     here = [run for run in runs if run.outcome.scene == scene_id]
     if not here:
         scenes = sorted({run.outcome.scene for run in runs})
@@ -83,12 +90,16 @@ def pick_run(runs: Sequence[FoundRun], scene_id: str, choice: str | None = None)
             "was made in"
         )
     if choice is None and len(here) == 1:
-        return here[0].outcome
+        return 1, here[0].outcome
     if choice is not None and choice.isdigit() and 1 <= int(choice) <= len(here):
-        return here[int(choice) - 1].outcome
-    named = [run for run in here if choice and not choice.isdigit() and choice in run.label]
+        return int(choice), here[int(choice) - 1].outcome
+    named = [
+        (number, run)
+        for number, run in enumerate(here, start=1)
+        if choice and not choice.isdigit() and choice in run.label
+    ]
     if len(named) == 1:
-        return named[0].outcome
+        return named[0][0], named[0][1].outcome
     choices = "; ".join(f"{i}: {run.describe()}" for i, run in enumerate(here, start=1))
     raise RunFileError(
         f"{len(here)} runs in scene {scene_id!r}; choose one with --run N or --run TEXT ({choices})"
