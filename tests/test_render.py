@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from sample_scenes import two_rooms
 from pytest_logicenv.cache import CACHE_FORMAT, Cache, digests, dumps, file_hash
 from pytest_logicenv.cli import main
 from pytest_logicenv.scenes.export import to_house
-from pytest_logicenv.scenes.model import Scene, load_scene
+from pytest_logicenv.scenes.model import DroppedObject, Scene, load_scene
 from pytest_logicenv.scenes.render import (
     FAILED_STROKE,
     TASK_STROKE,
@@ -218,6 +219,54 @@ def test_objects_acted_on_are_outlined_and_the_failing_one_is_red() -> None:
     assert strokes["toy"] == FAILED_STROKE  # named by the failing PutIn
     assert strokes["sofa"] == FAILED_STROKE
     assert strokes["table"] == TASK_STROKE  # untouched
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """CIELAB of an sRGB colour ``#rrggbb`` (D65)."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i : i + 2], 16) / 255) for i in (1, 3, 5))
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def test_the_keys_outlines_are_told_apart_at_a_glance() -> None:
+    """The key's box outlines (a task object, another, one acted on, the failing action's)
+    differ pairwise by CIE76 Delta E over 40; the task object's orange was 19 from the
+    failure's red."""
+    scene = two_rooms()
+    outcome = run_policy(fetch_milk, scene)
+    root = ET.fromstring(render_svg(scene, outcome))
+    key = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "key")
+    boxes = [e.get("stroke") for e in key if e.tag == f"{SVG}rect"]
+    labels = [e.text for e in key if e.tag == f"{SVG}text"][: len(boxes)]
+    outlines = dict(zip(labels, boxes, strict=True))
+    assert list(outlines) == ["task object", "other object", "acted on", "failing action's object"]
+    for (one, a), (other, b) in itertools.combinations(outlines.items(), 2):
+        assert a is not None
+        assert b is not None
+        assert math.dist(_lab(a), _lab(b)) > 40, (one, other)
+
+
+def test_the_header_says_which_objects_the_layout_left_out() -> None:
+    scene = two_rooms()
+    left_out = tuple(
+        DroppedObject(f"chair_{i}", "Chair", "kitchen", 1, "no room") for i in range(7)
+    )
+    provenance = replace(scene.provenance, dropped_objects=left_out)
+    root = ET.fromstring(render_svg(replace(scene, provenance=provenance)))
+    note = " ".join(t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "note")
+    assert note == (
+        "11 objects, 2 rooms, 7 objects left out (no room for them): chair_0, chair_1, "
+        "chair_2, chair_3, chair_4 and 2 more"
+    )
 
 
 def test_a_run_that_did_nothing_says_so() -> None:

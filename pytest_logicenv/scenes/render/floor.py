@@ -24,7 +24,10 @@ ROOM_COLOURS = {
     "LaundryRoom": "#f1eef5",
     "DiningRoom": "#f5f1e4",
 }
-TASK_FILL, TASK_STROKE = "#ffd27f", "#d9480f"
+#: Outlines tell objects apart at a glance: a task object's purple, the one a failing action
+#: named red, one the run acted on blue, any other grey (every two differ by CIE76 Delta E
+#: over 40, where the task object's orange of before was 19 from the failure's red).
+TASK_FILL, TASK_STROKE = "#ffd27f", "#862e9c"
 OBJECT_FILL, OBJECT_STROKE = "#ffffff", "#5c5f66"
 TOUCHED_STROKE, FAILED_STROKE = "#1971c2", "#e03131"
 WALL_COLOUR, DOOR_COLOUR, WINDOW_COLOUR = "#343a40", "#b08968", "#4dabf7"

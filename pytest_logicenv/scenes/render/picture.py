@@ -25,6 +25,8 @@ MARGIN = 24.0
 MIN_WIDTH = 560.0
 #: How many lines the list of steps shows at most (the first few and the last ones).
 MAX_STEP_LINES = 60
+#: How many of the objects the layout left out the header names (it counts them all).
+MAX_LEFT_OUT_NAMED = 5
 FAIL_COLOUR, PASS_COLOUR, NOTE_COLOUR = "#c92a2a", "#2b8a3e", "#495057"
 
 #: A line of text: (text, font size, bold, colour, css class).
@@ -99,11 +101,27 @@ def _header(scene: Scene, outcome: Outcome | None, limit: float) -> list[Line]:
         lines += _wrapped(outcome.headline(), 13, True, colour, "verdict", limit)
         for detail in _details(outcome):
             lines += _wrapped(detail, 12, False, colour, "verdict-detail", limit)
-    rooms = len(scene.rooms)
-    note = f"{len(scene.objects)} objects, {rooms} room{'s' if rooms != 1 else ''}"
-    if scene.provenance.dropped:
-        note += f", {len(scene.provenance.dropped)} relation(s) relaxed"
-    return [*lines, (note, 12, False, NOTE_COLOUR, "note")]
+    return [*lines, *_wrapped(_note(scene), 12, False, NOTE_COLOUR, "note", limit)]
+
+
+def _note(scene: Scene) -> str:
+    """How many objects and rooms, how many relations the layout relaxed, and which objects
+    it left out (the room was full): a picture never hides that something is missing."""
+    note = f"{_count(len(scene.objects), 'object')}, {_count(len(scene.rooms), 'room')}"
+    provenance = scene.provenance
+    if provenance.dropped:
+        note += f", {_count(len(provenance.dropped), 'relation')} relaxed"
+    left_out = [dropped.id for dropped in provenance.dropped_objects]
+    if left_out:
+        shown = ", ".join(left_out[:MAX_LEFT_OUT_NAMED])
+        more = len(left_out) - MAX_LEFT_OUT_NAMED
+        shown += f" and {more} more" if more > 0 else ""
+        note += f", {_count(len(left_out), 'object')} left out (no room for them): {shown}"
+    return note
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _details(outcome: Outcome) -> list[str]:
