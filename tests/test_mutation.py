@@ -175,6 +175,38 @@ def test_a_selector_is_retargeted_to_another_room_the_plan_has() -> None:
     ] * 2
 
 
+def test_a_selector_denotes_the_roles_its_room_whole_and_attributes_allow() -> None:
+    from pytest_logicenv.mutation.plan_facts import TaskFacts
+    from pytest_logicenv.sim.leaves import Select
+
+    setting = [
+        {"exists": "Desk", "as": "study_desk", "where": {"room": "Study"}},
+        {"exists": "Desk", "as": "bedroom_desk", "where": {"room": "Bedroom"}},
+        {"exists": "Drawer", "as": "study_drawer", "where": {"part_of": "study_desk"}},
+        {"exists": "Window", "as": "study_window", "where": {"room": "Study"}},
+        {"exists": "Window", "as": "bedroom_window", "where": {"room": "Bedroom"}},
+        {"exists": "Window", "as": "skylight", "attrs": {"kind": "roof"}},
+        {"exists": "Book", "as": "book", "where": {"in": "study_drawer"}},
+    ]
+    plan = Plan("study", (), setting=parse_facts(setting, "setting"), rooms=("Study", "Bedroom"))
+    facts = TaskFacts.of(plan)
+    study_window = Select("Window", room="Study")
+    assert facts.denoted(study_window) == {"Window", "study_window", "skylight"}
+    assert facts.denoted(Select("Window", attrs={"kind": "wall"})) == {
+        "Window",
+        "study_window",
+        "bedroom_window",
+    }
+    assert facts.denoted(Select("Drawer", part_of="Desk", room="Study")) == {
+        "Drawer",
+        "study_drawer",  # in the study through the desk it is a part of
+    }
+    assert facts.denoted(Select("Drawer", room="Bedroom")) == {"Drawer"}
+    assert facts.denoted(Select("Drawer", part_of="Sofa")) == {"Drawer"}
+    assert facts.denoted(Select("book", room="Bedroom")) == {"book"}  # a role is itself
+    assert facts.rooms_of("book") == {"Study"}
+
+
 def test_subtree_ports_are_retargeted_as_the_value_they_had_when_the_tree_was_built() -> None:
     policy = parse_bt_xml(
         """

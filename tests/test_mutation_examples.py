@@ -39,6 +39,44 @@ def test_every_hand_written_fault_is_among_the_kills(task: str, flavour: str) ->
         assert twins, f"no mutant of the correct policy fails as {fault}_policy does"
 
 
+#: Mutants of actions that name their objects by selectors (a type with a room, a whole),
+#: which the plan's goals name by roles: the operators find the roles a selector denotes.
+SELECTOR_MUTANTS = {
+    "study_night": [
+        "drop-open: skips Open(Drawer of Desk in the Study) before PickUp(book) from study_drawer",
+        "delete-goal-action: skips Close(Window in the Study), the last action making "
+        "study_window open=False true",
+        "delete-goal-action: skips ToggleOff(DeskLamp in the Study), the last action making "
+        "study_lamp toggled=False true",
+        "delete-goal-action: skips PutOn(book, Desk in the Bedroom), the last action making "
+        "book on bedroom_desk true",
+    ],
+    "living_room_drawers": [
+        "delete-goal-action: skips PutIn(keys, Drawer of SideTable), the last action making "
+        "keys in side_drawer true",
+        "delete-goal-action: skips Close(Cabinet of TVStand (open=true)), the last action "
+        "making open_cabinet open=False true",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("task", "flavour"), [(task, flavour) for task, flavour in CASES if task in SELECTOR_MUTANTS]
+)
+def test_actions_named_by_selectors_get_the_plans_mutants_and_the_scenes_kill_them(
+    task: str, flavour: str
+) -> None:
+    correct = flavours(task)[flavour]["correct"]
+    found = {
+        f"{m.mutation.operator}: {m.mutation.change}": m
+        for m in mutants_of(correct, plan(task)).mutants
+    }
+    for change in SELECTOR_MUTANTS[task]:
+        assert change in found, f"{change!r} not among {sorted(found)}"
+        kinds = _kinds(found[change], task)
+        assert set(kinds) - {"pass"}, f"{change!r} survives: {kinds}"
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_each_tasks_mutants_are_mostly_killed_and_the_survivors_say_why(task: str) -> None:
     correct = flavours(task)["py_trees"]["correct"]

@@ -29,6 +29,7 @@ small tables below for the states (a test keeps them in step with the actions).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -41,7 +42,6 @@ from pytest_logicenv.mutation.tree import (
     kind,
     label,
     node_at,
-    refs,
     targets,
     walk,
     where,
@@ -129,39 +129,54 @@ Need = tuple[str, str]  # (what, the name of the object it is about)
 T = TypeVar("T")
 
 
-def establishes(node: Behaviour) -> set[Need]:
-    named = refs(node)
+def _names(node: Behaviour, facts: TaskFacts) -> dict[str, frozenset[str]]:
+    """Each port's names: its reference as written and the plan's roles it can denote."""
+    return {port: facts.denoted(target) for port, target in targets(node).items()}
+
+
+def establishes(node: Behaviour, facts: TaskFacts) -> set[Need]:
+    named = _names(node, facts)
     return {
-        (what, named[port])
+        (what, name)
         for what, port in ESTABLISHES.get(action_name(node), ())
-        if port in named
+        for name in named.get(port, ())
     }
 
 
 def needs(node: Behaviour, facts: TaskFacts) -> set[Need]:
     """What an action needs that earlier actions may have made true."""
-    named = refs(node)
+    named = _names(node, facts)
     found: set[Need] = set()
     for rule in ACTIONS[action_name(node)].preconditions:
         for port in rule.reach:
-            if port in named:
-                found.add(("held" if rule.code == "holding" else "reach", named[port]))
-    found.update(
-        (what, named[port]) for what, port in NEEDS.get(action_name(node), ()) if port in named
-    )
-    container = facts.inside.get(named.get("object", "")) if action_name(node) == "PickUp" else None
-    if container is not None:
-        found.add(("open", container))
+            what = "held" if rule.code == "holding" else "reach"
+            found.update((what, name) for name in named.get(port, ()))
+    for what, port in NEEDS.get(action_name(node), ()):
+        found.update((what, name) for name in named.get(port, ()))
+    if action_name(node) == "PickUp":
+        found.update(("open", container) for container in containers(node, facts))
     return found
 
 
-def makes(node: Behaviour) -> tuple[Atom, ...]:
-    named = refs(node)
+def containers(node: Behaviour, facts: TaskFacts) -> set[str]:
+    """What the plan's facts put the object of a ``PickUp`` in (whatever role it denotes)."""
+    objects = facts.denoted(targets(node)["object"]) if "object" in targets(node) else ()
+    return {facts.inside[name] for name in objects if name in facts.inside}
+
+
+def makes(node: Behaviour, facts: TaskFacts) -> set[Atom]:
+    """The atoms an action makes true, for every role each of its ports can denote."""
     make = MAKES.get(action_name(node))
-    try:
-        return make(named) if make is not None else ()
-    except KeyError:  # a port read from the blackboard: unknown when the tree was built
-        return ()
+    if make is None:
+        return set()
+    named = _names(node, facts)
+    found: set[Atom] = set()
+    for choice in itertools.product(*named.values()):
+        try:
+            found.update(make(dict(zip(named, choice, strict=True))))
+        except KeyError:  # a port read from the blackboard: unknown when the tree was built
+            return set()
+    return found
 
 
 # --------------------------------------------------------------------------- tick order
@@ -195,14 +210,11 @@ def drop_open(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
     for path, node in actions:
         if action_name(node) != "Open":
             continue
-        container = refs(node).get("target")
+        opened = facts.denoted(targets(node).get("target", ""))
         for later_path, other in actions:
-            named = refs(other)
-            if (
-                action_name(other) == "PickUp"
-                and facts.inside.get(named.get("object", "")) == container
-                and later(root, path, later_path)
-            ):
+            inside = containers(other, facts) & opened if action_name(other) == "PickUp" else None
+            if inside and later(root, path, later_path):
+                container = min(inside)
                 change = f"skips {label(node)} before {label(other)} from {container}"
                 yield _mutation("drop-open", root, path, change, Edit("delete", path))
                 break
@@ -211,13 +223,13 @@ def drop_open(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
 def delete_needed(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
     actions = _actions(root)
     for i, (path, node) in enumerate(actions):
-        made = establishes(node)
+        made = establishes(node, facts)
         for j in range(i + 1, len(actions)):
             later_path, other = actions[j]
             wanted = made & needs(other, facts)
             if not wanted or not later(root, path, later_path):
                 continue
-            if _again(root, actions[i + 1 : j], later_path, wanted):
+            if _again(root, actions[i + 1 : j], later_path, wanted, facts):
                 continue
             what, name = sorted(wanted)[0]
             change = f"skips {label(node)}, which {label(other)} needs ({what} {name})"
@@ -225,19 +237,27 @@ def delete_needed(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
             break
 
 
-def _again(root: Behaviour, between: Sequence[Located], target: Path, wanted: set[Need]) -> bool:
+def _again(
+    root: Behaviour,
+    between: Sequence[Located],
+    target: Path,
+    wanted: set[Need],
+    facts: TaskFacts,
+) -> bool:
     """Whether an action between makes what is wanted true again before ``target`` runs."""
-    return any(wanted <= establishes(node) and later(root, path, target) for path, node in between)
+    return any(
+        wanted <= establishes(node, facts) and later(root, path, target) for path, node in between
+    )
 
 
 def delete_goal_action(root: Behaviour, facts: TaskFacts) -> Iterator[Mutation]:
     actions = _actions(root)
     for i, (path, node) in enumerate(actions):
-        goals = [atom for atom in makes(node) if atom in facts.goal_atoms]
+        goals = sorted((atom for atom in makes(node, facts) if atom in facts.goal_atoms), key=str)
         if not goals:
             continue
         if any(
-            set(goals) & set(makes(other)) and later(root, path, other_path)
+            set(goals) & makes(other, facts) and later(root, path, other_path)
             for other_path, other in actions[i + 1 :]
         ):
             continue  # a later action makes it true again: not the last one
