@@ -249,6 +249,25 @@ def test_a_mutant_another_operator_made_already_is_a_duplicate() -> None:
     assert found.duplicates == 1  # removing the second branch gives the same tree
 
 
+@pytest.mark.parametrize(
+    "decorator",
+    [
+        lambda child: py_trees.decorators.Inverter("Not", child),
+        lambda child: py_trees.decorators.Retry("Thrice", child, 3),
+    ],
+)
+def test_a_duplicate_under_a_py_trees_decorator_is_still_a_duplicate(decorator: Any) -> None:
+    def guarded() -> py_trees.behaviour.Behaviour:
+        same = fallback("Same", GoTo("milk"), GoTo("milk"))
+        return sequence("Guarded", decorator(IsOpen("fridge")), same)
+
+    found = mutants_of(guarded, PLAN)
+    assert [m.mutation.id for m in found.mutants if m.mutation.operator == "remove-branch"] == [
+        "remove-branch@1.0"
+    ]
+    assert found.duplicates == 1  # each build's decorator is another object, with one shape
+
+
 class Waves(AgentBehaviour):
     def update(self) -> py_trees.common.Status:
         return py_trees.common.Status.SUCCESS

@@ -48,6 +48,21 @@ _SEQUENCES = (
     bt_controls.ReactiveSequence,
 )
 _INVERTERS = (py_trees.decorators.Inverter, bt_decorators.Inverter)
+#: py_trees' own decorators and the settings that decide how each ticks its child (the rest
+#: take none): two of one type with the same settings run alike.
+_PY_TREES_DECORATORS: Mapping[type, tuple[str, ...]] = {
+    py_trees.decorators.Inverter: (),
+    py_trees.decorators.PassThrough: (),
+    py_trees.decorators.FailureIsRunning: (),
+    py_trees.decorators.FailureIsSuccess: (),
+    py_trees.decorators.RunningIsFailure: (),
+    py_trees.decorators.RunningIsSuccess: (),
+    py_trees.decorators.SuccessIsFailure: (),
+    py_trees.decorators.SuccessIsRunning: (),
+    py_trees.decorators.Repeat: ("num_success",),
+    py_trees.decorators.Retry: ("num_failures",),
+    py_trees.decorators.Timeout: ("duration",),
+}
 
 
 def kind(node: Behaviour) -> str:
@@ -198,6 +213,9 @@ def _own(node: Behaviour) -> tuple[Any, ...]:
         return (type(node).__name__, _items(node.ports.raw), _scripts(node))
     if isinstance(node, py_trees.composites.Composite):
         return (type(node).__name__, getattr(node, "memory", None))
+    if type(node) in _PY_TREES_DECORATORS:  # exactly theirs: a subclass may keep state
+        settings = tuple(getattr(node, name) for name in _PY_TREES_DECORATORS[type(node)])
+        return (type(node).__name__, settings)
     if isinstance(node, py_trees.behaviours.Success | py_trees.behaviours.Failure):
         return (type(node).__name__,)
     return (type(node).__qualname__, id(node))  # a user's behaviour: only itself is itself
