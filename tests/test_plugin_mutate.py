@@ -139,3 +139,50 @@ def test_under_xdist_the_workers_records_give_the_same_score(pytester: pytest.Py
     first = json.loads((pytester.path / "a.json").read_text())["mutation"]
     second = json.loads((pytester.path / "b.json").read_text())["mutation"]
     assert first == second
+
+
+FAILS_EVERYWHERE = """
+from pytest_logicenv.sim.leaves import Close, GoTo
+from pytest_logicenv.sim.controls import sequence
+
+
+def closes_twice():  # the second Close fails in every scene
+    return sequence("Twice", GoTo("window"), Close("window"), Close("window"))
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+@pytest.mark.parametrize("name", ["correct", "closes_twice"])
+def test_reset(logic_env, name):
+    logic_env.run(globals()[name]).assert_ok()
+"""
+
+
+def test_a_policy_that_passes_in_no_scene_runs_no_mutant_and_the_report_says_why(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, FAILS_EVERYWHERE)
+    result = pytester.runpytest(
+        "--logicenv-mutate",
+        "--logicenv-report=term",
+        "--logicenv-report=json:report.json",
+        "--logicenv-report=markdown:report.md",
+    )
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*- mutation score -*",
+            "test_bath.py::test_reset (closes_twice)  *  0       0           1      -",
+            "test_bath.py::test_reset (correct)  *  13      12           0    92%",
+            "TOTAL  *  13      12           1    92%",
+            "*",
+            "test_bath.py::test_reset (closes_twice): not scored: it passed in none of its "
+            "2 scenes, so none of its 3 mutants was run (a scene the policy fails in cannot "
+            "tell a mutant from it)",
+        ]
+    )
+    assert "none of its 3 mutants was run" in (pytester.path / "report.md").read_text()
+    report = json.loads((pytester.path / "report.json").read_text())["mutation"]
+    closes_twice, correct = report["policies"]
+    assert closes_twice["total"] == closes_twice["killed"] == 0
+    assert closes_twice["not_run"] > 0
+    assert report["total"] == correct["total"] == sum(p["total"] for p in report["policies"])

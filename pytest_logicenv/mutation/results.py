@@ -114,7 +114,9 @@ class MutantVerdict:
 @dataclass(frozen=True)
 class PolicyScore:
     """A policy's mutation score over the scenes its test ran: its mutants' verdicts, what
-    was discarded (equivalent, duplicates, invalid), and the scenes that counted."""
+    was discarded (equivalent, duplicates, invalid), and the scenes that counted. A policy
+    that passed in none of its scenes has no verdicts: its mutants were made but not run
+    (``not_run``), since a scene the policy fails in cannot tell a mutant from it."""
 
     function: str
     policy: str
@@ -124,6 +126,8 @@ class PolicyScore:
     invalid: tuple[str, ...] = ()
     scenes: int = 0  # scenes where the policy passed: those that can kill
     nothing: str | None = None
+    ran_in: int = 0  # every scene the policy ran in
+    not_run: int = 0  # mutants made but run in no scene: the policy passed in none
 
     @property
     def label(self) -> str:
@@ -197,12 +201,14 @@ def score_policy(
     return PolicyScore(
         function,
         policy,
-        verdicts,
+        verdicts if counted else (),
         equivalent=tuple(first.get("equivalent", ())),
         duplicates=int(first.get("duplicates", 0)),
         invalid=tuple(f"{mutant_id}: {why}" for mutant_id, why in invalid.items()),
         scenes=counted,
         nothing=first.get("nothing"),
+        ran_in=len(scenes),
+        not_run=0 if counted else len(verdicts),
     )
 
 

@@ -92,9 +92,19 @@ def _notes(report: MutationReport) -> list[str]:
         if policy.nothing:
             notes.append(f"{policy.label} {policy.nothing}")
         elif not policy.scenes:
-            notes.append(f"{policy.label}: not scored, it passed in none of its scenes")
+            notes.append(f"{policy.label}: {not_scored(policy)}")
         notes += [f"{policy.label}: invalid mutant {why}" for why in policy.invalid]
     return notes
+
+
+def not_scored(policy: PolicyScore) -> str:
+    """Why a policy that passed in no scene has no score and ran no mutant."""
+    scenes = f"{policy.ran_in} scene" + ("" if policy.ran_in == 1 else "s")
+    mutants = f"{policy.not_run} mutant" + ("" if policy.not_run == 1 else "s")
+    return (
+        f"not scored: it passed in none of its {scenes}, so none of its {mutants} was run "
+        "(a scene the policy fails in cannot tell a mutant from it)"
+    )
 
 
 def to_json(report: MutationReport) -> dict[str, Any]:
@@ -118,6 +128,7 @@ def _policy_json(policy: PolicyScore) -> dict[str, Any]:
         "total": policy.total,
         "score": None if policy.score is None else round(policy.score, 2),
         "scenes": policy.scenes,
+        "not_run": policy.not_run,
         "by_operator": {k: {"killed": a, "total": b} for k, (a, b) in policy.by_operator.items()},
         "by_fault": {k: {"killed": a, "total": b} for k, (a, b) in policy.by_fault.items()},
         "mutants": [verdict.to_json() for verdict in policy.verdicts],
@@ -150,6 +161,8 @@ def to_markdown(report: MutationReport) -> list[str]:
     )
     lines += ["", f"By operator: {shares(report.by_operator)}", ""]
     lines += [f"By fault class: {shares(report.by_fault)}", ""]
+    lines += [f"{cell(note)}  " for note in _notes(report)]
+    lines += [""] if _notes(report) else []
     survivors = [(p, v) for p in report.policies for v in p.survivors if p.score is not None]
     if survivors:
         lines.append(f"Surviving mutants ({SURVIVOR_MEANING}):")
