@@ -2,7 +2,11 @@
 
 A generated environment is one scene per situation; whether a policy's pass holds beyond that
 one layout is what these strategies explore. :func:`scenes` draws scenes that keep a
-trajectory's facts true (the setting's and its conditions'): the room templates or the task
+trajectory's facts true (the setting's and its conditions'), each a :class:`DrawnScene` that
+carries its situation's goal: a run without the goal passes whatever the policy leaves
+undone (an unreachable fault is never seen), so run the policy with ``drawn.run(policy)``
+(its goal, situation and branches, as the plugin runs it) or pass ``goal=drawn.goal`` to
+:func:`~pytest_logicenv.sim.runner.run_policy`. The scenes vary: the room templates or the task
 objects alone, other design and layout seeds (other assets of the same type, other
 enrichment), another room for the agent to start in, distractors of the task's own types
 elsewhere (another room, another surface) and the objects listed in reverse order
@@ -22,8 +26,9 @@ Laying a scene out takes a fraction of a second, so a test drawing from :func:`s
 
     @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=20)
     @given(scenes(PLAN))
-    def test_tidy_everywhere(scene):
-        run_policy(tidy_policy, scene).assert_ok()
+    def test_tidy_everywhere(drawn):
+        drawn.run(tidy_policy).assert_ok()
+        # or, at the least: run_policy(tidy_policy, drawn.scene, goal=drawn.goal).assert_ok()
 
 The plugin's ``--logicenv-explore=N`` draws :func:`variations` and builds their scenes in the
 test body instead (``pytest_logicenv.session.explore``). Hypothesis is an optional dependency:
@@ -33,19 +38,24 @@ test body instead (``pytest_logicenv.session.explore``). Hypothesis is an option
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from hypothesis import reject
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import SceneError
+from pytest_logicenv.logic.facts import Fact, describe
 from pytest_logicenv.logic.plan import Plan
-from pytest_logicenv.logic.trajectories import Trajectory, select
+from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import DistractorRequest
 from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.scenes.variation import Variation, distractor_types, reorder, vary_scene
 
-__all__ = ["ScenePool", "scenes", "variations"]
+if TYPE_CHECKING:
+    from pytest_logicenv.sim.outcome import Outcome
+
+__all__ = ["DrawnScene", "ScenePool", "scenes", "variations"]
 
 #: The largest seed drawn (design and layout); zero is the task's own seed.
 MAX_SEED = 2**16 - 1
@@ -117,27 +127,73 @@ class ScenePool:
         return reorder(found, variation) if variation.reverse else found
 
 
+@dataclass(frozen=True)
+class DrawnScene:
+    """A scene drawn for a situation, with what a run in it is judged by: the trajectory it
+    realizes, whose ``goal`` a policy that returns SUCCESS must have made true."""
+
+    scene: Scene
+    plan: Plan
+    trajectory: Trajectory
+    variation: Variation
+
+    @property
+    def goal(self) -> tuple[Fact, ...]:
+        return self.trajectory.goal
+
+    @property
+    def situation(self) -> tuple[tuple[str, str], ...]:
+        """The situation's conditions in the plan's words (``(question, answer)`` pairs)."""
+        return situation(self.plan, self.trajectory.paths)
+
+    def run(self, policy: Any, **options: Any) -> Outcome:
+        """Run ``policy`` in the scene as the plugin does: with the situation's goal, its
+        conditions and the plan's other branches (``options``: ``max_ticks``, ``known``)."""
+        from pytest_logicenv.sim.branches import branches_of
+        from pytest_logicenv.sim.runner import run_policy
+
+        return run_policy(
+            policy,
+            self.scene,
+            goal=self.goal,
+            situation=self.situation,
+            branches=branches_of(self.plan, self.trajectory),
+            **options,
+        )
+
+    def __repr__(self) -> str:  # what Hypothesis prints of a falsifying example
+        goal = "; ".join(describe(fact) for fact in self.goal) or "nothing"
+        return (
+            f"DrawnScene({self.trajectory.id}: {self.variation.describe()}; scene "
+            f"{self.scene.id!r}; goal: {goal})"
+        )
+
+
 def scenes(
     plan: Plan,
     trajectory: Trajectory | None = None,
     *,
     catalog: Catalog | None = None,
     seed: int = 0,
-) -> st.SearchStrategy[Scene]:
+) -> st.SearchStrategy[DrawnScene]:
     """Scenes that keep ``trajectory``'s facts true (``None``: any situation the ``minimal``
-    selection of the plan's trajectories has), checked like generated scenes."""
+    selection of the plan's trajectories has), checked like generated scenes, each with its
+    situation's goal (:class:`DrawnScene`)."""
     if trajectory is not None:
         return _scenes_of(ScenePool(plan, trajectory, seed, catalog))
     pools = [ScenePool(plan, t, seed, catalog) for t in select(plan).trajectories]
     return st.one_of(*(_scenes_of(pool) for pool in pools))
 
 
-def _scenes_of(pool: ScenePool) -> st.SearchStrategy[Scene]:
+def _scenes_of(pool: ScenePool) -> st.SearchStrategy[DrawnScene]:
+    trajectory = pool.trajectory
+    assert trajectory is not None  # scenes() gives every pool its trajectory
+
     @st.composite
-    def draw_scene(draw: st.DrawFn) -> Scene:
-        variation = draw(variations(pool.plan, pool.trajectory, catalog=pool.catalog))
+    def draw_scene(draw: st.DrawFn) -> DrawnScene:
+        variation = draw(variations(pool.plan, trajectory, catalog=pool.catalog))
         try:
-            return pool.scene(variation)
+            return DrawnScene(pool.scene(variation), pool.plan, trajectory, variation)
         except SceneError:
             reject()
 

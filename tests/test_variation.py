@@ -11,13 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.logic.facts import false_facts
+from pytest_logicenv.logic.facts import describe, false_facts
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.scenes.design import DistractorRequest, trajectory_facts
 from pytest_logicenv.scenes.physics import check_scene
 from pytest_logicenv.scenes.variation import Variation, distractor_types, vary_scene
-from pytest_logicenv.strategies import ScenePool, scenes, variations
+from pytest_logicenv.strategies import DrawnScene, ScenePool, scenes, variations
+
+pytest_plugins = ["pytester"]
 
 PLAN = load_plan(Path(__file__).parent / "data" / "tidy_book_plan.json")
 BOOK_YES, BOOK_NO = select(PLAN).trajectories
@@ -61,10 +63,10 @@ def test_reversing_the_objects_keeps_the_layout() -> None:
 
 @SLOW
 @given(scenes(PLAN, BOOK_YES))
-def test_every_scene_drawn_keeps_the_situation_and_passes_the_checks(scene: object) -> None:
-    from pytest_logicenv.scenes.model import Scene
-
-    assert isinstance(scene, Scene)
+def test_every_scene_drawn_keeps_the_situation_and_passes_the_checks(drawn: DrawnScene) -> None:
+    scene = drawn.scene
+    assert drawn.trajectory == BOOK_YES
+    assert [describe(fact) for fact in drawn.goal] == ["book on sofa"]
     assert not false_facts(trajectory_facts(PLAN, BOOK_YES), scene)
     assert check_scene(scene).passed
     assert [o.role for o in scene.objects if o.type == "Book"].count("book") == 1
@@ -72,11 +74,12 @@ def test_every_scene_drawn_keeps_the_situation_and_passes_the_checks(scene: obje
 
 @SLOW
 @given(scenes(PLAN))
-def test_without_a_trajectory_the_scenes_are_of_the_selected_situations(scene: object) -> None:
-    from pytest_logicenv.scenes.model import Scene
-
-    assert isinstance(scene, Scene)
-    assert scene.provenance.trajectory in ("book=yes", "book=no")
+def test_without_a_trajectory_the_scenes_are_of_the_selected_situations(
+    drawn: DrawnScene,
+) -> None:
+    assert drawn.scene.provenance.trajectory == drawn.trajectory.id in ("book=yes", "book=no")
+    assert drawn.goal == drawn.trajectory.goal
+    assert repr(drawn).startswith(f"DrawnScene({drawn.trajectory.id}: ")
 
 
 @given(variations(PLAN, BOOK_YES))
@@ -138,3 +141,63 @@ def find_all(strategy: st.SearchStrategy[Variation]) -> set[tuple[DistractorRequ
 
     collect()
     return found
+
+
+FIRST_BOOK = """
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import Exists, GoTo, PickUp, PutOn
+
+
+def first_book():  # takes the first book it finds: right while the scene has one book only
+    return when("Book", Exists("book", on="Floor"),
+                sequence("Tidy", GoTo("Book", any=True), PickUp("Book", any=True), GoTo("sofa"),
+                         PutOn("Book", "sofa", any=True)))
+"""
+
+
+def _docstring_example() -> str:
+    """The property test of the ``strategies`` docstring, as a user copies it."""
+    import textwrap
+
+    import pytest_logicenv.strategies as strategies
+
+    doc = strategies.__doc__ or ""
+    block = doc.split("suppressed::\n", 1)[1].split("\n\nThe plugin's", 1)[0]
+    return textwrap.dedent(block)
+
+
+#: The project's Hypothesis profile: the same examples on every run, first failure unshrunk
+#: (shrinking lays out dozens of scenes more).
+FAST_PROFILE = """
+from hypothesis import Phase, settings
+
+settings.register_profile(
+    "quick", derandomize=True, database=None, phases=[Phase.explicit, Phase.generate]
+)
+settings.load_profile("quick")
+"""
+
+
+@pytest.mark.slow
+def test_the_docstring_example_finds_a_fault_only_the_goal_shows(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(policies=FIRST_BOOK)
+    pytester.makeconftest(FAST_PROFILE)
+    (pytester.path / "plans").mkdir()
+    (pytester.path / "plans" / "tidy.json").write_text(
+        (Path(__file__).parent / "data" / "tidy_book_plan.json").read_text()
+    )
+    example = "from policies import first_book as tidy_policy\n" + _docstring_example()
+    pytester.makepyfile(test_property=example)
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\n")
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_tidy_everywhere _*",
+            "Unreachable: the policy returned SUCCESS but 1 goal fact is false",
+            "situation: Is there a book on the floor? = yes",
+            "false goal facts: book on sofa",
+        ]
+    )
