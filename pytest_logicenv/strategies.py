@@ -8,8 +8,9 @@ undone (an unreachable fault is never seen), so run the policy with ``drawn.run(
 (its goal, situation and branches, as the plugin runs it) or pass ``goal=drawn.goal`` to
 :func:`~pytest_logicenv.sim.runner.run_policy`. The scenes vary: the room templates or the task
 objects alone, other design and layout seeds (other assets of the same type, other
-enrichment), another room for the agent to start in, distractors of the task's own types
-elsewhere (another room, another surface) and the objects listed in reverse order
+enrichment), another room for the agent to start in, distractors of the types the plan and
+the policy name (another room, another surface, one more window) and the objects listed in
+reverse order
 (:class:`~pytest_logicenv.scenes.variation.Variation`). Each choice is drawn as a small integer,
 a boolean or a list whose zero (``False``, empty) is the plain one, so Hypothesis shrinks a
 failing scene toward fewer objects and plainer layouts. Every scene drawn is checked as a
@@ -44,7 +45,7 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.logic.facts import Fact, describe
+from pytest_logicenv.logic.facts import Fact, describe, is_type_ref
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.scenes.catalog import Catalog
@@ -55,7 +56,7 @@ from pytest_logicenv.scenes.variation import Variation, distractor_types, reorde
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome
 
-__all__ = ["DrawnScene", "ScenePool", "scenes", "variations"]
+__all__ = ["DrawnScene", "ScenePool", "policy_types", "scenes", "variations"]
 
 #: The largest seed drawn (design and layout); zero is the task's own seed.
 MAX_SEED = 2**16 - 1
@@ -72,10 +73,13 @@ def variations(
     *,
     catalog: Catalog | None = None,
     max_distractors: int = MAX_DISTRACTORS,
+    policy: Any = None,
 ) -> st.SearchStrategy[Variation]:
     """How scenes of ``trajectory`` may vary (every draw is valid; zeros are plain). The
-    distractors have the pickable types the plan's facts name."""
-    types = distractor_types(plan, catalog)
+    distractors have the types the plan's facts name and those ``policy``'s selectors and
+    conditions name (:func:`policy_types`): a second window challenges ``GoTo("Window",
+    any=True)``, a second desk ``Open("Drawer", part_of="Desk")``."""
+    types = distractor_types(plan, catalog, policy_types(policy))
     seeds = st.integers(0, MAX_SEED)
     distractor = st.builds(
         DistractorRequest,
@@ -92,6 +96,35 @@ def variations(
         distractors=st.lists(distractor, max_size=max_distractors if types else 0).map(tuple),
         reverse=st.booleans(),
     )
+
+
+def policy_types(policy: Any) -> frozenset[str]:
+    """The object types a policy names (``None``: none): its actions' selectors (``Window``
+    in ``GoTo("Window", any=True)``, ``Desk`` in ``Select("Drawer", part_of="Desk")``) and
+    its conditions' facts. A policy is a py_trees factory or root, or BehaviorTree.CPP XML.
+
+    >>> from pytest_logicenv.sim.controls import sequence
+    >>> from pytest_logicenv.sim.leaves import Exists, GoTo, Open, Select
+    >>> sorted(policy_types(lambda: sequence("S", Exists("book", on="Shelf"),
+    ...     GoTo("Window", any=True), Open(Select("Drawer", part_of="Desk")))))
+    ['Desk', 'Drawer', 'Shelf', 'Window']
+    """
+    if policy is None:
+        return frozenset()
+    from pytest_logicenv.logic.facts import references
+    from pytest_logicenv.mutation import factory
+    from pytest_logicenv.mutation.tree import Behaviour, targets, walk
+    from pytest_logicenv.sim.selectors import selector
+
+    root = policy if isinstance(policy, Behaviour) else factory(policy)()
+    named: set[str] = set()
+    for _, node in walk(root):
+        for target in targets(node).values():
+            named.update(selector(target).references())
+        fact = getattr(node, "fact", None)
+        if fact is not None:
+            named.update(references(fact))
+    return frozenset(ref for ref in named if is_type_ref(ref))
 
 
 @dataclass
@@ -175,23 +208,26 @@ def scenes(
     *,
     catalog: Catalog | None = None,
     seed: int = 0,
+    policy: Any = None,
 ) -> st.SearchStrategy[DrawnScene]:
     """Scenes that keep ``trajectory``'s facts true (``None``: any situation the ``minimal``
     selection of the plan's trajectories has), checked like generated scenes, each with its
-    situation's goal (:class:`DrawnScene`)."""
+    situation's goal (:class:`DrawnScene`); ``policy`` adds the types it names to the
+    distractors' (:func:`variations`)."""
     if trajectory is not None:
-        return _scenes_of(ScenePool(plan, trajectory, seed, catalog))
+        return _scenes_of(ScenePool(plan, trajectory, seed, catalog), policy)
     pools = [ScenePool(plan, t, seed, catalog) for t in select(plan).trajectories]
-    return st.one_of(*(_scenes_of(pool) for pool in pools))
+    return st.one_of(*(_scenes_of(pool, policy) for pool in pools))
 
 
-def _scenes_of(pool: ScenePool) -> st.SearchStrategy[DrawnScene]:
+def _scenes_of(pool: ScenePool, policy: Any) -> st.SearchStrategy[DrawnScene]:
     trajectory = pool.trajectory
     assert trajectory is not None  # scenes() gives every pool its trajectory
+    drawn = variations(pool.plan, trajectory, catalog=pool.catalog, policy=policy)
 
     @st.composite
     def draw_scene(draw: st.DrawFn) -> DrawnScene:
-        variation = draw(variations(pool.plan, trajectory, catalog=pool.catalog))
+        variation = draw(drawn)
         try:
             return DrawnScene(pool.scene(variation), pool.plan, trajectory, variation)
         except SceneError:

@@ -36,9 +36,44 @@ def test_the_plainest_variation_has_the_task_objects_alone() -> None:
     )
 
 
-def test_distractors_are_of_the_types_the_facts_name_that_the_agent_can_pick_up() -> None:
-    assert distractor_types(PLAN) == ("Book",)  # not the sofa
-    assert distractor_types(EXAMPLES) == ("Apple", "Bowl", "Bread", "Milk", "Mug", "Plate")
+def test_distractors_are_of_the_types_the_facts_and_the_policy_name_that_stand_alone() -> None:
+    assert distractor_types(PLAN) == ("Book", "Sofa")
+    assert distractor_types(PLAN, also=("Window", "Drawer", "Doorway")) == (
+        "Book",
+        "Sofa",
+        "Window",  # one more window; no drawer without its whole, no second doorway
+    )
+    assert "Cabinet" not in distractor_types(EXAMPLES)  # a part of a counter only
+
+
+STUDY = load_plan(Path(__file__).parents[1] / "example_agents" / "plans" / "study_night.json")
+
+
+def test_a_static_distractor_stands_where_its_type_may_stand_with_its_parts() -> None:
+    study = select(STUDY).trajectories[0]
+    desk = vary_scene(STUDY, study, Variation(distractors=(DistractorRequest("Desk", 1),)))
+    [extra] = [o for o in desk.objects if o.type == "Desk" and o.role is None]
+    assert (extra.room, extra.parent, extra.relation) == ("study", None, "on")
+    assert [o.type for o in desk.objects if o.part_of == extra.id] == ["Drawer"]
+    assert ("edge", extra.id) in [(r.kind, r.subject) for r in desk.relations]  # against a wall
+    painting = vary_scene(STUDY, study, Variation(distractors=(DistractorRequest("Painting"),)))
+    assert [o.relation for o in painting.objects if o.type == "Painting"] == ["wall"]
+
+
+def test_a_distractor_window_is_one_more_window_in_its_room() -> None:
+    study = select(STUDY).trajectories[0]
+    plain = vary_scene(STUDY, study, Variation(furnished=True))
+    more = vary_scene(
+        STUDY, study, Variation(furnished=True, distractors=(DistractorRequest("Window", 1),))
+    )
+    rooms = [w.room for w in plain.windows]
+    assert sorted(w.room for w in more.windows) == sorted([*rooms, "study"])
+    reversed_ = vary_scene(
+        STUDY,
+        study,
+        Variation(furnished=True, distractors=(DistractorRequest("Window", 1),), reverse=True),
+    )
+    assert reversed_.windows == more.windows[::-1]  # "the first window" is another one
 
 
 def test_a_distractor_goes_only_where_the_absent_facts_allow() -> None:
@@ -84,7 +119,7 @@ def test_without_a_trajectory_the_scenes_are_of_the_selected_situations(
 
 @given(variations(PLAN, BOOK_YES))
 def test_every_choice_of_a_variation_is_valid_and_zero_is_plain(variation: Variation) -> None:
-    assert all(d.type == "Book" for d in variation.distractors)
+    assert all(d.type in ("Book", "Sofa") for d in variation.distractors)
     assert len(variation.distractors) <= 3
     assert variation.describe()
 
@@ -123,12 +158,21 @@ def test_the_pool_builds_each_layout_once_and_keeps_why_one_failed(
     assert str(pool.last_error) == "no room for the sofa"
 
 
-def test_a_plan_without_pickable_types_draws_no_distractors() -> None:
+def test_a_plan_naming_only_parts_draws_no_distractors_unless_the_policy_names_more() -> None:
     from pytest_logicenv.logic.facts import parse_facts
     from pytest_logicenv.logic.plan import Plan
+    from pytest_logicenv.sim.controls import sequence
+    from pytest_logicenv.sim.leaves import GoTo, Open, Select
 
-    plan = Plan("sit", (), setting=parse_facts([{"exists": "Sofa", "as": "sofa"}], "s"))
+    plan = Plan("open", (), setting=parse_facts([{"exists": "Drawer", "as": "drawer"}], "s"))
     assert find_all(variations(plan)) == {()}
+
+    def policy() -> object:
+        drawer = Select("Drawer", part_of="Dresser")
+        return sequence("Open", GoTo(drawer), Open(drawer))
+
+    drawn = find_all(variations(plan, policy=policy))
+    assert {d.type for requests in drawn for d in requests} == {"Dresser"}
 
 
 def find_all(strategy: st.SearchStrategy[Variation]) -> set[tuple[DistractorRequest, ...]]:

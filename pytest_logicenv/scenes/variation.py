@@ -4,8 +4,9 @@ A generated environment is one scene per situation. A :class:`Variation` says ho
 scene of that situation differs from the plainest one: the room templates or the task objects
 alone, other design and layout seeds (other assets of the same type, other enrichment, other
 room proportions and places), another room for the agent to start in, distractors of the
-task's own types elsewhere (:mod:`~pytest_logicenv.scenes.design.distractors`), and the
-scene's objects listed in reverse order (the order in which "the first one" is found: the
+task's and the policy's types elsewhere (:mod:`~pytest_logicenv.scenes.design.distractors`:
+a pickable one on a floor or a surface, furniture where its type stands, one more window),
+and the scene's objects listed in reverse order (the order in which "the first one" is found: the
 distractors, added last, then come first). Every field's zero is the plain choice, so a
 variation of zeros is the plainest scene, and Hypothesis, which shrinks numbers toward zero
 and lists toward empty, shrinks a failing variation toward fewer objects and plainer layouts
@@ -25,10 +26,10 @@ and lists toward empty, shrinks a failing variation toward fewer objects and pla
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from pytest_logicenv.logic.facts import Exists, Fact, is_type_ref, walk
+from pytest_logicenv.logic.facts import Absent, Exists, Fact, is_type_ref, walk
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
@@ -84,17 +85,39 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def distractor_types(plan: Plan, catalog: Catalog | None = None) -> tuple[str, ...]:
-    """The types a distractor may have: the things the plan's facts name by type or bind to
-    a role that the agent can pick up (a second book, not a second sofa), sorted."""
+def distractor_types(
+    plan: Plan, catalog: Catalog | None = None, also: Iterable[str] = ()
+) -> tuple[str, ...]:
+    """The types a distractor may have, sorted: the types the plan's facts name (by type, or
+    bound to a role, or absent) and ``also`` (the types a policy's selectors name), those
+    that stand on their own somewhere: a second book on a shelf, a second desk against a
+    wall, a second window, but no drawer without its dresser, no second doorway.
+
+    >>> from pytest_logicenv.llm.planner import example_plan
+    >>> distractor_types(example_plan(), also=["Window", "Drawer", "Doorway", "toy"])
+    ('Book', 'CoffeeTable', 'Mop', 'Sofa', 'Stain', 'Toy', 'ToyBox', 'WetWipes', 'Window')
+    """
     catalog = catalog or default_catalog()
-    found = {
+    named = {
         item.ref
         for fact in _plan_facts(plan)
         for item in walk(fact)
-        if isinstance(item, Exists) and is_type_ref(item.ref) and catalog.has(item.ref)
+        if isinstance(item, Exists | Absent)
     }
-    return tuple(sorted(t for t in found if catalog.type(t).has("pickupable")))
+    return tuple(sorted(t for t in named | set(also) if _stands_alone(t, catalog)))
+
+
+def _stands_alone(type_name: str, catalog: Catalog) -> bool:
+    if not is_type_ref(type_name) or not catalog.has(type_name):
+        return False
+    if type_name in OPENINGS:
+        return OPENINGS[type_name]
+    return not catalog.type(type_name).part_only
+
+
+#: Openings in walls, which are not objects, and whether a distractor can be one more: a
+#: window can, a doorway (one between each pair of neighbouring rooms) cannot.
+OPENINGS = {"Window": True, "Doorway": False, "Door": False}
 
 
 def _plan_facts(plan: Plan) -> Iterator[Fact]:
@@ -136,14 +159,17 @@ def vary_scene(
 def reorder(scene: Scene, variation: Variation) -> Scene:
     """``scene`` (laid out for ``variation`` but maybe in another object order) with its
     objects in the variation's order, and the variation in its provenance notes. The order
-    is the scene's own affair: the layout does not depend on it."""
+    is the scene's own affair: the layout does not depend on it. Windows are listed in
+    reverse too: "the first window" is found among them."""
     objects = scene.objects[::-1] if variation.reverse else scene.objects
+    windows = scene.windows[::-1] if variation.reverse else scene.windows
     notes = tuple(n for n in scene.provenance.notes if not n.startswith(_NOTE))
     notes += (f"{_NOTE}{variation.describe()}",)
     return replace(
         scene,
         id=f"{scene.id.partition('~')[0]}~{variation.key}",
         objects=tuple(objects),
+        windows=tuple(windows),
         provenance=replace(scene.provenance, notes=notes),
     )
 

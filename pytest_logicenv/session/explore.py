@@ -105,9 +105,11 @@ def explore(
     run: Callable[[Scene], Outcome],
     *,
     key: str,
+    policy: Any = None,
 ) -> Explored:
     """Run ``run`` over variations of ``trajectory``'s scene; ``key`` names the exploration
-    in Hypothesis's database (the test item and the policy)."""
+    in Hypothesis's database (the test item and the policy); the distractors have the types
+    the plan and ``policy`` (the policy run) name."""
     try:
         import hypothesis
         from hypothesis import errors
@@ -130,7 +132,8 @@ def explore(
             first = first or ran
             raise _Failing(variation, scene, outcome)
 
-    test = _settings(setting.examples)(hypothesis.given(variations(plan, trajectory))(body))
+    drawn = variations(plan, trajectory, catalog=pool.catalog, policy=policy)
+    test = _settings(setting.examples)(hypothesis.given(drawn)(body))
     # The key Hypothesis keeps this exploration's examples under: hypothesis.find() passes
     # its database_key= on the same way, and without it every exploration would share one.
     test._hypothesis_internal_database_key = key.encode()

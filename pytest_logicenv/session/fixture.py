@@ -240,6 +240,7 @@ class LogicEnv:
             self.trajectory,
             lambda scene: simulate(runnable, scene),
             key=key,
+            policy=runnable,
         )
 
     def _mutate(self, runnable: Any, simulate: Simulate, outcome: Outcome) -> Any:

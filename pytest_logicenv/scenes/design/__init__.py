@@ -26,7 +26,7 @@ Where each part lives (in the order :func:`design_scene` runs them):
   not contradicted, a place for each object the facts leave free;
 - ``templates.py``: room types (:func:`room_type`) and templates of what each holds;
 - ``furnish.py``: enrichment from the templates, and small things on the furniture;
-- ``distractors.py``: more objects of the task's own types, for scene variations;
+- ``distractors.py``: more objects of the task's and the policy's types, for scene variations;
 - ``request.py``: the design-request model (:class:`Enrichment` and its parts) and the checks
   of its form; ``request_objects.py`` and ``request_relations.py`` check it against the draft;
 - ``assets.py``: one asset per object, supports first; then what rests on each support made
