@@ -67,8 +67,15 @@ settings.register_profile(
 settings.load_profile("project")
 
 
+# What a project's conftest patches in modules the session shares, undone at the end: the
+# pytester runs share this process, and a module imported before keeps the patch.
+UNDO = []
+
+
 def pytest_unconfigure(config):
     settings.load_profile(PREVIOUS)
+    for undo in UNDO:
+        undo()
 """
 
 
@@ -147,6 +154,7 @@ def cannot_lay_out_without_a_book(plan, trajectory, variation, **options):
 
 
 strategies.vary_scene = cannot_lay_out_without_a_book
+UNDO.append(lambda: setattr(strategies, "vary_scene", vary_scene))
 """
 
 
@@ -177,7 +185,9 @@ def fails_a_health_check():
     raise FailedHealthCheck("Data generation is too slow")
 
 
+previous_settings = explore._settings
 explore._settings = lambda examples: lambda test: fails_a_health_check
+UNDO.append(lambda: setattr(explore, "_settings", previous_settings))
 """
 
 
