@@ -12,9 +12,9 @@ from sim_scenes import kitchen, obj, scene, snapshot, square
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import evaluate, parse_fact
-from pytest_logicenv.scenes.model import Window
+from pytest_logicenv.scenes.model import Window, footprint_gap
 from pytest_logicenv.sim.actions import ACTIONS, EVERY_PORT, action_table, execute
-from pytest_logicenv.sim.world import HELD, WorldState
+from pytest_logicenv.sim.world import HELD, WorldState, nearest_part
 
 Call = tuple[str, dict[str, str]]
 
@@ -518,6 +518,70 @@ def test_the_violation_reported_is_of_the_candidate_that_got_furthest() -> None:
     violation = execute(world, "PutIn", {"object": "toy", "target": "Box"})
     assert violation is not None
     assert violation.precondition == "room"  # "small" got past next_to; "far" did not
+
+
+def _long_counter(*, laid_out: bool = True) -> WorldState:
+    """A 3 m counter with a toaster at its left end and a soap bottle at its right end (laid
+    out: on the counter; by hand: left at (1, 1), nowhere near it)."""
+    left, right = ((0.3, 4.0), (2.8, 4.0)) if laid_out else ((1.0, 1.0), (1.0, 1.0))
+    counter = obj("counter", "CounterTop", "receptacle", size=(3.0, 0.9, 0.6), at=(1.5, 4.0))
+    toaster = obj("toaster", "Toaster", "receptacle", parent="counter", size=(0.3, 0.2, 0.2),
+                  at=left)  # fmt: skip
+    soap = obj("soap", "SoapBottle", "pickupable", parent="counter", size=(0.08, 0.2, 0.08),
+               at=right)  # fmt: skip
+    return WorldState.from_scene(scene(counter, toaster, soap))
+
+
+def test_an_object_along_the_counter_beyond_reach_needs_its_own_go_to() -> None:
+    """AI2-THOR reaches 1.5 m: at the toaster, the soap 2.3 m along the counter is not."""
+    world = _long_counter()
+    run(world, [go("toaster")])
+    violation = execute(world, "PickUp", {"object": "soap"})
+    assert violation is not None
+    assert violation.precondition == "next_to"
+    assert violation.facts == (
+        "the agent is next to counter",
+        "soap is 2.3 m from where the agent stands (at toaster); AI2-THOR reaches 1.5 m: "
+        "GoTo(soap) first",
+    )
+    run(world, [go("soap"), pick("soap")])
+    # Going to the counter itself reaches what is on it, all along it.
+    run(world, [go("counter"), ("PutOn", {"object": "soap", "target": "counter"}), pick("soap")])
+
+
+def test_what_the_agent_puts_down_lies_where_it_stands() -> None:
+    world = _long_counter()
+    run(world, [go("soap"), pick("soap"), go("toaster")])
+    run(world, [("PutOn", {"object": "soap", "target": "counter"})])
+    assert world.objects["soap"].box == world.objects["toaster"].box  # at the toaster
+    run(world, [pick("soap")])
+    run(world, [("PutIn", {"object": "soap", "target": "toaster"})])
+    assert world.objects["soap"].box == world.objects["toaster"].box
+    run(world, [go("counter"), pick("soap"), ("Drop", {"object": "soap"}), go("soap")])
+    assert world.agent.stand == world.objects["counter"].box
+
+
+def test_objects_a_scene_built_by_hand_left_off_their_support_are_reached_at_it() -> None:
+    """Without consistent positions the distance rule does not apply: the rule before it."""
+    world = _long_counter(laid_out=False)
+    assert world.objects["soap"].box is None
+    run(world, [go("toaster"), pick("soap")])
+
+
+@given(
+    st.tuples(*[st.floats(-5, 5, allow_nan=False)] * 4),
+    st.tuples(*[st.floats(-5, 5, allow_nan=False)] * 4),
+)
+def test_the_nearest_part_of_a_box_is_in_it_and_as_far_as_the_box(
+    box: tuple[float, float, float, float], point: tuple[float, float, float, float]
+) -> None:
+    box = (min(box[0], box[2]), min(box[1], box[3]), max(box[0], box[2]), max(box[1], box[3]))
+    point = (min(point[0], point[2]), min(point[1], point[3]), max(point[0], point[2]),
+             max(point[1], point[3]))  # fmt: skip
+    part = nearest_part(box, point)
+    assert box[0] <= part[0] <= part[2] <= box[2]
+    assert box[1] <= part[1] <= part[3] <= box[3]
+    assert footprint_gap(point, part) == pytest.approx(footprint_gap(point, box), abs=1e-9)
 
 
 # --------------------------------------------------------------------------- invariants

@@ -176,3 +176,41 @@ def test_put(logic_env, policy):
             "PutOn('Plate', on='...') or PutOn('Plate', '...')",
         ]
     )
+
+
+def test_an_apple_along_the_counter_beyond_reach_needs_its_own_go_to(
+    pytester: pytest.Pytester,
+) -> None:
+    """AI2-THOR reaches 1.5 m: at the toaster, the fruit bowl 1.7 m along the same counter is
+    out of reach, and going to the apple first reaches it."""
+    example_project(
+        pytester,
+        "breakfast",
+        """
+def from_the_toaster():
+    return sequence("S", GoTo("toaster"), PickUp("apple"))
+
+def at_the_apple():
+    return sequence("S", GoTo("toaster"), GoTo("apple"), PickUp("apple"))
+
+@pytest.mark.logic_env(TASK, plan="plans/breakfast.json")
+@pytest.mark.parametrize("policy", [from_the_toaster, at_the_apple])
+def test_reach(logic_env, policy):
+    if logic_env.trajectory_id != "milk=yes-bread_apple=fruit_bowl":
+        pytest.skip("one scene shows it")
+    logic_env.run(policy).assert_ok()
+""",
+    )
+    result = run(pytester)
+    result.assert_outcomes(failed=2, skipped=4)
+    result.stdout.fnmatch_lines(
+        [
+            "*Counterfactual: PickUp(apple) broke a precondition: the agent is next to apple "
+            "(GoTo it first)",
+            "*broken precondition ?next_to?: * but the agent is next to counter; apple is 1.7 m "
+            "from where the agent stands (at toaster); AI2-THOR reaches 1.5 m: GoTo(apple) "
+            "first*",
+        ]
+    )
+    # Going to the apple reaches it; the run fails only on the task's goals.
+    assert "trace: GoTo(toaster) ok, GoTo(apple) ok, PickUp(apple) ok" in result.stdout.lines

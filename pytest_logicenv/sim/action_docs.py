@@ -14,7 +14,7 @@ Drop(object): `object` lies on the floor where the agent stands
 from __future__ import annotations
 
 from pytest_logicenv.sim.actions import RuleRow, action_table
-from pytest_logicenv.sim.world import AT_FIXTURE, CLOSED_CONTAINERS
+from pytest_logicenv.sim.world import AT_FIXTURE, CLOSED_CONTAINERS, WITHIN_REACH
 
 HEADER = """\
 # Actions
@@ -47,9 +47,9 @@ on AI2-THOR follow its behaviour; those marked *extension* are ours.
 
 
 def actions_markdown() -> str:
-    """``docs/actions.md``: the header, the closed-container and sink rules and one row per
+    """``docs/actions.md``: the header, the closed-container and reach rules and one row per
     rule set."""
-    lines = [HEADER + CLOSED_CONTAINERS, "", "## Reaching a sink", "", AT_FIXTURE]
+    lines = [HEADER + CLOSED_CONTAINERS, "", "## Reaching", "", WITHIN_REACH, "", AT_FIXTURE]
     lines += ["", "## The table", ""]
     lines.append("| Action | Preconditions, in the order checked | Effects | When broken |")
     lines.append("| --- | --- | --- | --- |")

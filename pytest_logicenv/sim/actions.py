@@ -173,7 +173,7 @@ class ActionSpec:
 
     @property
     def reach_ports(self) -> frozenset[str]:
-        """The ports the action needs within reach (held or at the agent's spot)."""
+        """The ports the action needs within reach (held, or within reach where it stands)."""
         return frozenset(port for rule in self.preconditions for port in rule.reach)
 
 
@@ -184,10 +184,12 @@ def _go_to(world: WorldState, bound: Bound) -> None:
     target = bound["target"]
     rooms = world.rooms_of(target)  # a door is reached from either side: stay on this one
     room = world.agent.room if world.agent.room in rooms else rooms[0]
-    # Walking to what it holds keeps the agent where it is, at the fixture it stood at.
-    held = target is world.held()
-    station = world.station(target) if not held else world.objects.get(world.agent.station or "")
-    world.move_agent(room, world.ground(target), station)
+    agent = world.agent
+    if target is world.held():  # it stays where it is, at the fixture and the object it was
+        station, at = world.objects.get(agent.station or ""), (agent.at or "", agent.stand)
+    else:
+        station, at = world.station(target), (target.label, target.box)
+    world.move_agent(room, world.ground(target), station, at if at[0] else None)
 
 
 def _pick_up(world: WorldState, bound: Bound) -> None:

@@ -54,7 +54,7 @@ BINDING_RULES: tuple[tuple[str, str], ...] = (
     ),
     (
         "unambiguous",
-        "it names one object in sight, or one at hand (held, or at the agent's spot) for a "
+        "it names one object in sight, or one at hand (held, or within reach: *Reaching*) for a "
         "port the action needs within reach; `any=True` takes the first that meets the "
         "preconditions",
     ),

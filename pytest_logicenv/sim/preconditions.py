@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_logicenv.sim.physics import running_water_over, water_sources
-from pytest_logicenv.sim.world import WorldObject, WorldState
+from pytest_logicenv.sim.world import REACH_METRES, WorldObject, WorldState
 
 #: The objects an action call is bound to, by port.
 Bound = Mapping[str, WorldObject]
@@ -120,11 +120,18 @@ def next_to(port: str) -> Precondition:
             facts[0] += f", not at {away.label} ({obj.label} is reached only there)"
         if obj.room != world.agent.room:
             facts.append(f"{obj.label} is in {obj.room}")
+        if away is None and (distance := world.distance_beyond_reach(obj)) is not None:
+            facts.append(
+                f"{obj.label} is {distance:.1f} m from where the agent stands (at "
+                f"{world.agent.at}); AI2-THOR reaches {REACH_METRES:g} m: GoTo({obj.label}) "
+                "first"
+            )
         return Broken(f"the agent is next to {obj.label} (GoTo it first)", tuple(facts))
 
     text = (
-        f"the agent stands next to {_port(port)} (or holds it); a faucet, sink, basin or what "
-        "is in it: at that sink (*Reaching a sink*)"
+        f"the agent stands next to {_port(port)} (or holds it), within {REACH_METRES:g} m of "
+        "the object it went to (*Reaching*); a faucet, sink, basin or what is in it: at that "
+        "sink"
     )
     return Precondition("next_to", text, check, reach=(port,))
 

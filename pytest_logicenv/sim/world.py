@@ -2,7 +2,8 @@
 
 A :class:`WorldState` copies a :class:`~pytest_logicenv.scenes.model.Scene` into objects whose
 parent, relation, room and states the actions change, plus the agent: the room it is in, the
-spot it stands at (the floor-standing object it went to) and the one object it holds. Windows
+spot it stands at (the floor-standing object it went to), the object it went to (it reaches
+within 1.5 m of it: :data:`WITHIN_REACH`) and the one object it holds. Windows
 and doors become objects too, so ``Close(window)`` works like ``Close(fridge)``.
 
 A WorldState implements the facts :class:`~pytest_logicenv.logic.facts.World` protocol and shows the
@@ -64,11 +65,32 @@ BASIN_TYPES = frozenset({"Sink", "SinkBasin", "Bathtub", "BathtubBasin"})
 #: with its faucet and basin) and what is in it (:meth:`WorldState.station` decides it;
 #: ``docs/actions.md`` prints it).
 AT_FIXTURE = (
+    "A water fixture is stricter still. "
     "A faucet, a sink or bathtub, its basin and what is in or on them are reached only at that "
     "fixture: the agent went to the faucet, the sink, the basin or something in it. Standing "
     "at anything else on the counter or vanity the sink is set in does not reach them, as "
     "AI2-THOR reaches only what is within its 1.5 m visibility distance of the agent and a "
     "counter runs for metres."
+)
+#: How far the agent reaches (metres, on the floor plane): AI2-THOR's default
+#: ``visibilityDistance``, within which an object must be to be interacted with.
+REACH_METRES = 1.5
+#: The one rule for what the agent reaches from where it stands (:meth:`WorldState.reachable`
+#: decides it; ``docs/actions.md`` prints it).
+WITHIN_REACH = (
+    "After `GoTo(x)` the agent stands at `x`, facing the floor-standing object `x` is on, in "
+    "or a part of (or `x` itself). It reaches what it holds and what is on, in or a part of "
+    f"that same object, within {REACH_METRES:g} m: the horizontal distance between the "
+    "nearest points of the footprints of `x` and of the object acted on is at most "
+    f"{REACH_METRES:g} m, as AI2-THOR interacts only with objects within its "
+    f"`visibilityDistance` ({REACH_METRES:g} m by default) of the agent. After `GoTo(toaster)` "
+    "the soap bottle at the other end of a 3 m counter is out of reach: `GoTo(soap)` first. "
+    "`x` itself, what is on or in it, its parts and what it stands on are always within "
+    "reach. An object the agent puts down lies at the point of its target nearest `x`. The "
+    "layout puts every object of a generated scene on what it rests on; an object whose "
+    "footprint does not touch that of what it rests on or is a part of (a scene built by "
+    "hand, without a layout) has no position for this rule and is reached from anywhere at "
+    "its floor-standing object."
 )
 
 
@@ -80,6 +102,7 @@ class WorldObject:
         "accepts",
         "attrs",
         "beside",
+        "box",
         "footprint",
         "id",
         "parent",
@@ -125,6 +148,9 @@ class WorldObject:
         # nothing, as in Scene.near) and for what was dropped where the agent's position is
         # unknown.
         self.footprint = footprint
+        # Where it is for the reach rule (WITHIN_REACH): its footprint when the scene's
+        # positions are consistent, then wherever the agent put it; None: no distance rule.
+        self.box = footprint
         # The spot (a floor-standing object id) an object was dropped beside: it lies there,
         # and walking to it is walking to that spot.
         self.beside: str | None = None
@@ -179,9 +205,11 @@ class WorldObject:
 class AgentState:
     """Where the agent is and what it holds. ``spot`` is the floor-standing object it stands
     next to (``None`` at its start and right after entering a room); it can reach that object
-    and everything on or in it, except a water fixture it does not stand at. ``station`` is
-    the water fixture (a sink, a bathtub) it went to along its spot, if any (see
-    :data:`AT_FIXTURE`). ``position`` is its start point until it first moves (then only its
+    and everything on or in it within :data:`REACH_METRES` of ``stand``, except a water
+    fixture it does not stand at. ``station`` is the water fixture (a sink, a bathtub) it went
+    to along its spot, if any (see :data:`AT_FIXTURE`). ``at`` is the label of the object it
+    went to and ``stand`` that object's box then (``None``: no distance rule, see
+    :data:`WITHIN_REACH`). ``position`` is its start point until it first moves (then only its
     spot says where it is)."""
 
     room: str
@@ -189,6 +217,8 @@ class AgentState:
     held: str | None = None
     position: tuple[float, float] | None = None
     station: str | None = None
+    at: str | None = None
+    stand: Footprint | None = None
 
 
 class WorldState:
@@ -218,7 +248,22 @@ class WorldState:
             room = scene.rooms[0].id if scene.rooms else ""
         held = next((obj.id for obj in objects if obj.relation == HELD), None)
         position = scene.agent.position if scene.agent is not None else None
-        return cls(scene, objects, AgentState(room=room, held=held, position=position))
+        world = cls(scene, objects, AgentState(room=room, held=held, position=position))
+        for obj in [o for o in objects if not world._located(o)]:
+            obj.box = None
+        return world
+
+    def _located(self, obj: WorldObject) -> bool:
+        """Whether ``obj``'s position can be trusted for the reach rule: its footprint touches
+        that of what it rests on or is a part of, and so on down to the floor (a layout always
+        puts things there; a scene built by hand may leave them anywhere)."""
+        for link in self._links(obj):
+            up = self.objects.get(link.parent or link.part_of or "")
+            if link.footprint is None or up is None:
+                return link.footprint is not None and up is None
+            if up.footprint is None or footprint_gap(link.footprint, up.footprint) > 1e-6:
+                return False
+        return False  # a cycle: a malformed scene
 
     # -- the facts World protocol --------------------------------------------------------
 
@@ -381,10 +426,22 @@ class WorldState:
 
     def reachable(self, obj: WorldObject) -> bool:
         """Whether the agent can act on ``obj`` from where it stands: held, or at its spot
-        (and, for a water fixture and what is in it, at that fixture)."""
+        (and, for a water fixture and what is in it, at that fixture) within reach
+        (:data:`WITHIN_REACH`)."""
         if obj.relation == HELD:
             return True
-        return self.agent.spot is not None and self.away_from(obj) is None
+        if self.agent.spot is None or self.away_from(obj) is not None:
+            return False
+        return self.distance_beyond_reach(obj) is None
+
+    def distance_beyond_reach(self, obj: WorldObject) -> float | None:
+        """How far (metres) ``obj`` is from where the agent stands when that is beyond
+        :data:`REACH_METRES`, else ``None`` (also when either has no position)."""
+        stand, box = self.agent.stand, obj.box
+        if stand is None or box is None or obj.relation == HELD:
+            return None
+        gap = footprint_gap(stand, box)
+        return gap if gap > REACH_METRES else None
 
     def away_from(self, obj: WorldObject) -> WorldObject | None:
         """What the agent would have to stand at to reach ``obj`` and does not: the floor
@@ -450,6 +507,7 @@ class WorldState:
         obj.parent = parent.id if parent is not None else None
         obj.relation = relation
         obj.beside = None
+        self._locate(obj, self._put_box(parent))
         if parent is None:  # on the floor where the agent stands
             spot = self.agent.spot
             if spot is None:
@@ -460,22 +518,43 @@ class WorldState:
         self._set_room(obj, parent.room if parent is not None else self.agent.room)
         self.touch()
 
+    def _put_box(self, parent: WorldObject | None) -> Footprint | None:
+        """Where an object the agent puts on or in ``parent`` (``None``: drops) lies, for the
+        reach rule: the point or strip of ``parent`` nearest where the agent stands."""
+        stand = self.agent.stand
+        if parent is None or stand is None or parent.box is None:
+            return stand if parent is None else parent.box
+        return nearest_part(parent.box, stand)
+
+    def _locate(self, obj: WorldObject, box: Footprint | None) -> None:
+        """``obj``, and everything that goes where it goes, is now at ``box``."""
+        obj.box = box
+        for inner in self.carried(obj):
+            inner.box = box
+
     def hold(self, obj: WorldObject) -> None:
         obj.parent = None
         obj.relation = HELD
         obj.beside = None
+        self._locate(obj, None)  # in the agent's hand, what it holds goes where it goes
         self.agent.held = obj.id
         self._set_room(obj, self.agent.room)
         self.touch()
 
     def move_agent(
-        self, room: str, spot: WorldObject | None, station: WorldObject | None = None
+        self,
+        room: str,
+        spot: WorldObject | None,
+        station: WorldObject | None = None,
+        at: tuple[str, Footprint | None] | None = None,
     ) -> None:
         """Move the agent into ``room``, next to ``spot``, at the water fixture ``station``
-        when it went to one."""
+        when it went to one, standing at ``at``: the label and box of the object it went to
+        (:data:`WITHIN_REACH`)."""
         self.agent.room = room
         self.agent.spot = spot.id if spot is not None else None
         self.agent.station = station.id if station is not None else None
+        self.agent.at, self.agent.stand = at if at is not None else (None, None)
         self.agent.position = None
         held = self.held()
         if held is not None:
@@ -490,6 +569,27 @@ class WorldState:
         obj.room = room
         for inner in self.carried(obj):
             inner.room = room
+
+
+def nearest_part(box: Footprint, point: Footprint) -> Footprint:
+    """The part of ``box`` nearest ``point`` (a box too): their overlap, else the nearest edge
+    or corner of ``box``, so that ``footprint_gap(point, result) == footprint_gap(point, box)``.
+
+    >>> nearest_part((0.0, 0.0, 3.0, 0.6), (2.5, 0.8, 2.7, 1.0))
+    (2.5, 0.6, 2.7, 0.6)
+    """
+    x0, x1 = _nearest_span(box[0], box[2], point[0], point[2])
+    z0, z1 = _nearest_span(box[1], box[3], point[1], point[3])
+    return x0, z0, x1, z1
+
+
+def _nearest_span(low: float, high: float, p_low: float, p_high: float) -> tuple[float, float]:
+    """The part of ``[low, high]`` nearest ``[p_low, p_high]``: their overlap or an end."""
+    if p_high < low:
+        return low, low
+    if p_low > high:
+        return high, high
+    return max(low, p_low), min(high, p_high)
 
 
 class VisibleWorld:
