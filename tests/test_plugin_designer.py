@@ -168,3 +168,132 @@ def test_a_design_the_model_cannot_fix_errors_its_test_with_the_problems(
         ]
     )
     assert not entries(pytester)
+
+
+def _requests_after(endpoint: FakeLLMServer, run: Any) -> int:
+    before = len(endpoint.requests)
+    run()
+    return len(endpoint.requests) - before
+
+
+def _scenes(entry: Path) -> dict[str, Any]:
+    """The entry's scene files, the houses as JSON (made again, they may write 0 as 0.0)."""
+    return {
+        p.name: json.loads(p.read_text()) if p.name.endswith(".house.json") else p.read_bytes()
+        for p in sorted((entry / "scenes").glob("*"))
+    }
+
+
+@pytest.mark.slow
+def test_damaged_derived_files_of_llm_scenes_are_rebuilt_from_the_scenes_without_the_model(
+    pytester: pytest.Pytester, endpoint: FakeLLMServer
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest("--logicenv-designer=llm").assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    made = _scenes(entry)
+    damaged = [
+        entry / "scenes" / "window=yes-light=yes.svg",
+        entry / "scenes" / "window=no-light=no.house.json",
+        entry / "trajectories.json",
+    ]
+    for path in damaged:
+        path.write_text(path.read_text() + " ")
+
+    def rerun() -> None:
+        result = pytester.runpytest("--logicenv-designer=llm")
+        result.assert_outcomes(passed=2, warnings=1)
+        rebuilt = "; ".join(f"{path} does not match the digest*" for path in sorted(damaged))
+        result.stdout.fnmatch_lines([f"*was rebuilt: {rebuilt}"])
+
+    assert _requests_after(endpoint, rerun) == 0
+    assert _scenes(entry) == made  # the model's designs kept, the damaged files made again
+
+
+@pytest.mark.slow
+def test_without_an_endpoint_a_damaged_picture_of_llm_scenes_is_rebuilt_all_the_same(
+    pytester: pytest.Pytester, endpoint: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest("--logicenv-designer=llm").assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    made = _scenes(entry)
+    picture = entry / "scenes" / "window=yes-light=yes.svg"
+    picture.write_text(picture.read_text() + " ")
+    monkeypatch.setenv("CI", "1")  # strict: the cache is only read, and the error says how
+    result = pytester.runpytest("--logicenv-designer=llm")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*its cache entry must be rebuilt ({picture} does not match the digest*",
+            '*fix: run pytest --logicenv-designer=llm "test_bath.py::test_reset" where the cache '
+            "may be written (no CI variable, no --logicenv-offline): the rebuild asks no LLM; "
+            "then commit cache/",
+        ]
+    )
+    monkeypatch.delenv("CI")
+    monkeypatch.delenv("LOGICENV_LLM_BASE_URL")  # no model at hand: none is needed
+    result = pytester.runpytest("-v", "--logicenv-designer=llm")
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(["*test_reset[[]window=yes-light=yes[]] PASSED*"])
+    assert _scenes(entry) == made
+    assert len(endpoint.requests) == 2
+    assert manifest(entry)["scenes"]["made_by"] == "llm:fake-designer"
+
+
+def _edit_plan(path: Path, edit: Any) -> None:
+    plan = json.loads(path.read_text())
+    edit(plan)
+    path.write_text(json.dumps(plan, indent=2))
+
+
+def _light_branches(plan: dict[str, Any]) -> dict[str, Any]:
+    branches: dict[str, Any] = plan["subtasks"][1]["tree"]["branches"]
+    return branches
+
+
+@pytest.mark.slow
+def test_an_action_text_edit_of_the_plan_keeps_every_llm_design(
+    pytester: pytest.Pytester, endpoint: FakeLLMServer
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest("--logicenv-designer=llm").assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    made = {k: v for k, v in _scenes(entry).items() if k.endswith(".json")}
+    _edit_plan(entry / "plan.json", lambda p: _light_branches(p)["yes"].update(action="Off!"))
+
+    def rerun() -> None:
+        result = pytester.runpytest("--logicenv-designer=llm")
+        result.assert_outcomes(passed=2, warnings=1)
+        result.stdout.fnmatch_lines(["*was rebuilt: plan.json was edited"])
+
+    assert _requests_after(endpoint, rerun) == 0
+    assert {k: v for k, v in _scenes(entry).items() if k.endswith(".json")} == made
+    trajectories = json.loads((entry / "trajectories.json").read_text())["trajectories"]
+    assert trajectories[0]["paths"][1]["action"] == "Off!"
+
+
+@pytest.mark.slow
+def test_a_facts_edit_of_the_plan_asks_the_model_again_for_that_situation_only(
+    pytester: pytest.Pytester, endpoint: FakeLLMServer
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest("--logicenv-designer=llm").assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    unchanged = (entry / "scenes" / "window=no-light=no.json").read_bytes()
+    _edit_plan(
+        pytester.path / "plan.json",  # the marker's own plan file
+        lambda p: p["subtasks"][1]["factors"][0]["realization"]["yes"].append(
+            {"exists": "SoapBar"}
+        ),
+    )
+
+    def rerun() -> None:
+        result = pytester.runpytest("--logicenv-designer=llm")
+        result.assert_outcomes(passed=2, warnings=1)
+        result.stdout.fnmatch_lines(["*was rebuilt: the plan file *plan.json changed"])
+
+    assert _requests_after(endpoint, rerun) == 1  # light=yes's scene, designed anew
+    assert (entry / "scenes" / "window=no-light=no.json").read_bytes() == unchanged
+    redesigned = json.loads((entry / "scenes" / "window=yes-light=yes.json").read_text())
+    assert "SoapBar" in {o["type"] for o in redesigned["objects"]}

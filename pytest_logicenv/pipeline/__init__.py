@@ -4,6 +4,7 @@
 and ``logicenv eval`` all call it. :mod:`~pytest_logicenv.pipeline.request` holds the data at
 its arrows, :mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh,
 :mod:`~pytest_logicenv.pipeline.plan_choice`, :mod:`~pytest_logicenv.pipeline.scene_building`
-and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one, and
+and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LLM designer's
+scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`), and
 :mod:`~pytest_logicenv.pipeline.generators` wires in the default designers and the LLM planner.
 """

@@ -5,7 +5,7 @@ the SHA-256 of every other file the entry's tests read (``files``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_logicenv import __version__
@@ -27,6 +27,7 @@ from pytest_logicenv.logic.plan import Plan, plan_to_json
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
+from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.request import TaskRequest
 from pytest_logicenv.scenes.model import Scene
 
@@ -44,6 +45,11 @@ class Made:
     exchanges: Sequence[Mapping[str, Any]]  # every LLM exchange, as JSON
     designer: str | None  # who designed the scenes when not the procedural designer
     notes: Sequence[str]
+    #: By trajectory id, the key of the facts an LLM designed each scene for (the manifest's
+    #: ``scenes.designed_for``, see ``kept_scenes.py``); the intact files of the scenes a
+    #: rebuild kept, by path in the entry, as first written.
+    designed_for: Mapping[str, str] = field(default_factory=dict)
+    kept_files: Mapping[str, bytes] = field(default_factory=dict)
 
 
 def entry_files(
@@ -64,7 +70,8 @@ def entry_files(
     records = [trajectory_record(made.plan, t) for t in made.trajectories]
     files = {**(kept or {}), PLAN: plan_bytes, **exchange_files(made.exchanges)}
     for trajectory in made.trajectories:
-        files.update(_scene_files(made.scenes[trajectory.id], trajectory.id))
+        made_now = _scene_files(made.scenes[trajectory.id], trajectory.id)
+        files.update({name: made.kept_files.get(name, data) for name, data in made_now.items()})
     files[TRAJECTORIES] = dumps(
         {
             "format": TRAJECTORIES_FORMAT,
@@ -125,6 +132,13 @@ def _manifest(
     settings: Mapping[str, Any],
     plan_record: Mapping[str, Any],
 ) -> dict[str, Any]:
+    scenes: dict[str, Any] = {
+        "made_by": made.designer or PROCEDURAL,
+        "seed": request.seed,
+        "count": len(made.trajectories),
+    }
+    if made.designed_for:  # LLM designs only: the procedural designer's manifests stay as were
+        scenes[DESIGNED_FOR] = {t.id: made.designed_for[t.id] for t in made.trajectories}
     return {
         "format": CACHE_FORMAT,
         "generator": f"pytest-logicenv {__version__}",
@@ -132,10 +146,6 @@ def _manifest(
         "task_sha256": text_hash(request.task),
         "settings": dict(settings),
         "plan": dict(plan_record),
-        "scenes": {
-            "made_by": made.designer or PROCEDURAL,
-            "seed": request.seed,
-            "count": len(made.trajectories),
-        },
+        "scenes": scenes,
         "notes": list(made.notes),
     }

@@ -21,8 +21,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_logicenv.cache import LLM_LOG, Cache, Entry, regenerate_hint
-from pytest_logicenv.errors import CacheError
+from pytest_logicenv.errors import CacheError, LogicEnvError
 from pytest_logicenv.logic.rules import validate_plan
+from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.pipeline.cached import (
     case_from_record,
     check_version,
@@ -31,7 +32,8 @@ from pytest_logicenv.pipeline.cached import (
 )
 from pytest_logicenv.pipeline.entry_files import Made, entry_files
 from pytest_logicenv.pipeline.failed_plans import check_kept
-from pytest_logicenv.pipeline.plan_choice import choose_plan, no_cached_plan, no_llm
+from pytest_logicenv.pipeline.kept_scenes import KeepingDesigner, KeptScenes, design_key
+from pytest_logicenv.pipeline.plan_choice import choose_plan, no_cached_plan, no_llm, plan_at_hand
 from pytest_logicenv.pipeline.plan_choice import needs_llm as plan_needs_llm
 from pytest_logicenv.pipeline.request import (
     Builders,
@@ -69,7 +71,26 @@ def needs_llm(
     """Whether making the task's entry asks an LLM (for its plan or its scenes): the plugin
     makes such entries only for the tests the run selects, and concurrently."""
     entry = cache.entry(entry_key_of(request, cache.root, rootdir))
-    return plan_needs_llm(request, builders, Where(cache, entry, mode, "", rootdir))
+    where = Where(cache, entry, mode, "", rootdir)
+    return plan_needs_llm(request, where) or scenes_need_llm(request, builders, where)
+
+
+def scenes_need_llm(request: TaskRequest, builders: Builders, where: Where) -> bool:
+    """Whether (re)building the entry asks the LLM designer for a scene: not when every
+    selected situation keeps its scene (``kept_scenes.py``)."""
+    if builders.llm_scenes is None:
+        return False
+    if where.mode.regenerate:
+        return True
+    try:
+        chosen = plan_at_hand(request, where)
+        if chosen is None:
+            return True
+        kept = KeptScenes.read(where.entry)
+        trajectories = select(chosen.plan, request.select).trajectories
+    except (LogicEnvError, OSError):
+        return True  # reported when the entry is built, after the run's selection
+    return any(kept.get(chosen.plan, trajectory) is None for trajectory in trajectories)
 
 
 def peek(
@@ -164,15 +185,27 @@ def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where
     entry = where.entry
     if request.plan_file is None and not entry.plan_path.is_file():
         return no_cached_plan(request, where)
-    if builders.llm_scenes is not None:
+    if scenes_need_llm(request, builders, where):
         return _no_llm_scenes(where, why)
+    if request.plan_file is None or builders.llm_scenes is not None:
+        # --logicenv-regenerate would ask the LLM anew; a plain run rebuilds without one
+        rerun = " ".join(["pytest", *where.mode.options, f'"{where.nodeid}"'])
+        fix = (
+            f"run {rerun} where the cache may be written (no CI variable, no "
+            "--logicenv-offline): the rebuild asks no LLM; then commit "
+            f"{where.shown(where.cache.root)}/"
+        )
+    else:
+        fix = (
+            f"run {regenerate_hint(where.nodeid, where.mode.options)} and commit "
+            f"{where.shown(where.cache.root)}/"
+        )
     return CacheError(
         f"{where.nodeid}: its cache entry must be rebuilt ({why}), and regeneration is not "
         "allowed here\n"
         f"  cache entry: {where.shown(entry.root)}\n"
         "  strict mode (the CI variable is set, or --logicenv-offline) only reads the cache\n"
-        f"  fix: run {regenerate_hint(where.nodeid, where.mode.options)} and commit "
-        f"{where.shown(where.cache.root)}/"
+        f"  fix: {fix}"
     )
 
 
@@ -218,6 +251,8 @@ def _generate(
         exchanges,
         designer.name if designer is not None else None,
         notes,
+        designed_for={t.id: design_key(plan, t) for t in trajectories} if designer else {},
+        kept_files=designer.kept_files if designer is not None else {},
     )
     settings = request.settings(where.rootdir, where.cache.root)
     kept = _exchanges_of(where.entry) if chosen.kept or not where.mode.regenerate else {}
@@ -240,14 +275,22 @@ def _exchanges_of(entry: Entry) -> dict[str, bytes]:
         return {}
 
 
-def _llm_designer(builders: Builders, where: Where, stale: str | None) -> SceneSource | None:
-    """The LLM scene designer when one designs the scenes; none at hand is a cache miss."""
+def _llm_designer(builders: Builders, where: Where, stale: str | None) -> KeepingDesigner | None:
+    """The LLM scene designer when one designs the scenes: it keeps the scenes of the
+    situations whose facts did not change (not on ``--logicenv-regenerate``), and asks the
+    model for the others; no model at hand then is a cache miss."""
     if builders.llm_scenes is None:
         return None
-    designer = None if where.mode.offline else builders.llm_scenes()
-    if designer is None:
-        raise _no_llm_scenes(where, stale)
-    return designer
+    make = builders.llm_scenes
+
+    def model() -> SceneSource:
+        designer = None if where.mode.offline else make()
+        if designer is None:
+            raise _no_llm_scenes(where, stale)
+        return designer
+
+    kept = KeptScenes() if where.mode.regenerate else KeptScenes.read(where.entry)
+    return KeepingDesigner(kept, model)
 
 
 def _no_llm_scenes(where: Where, stale: str | None) -> CacheError:

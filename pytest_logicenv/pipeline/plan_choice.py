@@ -41,11 +41,20 @@ class ChosenPlan:
 
 def choose_plan(request: TaskRequest, builders: Builders, where: Where) -> ChosenPlan:
     """The plan to build the entry from, completed with the request's rooms and task text."""
+    chosen = plan_at_hand(request, where)
+    return chosen if chosen is not None else _completed(_derived(request, builders, where), request)
+
+
+def plan_at_hand(request: TaskRequest, where: Where) -> ChosenPlan | None:
+    """The plan :func:`choose_plan` would choose when it needs no LLM (the entry's own
+    ``plan.json`` kept, or the marker's plan file), else ``None``."""
     chosen = _previous_plan(request, where)
     if chosen is None and request.plan_file is not None:
         chosen = _from_file(request, where)
-    elif chosen is None:
-        chosen = _derived(request, builders, where)
+    return None if chosen is None else _completed(chosen, request)
+
+
+def _completed(chosen: ChosenPlan, request: TaskRequest) -> ChosenPlan:
     plan = chosen.plan
     if request.rooms:
         plan = Plan(plan.task, plan.subtasks, plan.setting, request.rooms)
@@ -54,11 +63,9 @@ def choose_plan(request: TaskRequest, builders: Builders, where: Where) -> Chose
     return replace(chosen, plan=plan)
 
 
-def needs_llm(request: TaskRequest, builders: Builders, where: Where) -> bool:
-    """Whether building the entry asks an LLM: for its scenes (the LLM designer), or for its
-    plan (no plan file, and no ``plan.json`` of the entry that a rebuild keeps)."""
-    if builders.llm_scenes is not None:
-        return True
+def needs_llm(request: TaskRequest, where: Where) -> bool:
+    """Whether choosing the plan asks an LLM: no plan file, and no ``plan.json`` of the
+    entry that a rebuild keeps."""
     if request.plan_file is not None:
         return False
     try:
