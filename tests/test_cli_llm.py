@@ -56,6 +56,25 @@ def test_without_an_endpoint_plan_exits_2_saying_what_to_set(tmp_path: Path) -> 
     assert not out.exists()
 
 
+def test_plan_reads_the_endpoint_from_the_pytest_configuration_as_the_plugin_does(
+    endpoint: FakeLLMServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("LOGICENV_LLM_BASE_URL")
+    monkeypatch.delenv("LOGICENV_LLM_MODEL")
+    (tmp_path / "pytest.ini").write_text(
+        f"[pytest]\nlogicenv_llm_base_url = {endpoint.base_url}\nlogicenv_llm_model = {MODEL}\n"
+    )
+    (tmp_path / "tests").mkdir()
+    monkeypatch.chdir(tmp_path / "tests")  # found walking up, as pytest finds it
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    assert main(["plan", TASK, "--rooms", "Kitchen"]) == 0
+    assert f"model {MODEL}, 1 round, 3 exchanges" in capsys.readouterr().err
+    assert len(endpoint.requests) == 3
+
+
 def test_plan_writes_a_checked_plan_and_the_exchanges(
     endpoint: FakeLLMServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -105,6 +105,19 @@ def test_under_ci_eval_calls_no_model_unless_allowed(
     assert fake_llm.requests == []
 
 
+def test_eval_reads_the_endpoint_from_the_pytest_configuration_as_the_plugin_does(
+    project: Path, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LOGICENV_LLM_BASE_URL")
+    monkeypatch.delenv("LOGICENV_LLM_MODEL")
+    (project / "pytest.ini").write_text(
+        f"[pytest]\nlogicenv_llm_base_url = {fake_llm.base_url}\nlogicenv_llm_model = {MODEL}\n"
+    )
+    fake_llm.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    code, task = run_eval()
+    assert (code, task["errors"], len(fake_llm.requests)) == (0, [], 3)
+
+
 def test_a_task_without_a_ground_truth_is_an_error_of_that_task(
     project: Path, fake_llm: FakeLLMServer
 ) -> None:

@@ -62,3 +62,16 @@ def ci_forbids_llm(allowed: bool) -> bool:
     """Whether no model may be called: the ``CI`` variable is set (as the plugin reads it)
     and the command was not told ``--allow-ci``."""
     return not allowed and os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def ini_llm_defaults() -> dict[str, str]:
+    """The endpoint the pytest configuration names (``logicenv_llm_base_url``,
+    ``logicenv_llm_model``), as the plugin reads it: the defaults of the environment's."""
+    from pytest_logicenv.cli.inifile import ini_option
+    from pytest_logicenv.llm.config import ini_defaults
+
+    def read(name: str) -> str:
+        found = ini_option(name)
+        return "" if found is None else found[0]
+
+    return ini_defaults(read)

@@ -56,7 +56,7 @@ def run_eval(args: argparse.Namespace) -> int:
     for folder in (args.tasks_dir, args.policies_dir):
         if not folder.is_dir():
             raise LogicEnvError(f"{folder}: not a directory")
-    from pytest_logicenv.cli.args import ci_forbids_llm, types_path
+    from pytest_logicenv.cli.args import ci_forbids_llm, ini_llm_defaults, types_path
 
     options = {
         "plans_dir": args.plans,
@@ -65,6 +65,7 @@ def run_eval(args: argparse.Namespace) -> int:
         "types_file": types_path(args),
         "planner": args.planner,
         "offline": ci_forbids_llm(args.allow_ci),
+        "llm_defaults": ini_llm_defaults(),
     }
     evaluation = evaluate(args.tasks_dir, args.policies_dir, strategy=args.strategy, **options)
     print("\n".join(format_table(evaluation)))

@@ -1,7 +1,8 @@
 """``logicenv plan "TASK" --rooms LivingRoom``: derive a plan with the configured LLM.
 
 The endpoint comes from the environment (``LOGICENV_LLM_BASE_URL``, ``LOGICENV_LLM_MODEL``,
-``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.config.LLMConfig`), the object types
+``LOGICENV_LLM_API_KEY``; see :class:`~pytest_logicenv.llm.config.LLMConfig`), else from the
+pytest configuration's ``logicenv_llm_*`` options as the plugin reads them, the object types
 from the catalog (and the user's type file). Each plan answer must pass what the plugin would
 check later (:func:`~pytest_logicenv.llm.planner.acceptance_violations`): the plan rules, the
 states each type can have, the rooms, the parts, a design of every situation; what fails goes
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, positive_int
+from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, ini_llm_defaults, positive_int
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError, PlanError
 from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.logic.plan import dump_plan, load_plan
@@ -108,7 +109,7 @@ def _derive(args: argparse.Namespace) -> int:
     from pytest_logicenv.llm.config import CONFIGURE_HINT
     from pytest_logicenv.llm.planner import derive_plan
 
-    llm = llm_from_env()
+    llm = llm_from_env(defaults=ini_llm_defaults())
     if llm is None:
         raise LLMError(f"no LLM endpoint is configured: {CONFIGURE_HINT}")
     rooms = [room.strip() for item in args.rooms for room in item.split(",") if room.strip()]

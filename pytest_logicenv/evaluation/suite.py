@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ def evaluate(
     types_file: Path | None = None,
     planner: str = "plan",
     offline: bool = False,
+    llm_defaults: Mapping[str, str] | None = None,
 ) -> Evaluation:
     """Evaluate every task of ``tasks_dir`` with the policies of ``policies_dir``; the
     designs know the types of ``types_file`` too (a user's type file).
@@ -39,7 +41,9 @@ def evaluate(
     ``plans_dir`` (the ground truth itself); ``llm``, the configured model, from the task's
     description, judged against that ground truth (see
     :mod:`~pytest_logicenv.evaluation.llm_task`). ``offline`` forbids LLM calls (a plan
-    missing from the cache is then a task's error), as ``CI`` does under pytest."""
+    missing from the cache is then a task's error), as ``CI`` does under pytest;
+    ``llm_defaults`` give the endpoint variables the environment leaves unset (the ini
+    options, :func:`~pytest_logicenv.llm.config.ini_defaults`)."""
     from pytest_logicenv.scenes.catalog.user_types import types_digest
 
     if planner not in PLANNERS:
@@ -47,7 +51,9 @@ def evaluate(
     rootdir = (rootdir or Path.cwd()).resolve()
     cache = Cache((rootdir / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir)
     task_files = sorted(tasks_dir.glob("*.json"))
-    builders = builders or _default_builders(types_file, with_llm=planner == "llm")
+    builders = builders or _default_builders(
+        types_file, with_llm=planner == "llm", llm_defaults=llm_defaults
+    )
     options: dict[str, Any] = {
         "strategy": strategy,
         "seed": seed,
@@ -69,7 +75,12 @@ def evaluate(
     return Evaluation(strategy, results, tuple(notes), planner=planner)
 
 
-def _default_builders(types_file: Path | None, *, with_llm: bool = False) -> Builders:
+def _default_builders(
+    types_file: Path | None,
+    *,
+    with_llm: bool = False,
+    llm_defaults: Mapping[str, str] | None = None,
+) -> Builders:
     """The procedural designer over the catalog (and the user's types), as the plugin has by
     default; ``with_llm``: and the LLM planner of the configured endpoint (none configured: a
     plan missing from the cache is an error saying what to set)."""
@@ -82,7 +93,7 @@ def _default_builders(types_file: Path | None, *, with_llm: bool = False) -> Bui
         from pytest_logicenv.llm.client import llm_from_env
         from pytest_logicenv.llm.planner import LLMPlanner
 
-        llm = llm_from_env()
+        llm = llm_from_env(defaults=llm_defaults)
         return None if llm is None else LLMPlanner(llm, catalog=catalog)
 
     def plan_checks(plan: Plan, strategy: str) -> list[Violation]:

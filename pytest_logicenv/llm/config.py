@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -17,14 +17,33 @@ MODEL_VARS = ("LOGICENV_LLM_MODEL",)
 API_KEY_VARS = ("LOGICENV_LLM_API_KEY", "OPENAI_API_KEY")
 TIMEOUT_VAR = "LOGICENV_LLM_TIMEOUT_S"
 MAX_RETRIES_VAR = "LOGICENV_LLM_MAX_RETRIES"
+#: The plugin's ini options for the endpoint and the variable each stands in for (a variable
+#: that is set wins): read by the plugin and by ``logicenv`` commands alike (:func:`ini_defaults`).
+INI_VARS = (
+    ("logicenv_llm_base_url", "LOGICENV_LLM_BASE_URL"),
+    ("logicenv_llm_model", "LOGICENV_LLM_MODEL"),
+)
 #: Where a model name without a base URL is sent.
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 #: How to configure an endpoint, appended to every "not configured" message.
 CONFIGURE_HINT = (
     "set LOGICENV_LLM_BASE_URL (e.g. http://localhost:11434/v1 for Ollama, "
     "http://localhost:8000/v1 for vLLM) and LOGICENV_LLM_MODEL, plus LOGICENV_LLM_API_KEY "
-    "if the server needs a key"
+    "if the server needs a key (or the logicenv_llm_base_url and logicenv_llm_model options "
+    "of the pytest configuration)"
 )
+
+
+def ini_defaults(read: Callable[[str], object]) -> dict[str, str]:
+    """The endpoint variables the ini options give (``defaults`` of
+    :meth:`LLMConfig.from_env`); ``read(name)`` is an option's value, empty or ``None`` when
+    unset (``config.getini`` under pytest, the configuration file for ``logicenv``).
+
+    >>> ini_defaults({"logicenv_llm_model": "qwen"}.get)
+    {'LOGICENV_LLM_MODEL': 'qwen'}
+    """
+    found = {variable: str(read(option) or "").strip() for option, variable in INI_VARS}
+    return {variable: value for variable, value in found.items() if value}
 
 
 @dataclass(frozen=True)

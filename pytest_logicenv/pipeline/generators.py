@@ -42,16 +42,12 @@ def llm_for(config: pytest.Config) -> LLM | None:
     ``--logicenv-llm-concurrency`` of its requests are in flight at once (:func:`llm_slots`).
     """
     from pytest_logicenv.llm.client import llm_from_env
+    from pytest_logicenv.llm.config import ini_defaults
     from pytest_logicenv.llm.limits import BoundedLLM
 
     llm: LLM | None = config.hook.pytest_logicenv_make_llm(config=config)
     if llm is None:
-        llm = llm_from_env(
-            defaults={
-                "LOGICENV_LLM_BASE_URL": str(config.getini("logicenv_llm_base_url") or ""),
-                "LOGICENV_LLM_MODEL": str(config.getini("logicenv_llm_model") or ""),
-            }
-        )
+        llm = llm_from_env(defaults=ini_defaults(config.getini))
     return None if llm is None else BoundedLLM(llm, llm_slots(config))
 
 
