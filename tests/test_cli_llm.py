@@ -172,6 +172,21 @@ def test_under_ci_plan_calls_no_model_unless_allowed(
     assert len(endpoint.requests) == 3
 
 
+def test_an_unknown_room_is_a_usage_error_before_any_request(
+    endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
+    assert main(["plan", TASK, "--rooms", "Kitchen,Garage"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "logicenv plan: error: --rooms ['Kitchen', 'Garage']: unknown room type 'Garage'; "
+        "known room types: LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom, DiningRoom"
+    )
+    assert main(["plan", TASK, "--rooms", "kichen"]) == 2
+    assert "unknown room type 'kichen'; did you mean Kitchen?" in capsys.readouterr().err
+    assert endpoint.requests == []
+
+
 def test_plan_offers_the_catalogs_types(
     endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

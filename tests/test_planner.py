@@ -19,7 +19,7 @@ from plan_answers import (
     shared_factor_plan,
 )
 
-from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError
+from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, SceneError
 from pytest_logicenv.llm.client import OpenAILLM
 from pytest_logicenv.llm.config import LLMConfig
 from pytest_logicenv.llm.exchange import exchange_from_json, exchange_to_json
@@ -81,6 +81,13 @@ def test_a_good_first_answer_gives_the_plan_in_three_steps(fake_llm: FakeLLMServ
     # Determinism where the server allows it.
     assert all(r.body["temperature"] == 0 for r in fake_llm.requests)
     assert all(r.body["seed"] == 0 for r in fake_llm.requests)
+
+
+def test_an_unknown_room_is_refused_before_any_request(fake_llm: FakeLLMServer) -> None:
+    script(fake_llm, answer(GOOD_PLAN))
+    with pytest.raises(SceneError, match=r"rooms \['Garage'\]: unknown room type 'Garage'; "):
+        derive_plan(TASK, ["Garage"], planner_llm(fake_llm), known_types=TYPES)
+    assert fake_llm.requests == []
 
 
 def test_the_prompt_offers_the_known_types_and_the_hand_written_example() -> None:

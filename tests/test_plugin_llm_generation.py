@@ -226,3 +226,37 @@ def test_a_plan_the_model_never_fixes_is_kept_as_far_as_it_got(
         ]
     )
     assert not Path(pytester.path, "cache").joinpath("x").exists()
+
+
+UNKNOWN_ROOMS = """
+@pytest.mark.logic_env(TASK("A"), rooms=["Garage"])
+def test_garage(logic_env):
+    assert logic_env.scene.rooms
+
+
+@pytest.mark.logic_env(TASK("B"), rooms=["Bathrom"])
+def test_typo(logic_env):
+    assert logic_env.scene.rooms
+"""
+
+
+def test_an_unknown_room_is_the_markers_error_before_any_request(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer
+) -> None:
+    fake_llm.respond_with(planner)
+    write_project(pytester, fake_llm, UNKNOWN_ROOMS)
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_tasks.py::test_garage: rooms=[[]'Garage'[]]: unknown room type 'Garage'; known "
+            "room types: LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom, DiningRoom "
+            "(also: *",
+            "*test_tasks.py::test_typo: rooms=[[]'Bathrom'[]]: unknown room type 'Bathrom'; "
+            "did you mean Bathroom? known room types: *",
+        ]
+    )
+    assert fake_llm.requests == []
+    assert not (pytester.path / "cache").exists() or not any(
+        p.is_dir() for p in (pytester.path / "cache").iterdir()
+    )

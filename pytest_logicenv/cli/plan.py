@@ -91,6 +91,10 @@ def run_plan(args: argparse.Namespace) -> int:
         return _check(args)
     if not args.task:
         raise LogicEnvError("give the task description (quoted), or --check PLAN.json")
+    from pytest_logicenv.llm.planner import check_rooms
+
+    args.rooms = [room.strip() for item in args.rooms for room in item.split(",") if room.strip()]
+    check_rooms(args.rooms, "--rooms")  # before any request: the model could never fix them
     _refuse_in_ci(args)
     return _derive(args)
 
@@ -112,11 +116,10 @@ def _derive(args: argparse.Namespace) -> int:
     llm = llm_from_env(defaults=ini_llm_defaults())
     if llm is None:
         raise LLMError(f"no LLM endpoint is configured: {CONFIGURE_HINT}")
-    rooms = [room.strip() for item in args.rooms for room in item.split(",") if room.strip()]
     try:
         derivation = derive_plan(
             args.task,
-            rooms,
+            args.rooms,
             llm,
             catalog=catalog_of(args),
             strategy=args.strategy,

@@ -38,7 +38,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, Rejected, Violation
+from pytest_logicenv.errors import (
+    LLMError,
+    PlanDerivationError,
+    PlanError,
+    Rejected,
+    SceneError,
+    Violation,
+)
 from pytest_logicenv.llm.conversation import Conversation
 from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
 from pytest_logicenv.llm.plan_prompts import (
@@ -91,6 +98,18 @@ class PlanDerivation:
     exchanges: tuple[Exchange, ...]
 
 
+def check_rooms(rooms: Sequence[str], given: str = "rooms") -> None:
+    """Rooms the designer has no type for are the caller's error, found before any request
+    (the model could never fix them): a :class:`SceneError` naming the known room types."""
+    from pytest_logicenv.scenes.design.templates import room_type
+
+    for room in rooms:
+        try:
+            room_type(room)
+        except SceneError as error:
+            raise SceneError(f"{given} {list(rooms)!r}: {error}") from None
+
+
 def derive_plan(
     task: str,
     rooms: Sequence[str],
@@ -119,6 +138,7 @@ def derive_plan(
     if max_rounds < 1:
         raise LLMError(f"max_rounds must be at least 1, got {max_rounds}")
     rooms = tuple(rooms)
+    check_rooms(rooms)
     if catalog is not None and known_types is None:
         known_types = frozenset(catalog.types)
     types = sorted(known_types) if known_types is not None else None

@@ -99,6 +99,7 @@ def parse_marker(
         rooms = (rooms,)
     if not all(isinstance(r, str) for r in rooms):
         raise MarkerError(f"{nodeid}: rooms={rooms!r} must be room types like ['Kitchen']")
+    _check_rooms(rooms, nodeid)
     plan = args.get("plan")
     plan_path = None if plan is None else _plan_path(plan, test_file, nodeid, rootdir)
     request = TaskRequest(
@@ -106,6 +107,18 @@ def parse_marker(
     )
     tree, nodes = _xml_options(args, nodeid)
     return MarkerArgs(request, expect_fault, tree, nodes)
+
+
+def _check_rooms(rooms: Sequence[str], nodeid: str) -> None:
+    """Unknown room types are the marker's error, before any model is asked about them."""
+    from pytest_logicenv.errors import SceneError
+    from pytest_logicenv.scenes.design.templates import room_type
+
+    for room in rooms:
+        try:
+            room_type(room)
+        except SceneError as error:
+            raise MarkerError(f"{nodeid}: rooms={list(rooms)!r}: {error}") from None
 
 
 def _bind(marker: pytest.Mark, nodeid: str) -> dict[str, Any]:

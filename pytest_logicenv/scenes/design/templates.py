@@ -13,6 +13,7 @@ fills rooms from them when no design request replaces them.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -41,17 +42,35 @@ ROOM_ALIASES: Mapping[str, str] = {
 
 
 def room_type(name: str) -> str:
-    """The canonical room type for ``name`` (``"living room"`` -> ``"LivingRoom"``)."""
-    key = re.sub(r"[^a-z]", "", name.lower())
+    """The canonical room type for ``name`` (``"living room"`` -> ``"LivingRoom"``); an
+    unknown one is a :class:`SceneError` saying which are known (:func:`unknown_room`)."""
+    key = _room_key(name)
     for known in ROOM_TYPES:
         if known.lower() == key:
             return known
     if key in ROOM_ALIASES:
         return ROOM_ALIASES[key]
-    raise SceneError(
-        f"unknown room type {name!r}; known room types: {', '.join(ROOM_TYPES)} "
+    raise SceneError(unknown_room(name))
+
+
+def unknown_room(name: str) -> str:
+    """Why ``name`` is no room type: the closest known ones, and all of them.
+
+    >>> "did you mean Kitchen?" in unknown_room("Kitchn")
+    True
+    """
+    spellings = {**{known.lower(): known for known in ROOM_TYPES}, **ROOM_ALIASES}
+    close = difflib.get_close_matches(_room_key(name), spellings, n=3, cutoff=0.7)
+    guesses = list(dict.fromkeys(spellings[spelling] for spelling in close))
+    guess = f" did you mean {' or '.join(guesses)}?" if guesses else ""
+    return (
+        f"unknown room type {name!r};{guess} known room types: {', '.join(ROOM_TYPES)} "
         f"(also: {', '.join(sorted(ROOM_ALIASES))})"
     )
+
+
+def _room_key(name: str) -> str:
+    return re.sub(r"[^a-z]", "", name.lower())
 
 
 @dataclass(frozen=True)
