@@ -360,18 +360,18 @@ def test_unused_entries_are_not_judged_when_a_test_file_was_not_collected(
     assert kept.exists()
 
 
-def test_a_manifest_broken_by_hand_errors_its_test_not_the_run(
+def test_a_manifest_broken_by_hand_is_rebuilt_like_a_missing_one(
     pytester: pytest.Pytester,
 ) -> None:
     make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
     pytester.runpytest().assert_outcomes(passed=3)
     manifest = entries(pytester)[0] / "manifest.json"
+    made = manifest.read_bytes()
     manifest.write_text("[]")
     result = pytester.runpytest()
-    result.assert_outcomes(passed=1, errors=1)
-    result.stdout.fnmatch_lines([f"*{manifest}: not a manifest object; delete *"])
-    result = pytester.runpytest("--logicenv-regenerate")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=3, warnings=1)
+    result.stdout.fnmatch_lines([f"*was rebuilt: {manifest} is damaged (not a manifest object)"])
+    assert json.loads(manifest.read_bytes())["files"] == json.loads(made)["files"]
 
 
 def test_a_policy_that_raises_is_an_error_of_its_run(pytester: pytest.Pytester) -> None:

@@ -189,6 +189,53 @@ def test_a_missing_manifest_keeps_the_llm_plan_beside_it(
     assert _snapshot(entry / "llm") == exchanges
 
 
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        ("{ not json", "corrupt (Expecting property name enclosed in double quotes*"),
+        ("[]", "not a manifest object"),
+        ('{"format": 3}', "its format 3"),
+        ('{"format": "logicenv-cache/2", "files": "nope"}', "'files' is not a map of digests"),
+    ],
+    ids=["not-json", "not-an-object", "no-format", "no-digests"],
+)
+def test_a_corrupt_manifest_keeps_the_llm_plan_beside_it_as_a_missing_one_does(
+    pytester: pytest.Pytester,
+    fake_llm: FakeLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+    damage: str,
+    why: str,
+) -> None:
+    serve_plan(fake_llm, monkeypatch)
+    make_project(pytester, LLM_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    plan = (entry / "plan.json").read_bytes()
+    exchanges = _snapshot(entry / "llm")
+    manifest = entry / "manifest.json"
+    manifest.write_text(damage)
+    no_llm(monkeypatch)
+    monkeypatch.setenv("CI", "1")  # strict: read only, and the fix keeps the plan
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"*its cache entry must be rebuilt ({manifest}*",
+            '*fix: run pytest "test_bath.py::test_llm" where the cache may be written (no CI '
+            "variable, no --logicenv-offline): the rebuild asks no LLM; then commit cache/",
+        ]
+    )
+    assert "--logicenv-regenerate" not in result.stdout.str()
+    monkeypatch.delenv("CI")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines([f"*was rebuilt: {manifest} is damaged ({why})"])
+    assert (entry / "plan.json").read_bytes() == plan
+    assert _snapshot(entry / "llm") == exchanges
+    recorded = json.loads(manifest.read_text())["plan"]["made_by"]
+    assert recorded == "unknown (plan.json kept: its manifest.json was damaged)"
+
+
 def test_rebuilding_an_entry_keeps_its_recorded_llm_exchanges(
     pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,8 +10,10 @@ What counts as fresh, like a snapshot tool would judge it:
   the edited plan; an edited or damaged derived file is never trusted, it is rebuilt;
 * ``trajectories.json`` was made from this ``plan.json``, and names only recorded scenes.
 
-Anything else wrong (a manifest that is not one, a file that cannot be read) is a
-:class:`~pytest_logicenv.errors.CacheError` naming the file.
+A damaged manifest (not JSON, not a manifest) is stale like a missing one: the entry is
+rebuilt, its ``plan.json`` kept. Anything else wrong (a file that cannot be read, a
+``trajectories.json`` that is not one) is a :class:`~pytest_logicenv.errors.CacheError` naming
+the file.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ FAILED_REASON = "its plan, derived by an LLM, failed the checks"
 
 def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...] | str:
     """The entry's cases when everything is fresh, else the reason it is stale."""
-    manifest = entry.manifest(fix=fix)
+    manifest = read_manifest(entry, fix)
+    if isinstance(manifest, str):
+        return manifest
     version = check_version(entry, manifest, fix)
     if version < CACHE_VERSION:
         return f"it is in the older cache format {version} (this version writes {CACHE_VERSION})"
@@ -60,13 +64,42 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
         read_bytes(request.plan_file, fix)
     ):
         return f"the plan file {request.plan_file} changed"
-    recorded_files = _recorded_digests(entry, manifest, fix)
+    recorded_files = recorded_digests(manifest)
+    assert recorded_files is not None  # read_manifest says so otherwise
     changed = changed_files(entry, recorded_files, fix)
     if PLAN in changed:
         return PLAN_EDITED
     if changed:
         return "; ".join(f"{entry.root / name} {why}" for name, why in changed.items())
     return _load_cases(entry, recorded, recorded_files, fix)
+
+
+def read_manifest(entry: Entry, fix: str) -> dict[str, Any] | str:
+    """The entry's manifest, or why it is damaged: not JSON, not a manifest, not of any cache
+    format. A damaged manifest is like a missing one: the entry is rebuilt, keeping its
+    ``plan.json`` (a plan may have cost an LLM minutes; a manifest is cheap to write again).
+    A manifest that cannot be read at all (permissions), or of a newer format, is an error."""
+    try:
+        manifest = entry.manifest(fix=fix)
+    except CacheError as error:
+        if not _readable(entry.manifest_path):
+            raise
+        said = str(error).removeprefix(f"{entry.manifest_path}: ").removesuffix(f"; {fix}")
+        return f"{entry.manifest_path} is damaged ({said})"
+    if format_version(manifest.get("format")) is None:
+        return f"{entry.manifest_path} is damaged (its format {manifest.get('format')!r})"
+    if recorded_digests(manifest) is None:
+        return f"{entry.manifest_path} is damaged ('files' is not a map of digests)"
+    return manifest
+
+
+def _readable(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            handle.read(1)
+    except OSError:
+        return False
+    return True
 
 
 def check_version(entry: Entry, manifest: Mapping[str, Any], fix: str) -> int:
@@ -107,8 +140,8 @@ def _hash(path: Path, fix: str) -> str:
         raise CacheError(f"{path}: cannot be read ({error.strerror or error}); {fix}") from None
 
 
-def _recorded_digests(entry: Entry, manifest: Mapping[str, Any], fix: str) -> dict[str, str]:
-    """The manifest's digests, by path in the entry; a hand-broken record is an error."""
+def recorded_digests(manifest: Mapping[str, Any]) -> dict[str, str] | None:
+    """The manifest's digests, by path in the entry; ``None`` when a hand edit broke them."""
     recorded = manifest.get("files")
     if not isinstance(recorded, Mapping) or not all(
         isinstance(name, str)
@@ -116,7 +149,7 @@ def _recorded_digests(entry: Entry, manifest: Mapping[str, Any], fix: str) -> di
         and all(part not in ("", ".", "..") for part in name.split("/"))
         for name, digest in recorded.items()
     ):
-        raise CacheError(f"{entry.manifest_path}: 'files' is not a map of digests; {fix}")
+        return None
     return dict(recorded)
 
 

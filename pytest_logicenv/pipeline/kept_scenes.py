@@ -29,6 +29,7 @@ from pytest_logicenv.errors import CacheError, LogicEnvError
 from pytest_logicenv.logic.facts import to_json
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.pipeline.cached import read_manifest, recorded_digests
 from pytest_logicenv.pipeline.request import SceneSource
 from pytest_logicenv.scenes.model import Scene
 
@@ -105,15 +106,14 @@ class KeptScenes:
 def _records(entry: Entry) -> tuple[Mapping[str, Any] | None, Mapping[str, Any]]:
     """The manifest's digests (``None``: no readable manifest) and design keys."""
     try:
-        manifest = entry.manifest(fix="")
+        manifest = read_manifest(entry, "")
     except CacheError:
         return None, {}
-    files, scenes = manifest.get("files"), manifest.get("scenes")
+    if isinstance(manifest, str):  # damaged: its digests and keys are lost
+        return None, {}
+    scenes = manifest.get("scenes")
     keys = scenes.get(DESIGNED_FOR) if isinstance(scenes, dict) else None
-    return (
-        files if isinstance(files, dict) else {},
-        keys if isinstance(keys, dict) else {},
-    )
+    return recorded_digests(manifest), keys if isinstance(keys, dict) else {}
 
 
 def _read(

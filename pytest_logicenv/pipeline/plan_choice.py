@@ -16,7 +16,13 @@ from typing import Any
 from pytest_logicenv.cache import Entry, file_hash, regenerate_hint
 from pytest_logicenv.errors import CacheError, PlanDerivationError
 from pytest_logicenv.logic.plan import Plan, load_plan
-from pytest_logicenv.pipeline.cached import FAILED, load_plan_of, plan_record, read_bytes
+from pytest_logicenv.pipeline.cached import (
+    FAILED,
+    load_plan_of,
+    plan_record,
+    read_bytes,
+    read_manifest,
+)
 from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
@@ -106,13 +112,13 @@ def _previous_plan(request: TaskRequest, where: Where) -> ChosenPlan | None:
     entry = where.entry
     if not entry.plan_path.is_file():
         return None
-    if not entry.manifest_path.exists():
-        return None if request.plan_file is not None else _recovered(where)
     try:
-        manifest = entry.manifest(fix="")
+        manifest = read_manifest(entry, "") if entry.manifest_path.exists() else "missing"
         plan_bytes = entry.plan_path.read_bytes()
     except (OSError, CacheError):
         return None
+    if isinstance(manifest, str):  # missing or damaged: the plan is kept all the same
+        return None if request.plan_file is not None else _recovered(where, manifest)
     record = {k: v for k, v in plan_record(manifest).items() if k != FAILED}
     edited = record.get("sha256") != file_hash(plan_bytes)
     if request.plan_file is not None and (not edited or _file_changed(request, record, where)):
@@ -133,11 +139,12 @@ def _file_changed(request: TaskRequest, record: dict[str, Any], where: Where) ->
     return record.get("source_sha256") != file_hash(source)
 
 
-def _recovered(where: Where) -> ChosenPlan:
-    """A plan.json whose manifest is gone: kept, and said so."""
+def _recovered(where: Where, why: str) -> ChosenPlan:
+    """A plan.json whose manifest is gone or damaged: kept, and said so."""
     fix = f"fix {where.entry.plan_path} or delete {where.entry.root} to derive the plan anew"
     plan = load_plan_of(where.entry, fix)
-    record = {"made_by": "unknown (plan.json kept: its manifest.json was missing)"}
+    lost = "missing" if why == "missing" else "damaged"
+    record = {"made_by": f"unknown (plan.json kept: its manifest.json was {lost})"}
     return ChosenPlan(plan, record, kept=True)
 
 
