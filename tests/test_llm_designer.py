@@ -177,6 +177,53 @@ def test_a_wrong_answer_is_sent_back_with_the_designers_messages_and_fixed(
     assert [o.name for o in design.request.objects] == [o["name"] for o in GOOD["objects"]]
 
 
+def _misspelt_support() -> dict[str, Any]:
+    data = copy.deepcopy(GOOD)
+    data["objects"][3]["suport"] = data["objects"][3].pop("support")
+    return data
+
+
+@pytest.mark.parametrize(
+    ("wrong", "expected"),
+    [
+        (
+            {"objets": GOOD["objects"], "relation": GOOD["relations"]},
+            [
+                "- [syntax] objets: unknown key 'objets' (did you mean 'objects'?)",
+                "- [syntax] relation: unknown key 'relation' (did you mean 'relations'?)",
+                "- [syntax] objects: missing: the answer has materials, objects, relations "
+                "([] if none)",
+                "- [syntax] relations: missing: the answer has materials, objects, relations "
+                "([] if none)",
+            ],
+        ),
+        (
+            {"subtasks": [{"name": "toy", "description": "put the toy away"}]},
+            [
+                "- [syntax] subtasks: unknown key 'subtasks' (the answer has materials, objects, "
+                "relations)",
+                "- [syntax] objects: missing: the answer has materials, objects, relations "
+                "([] if none)",
+            ],
+        ),
+        (
+            _misspelt_support(),
+            ["- [syntax] objects[3].suport: unknown key 'suport' (did you mean 'support'?)"],
+        ),
+    ],
+    ids=["misspelt-keys", "a-plan-answer", "misspelt-object-key"],
+)
+def test_an_answer_of_the_wrong_shape_is_sent_back_not_read_as_an_empty_design(
+    fake_llm: FakeLLMServer, wrong: dict[str, Any], expected: list[str]
+) -> None:
+    fake_llm.push(answer(wrong), answer(GOOD))
+    design = design_with_llm(PLAN, DOLL, designer_llm(fake_llm))
+    assert design.rounds == 2
+    feedback = fake_llm.requests[-1].messages[-1]["content"].splitlines()
+    assert set(expected) <= set(feedback), feedback
+    assert [o.name for o in design.request.objects] == [o["name"] for o in GOOD["objects"]]
+
+
 def test_a_truncated_answer_is_asked_again_and_a_server_error_retried(
     fake_llm: FakeLLMServer,
 ) -> None:

@@ -34,6 +34,7 @@ lays the accepted design out with Z3 and checks it as every scene is checked
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -199,10 +200,21 @@ def llm_scene_builder(llm: LLM, catalog: Catalog | None = None) -> LLMSceneBuild
 # --------------------------------------------------------------------------- reading answers
 
 
+#: The keys of an answer (``objects`` and ``relations`` it must have; ``[]`` when none), of
+#: an object, of a relation and of a room's materials: any other is a mistake the model is
+#: told about, not something to drop silently (``"objets"`` would give an empty design).
+ANSWER_KEYS = ("materials", "objects", "relations")
+REQUIRED_KEYS = ("objects", "relations")
+OBJECT_KEYS = ("name", "description", "type", "room", "support")
+RELATION_KEYS = ("kind", "subject", "target")
+MATERIAL_KEYS = ("floor", "wall")
+
+
 def read_answer(data: Mapping[str, Any], catalog: Catalog, made_by: str) -> Enrichment:
     """The design request a model's answer makes, its descriptions retrieved to catalog
-    types; raises :class:`~pytest_logicenv.errors.Rejected` listing every malformed item and
-    every description no type matches. What the designer checks is left to it.
+    types; raises :class:`~pytest_logicenv.errors.Rejected` listing every malformed item,
+    every unknown or missing key and every description no type matches. What the designer
+    checks is left to it.
 
     >>> request = read_answer({"objects": [{"name": "seat", "description": "a leather sofa"}],
     ...                        "relations": [{"kind": "edge", "subject": "seat"}]},
@@ -211,6 +223,12 @@ def read_answer(data: Mapping[str, Any], catalog: Catalog, made_by: str) -> Enri
     ('Sofa', 'floor', 'edge(seat)')
     """
     problems: list[Violation] = []
+    _known_keys(data, ANSWER_KEYS, "", "the answer", problems)
+    problems += [
+        Violation("syntax", key, f"missing: the answer has {', '.join(ANSWER_KEYS)} ([] if none)")
+        for key in REQUIRED_KEYS
+        if key not in data
+    ]
     objects = [
         item
         for i, raw in enumerate(_list(data, "objects", problems))
@@ -225,6 +243,19 @@ def read_answer(data: Mapping[str, Any], catalog: Catalog, made_by: str) -> Enri
     if problems:
         raise Rejected(problems)
     return Enrichment(tuple(objects), tuple(relations), tuple(materials), made_by)
+
+
+def _known_keys(
+    raw: Mapping[str, Any], allowed: Sequence[str], where: str, what: str, problems: list[Violation]
+) -> None:
+    """A key ``raw`` should not have: its closest allowed key, or the allowed ones."""
+    for key in raw:
+        if key in allowed:
+            continue
+        close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"{what} has {', '.join(allowed)}"
+        at = f"{where}.{key}" if where else str(key)
+        problems.append(Violation("syntax", at, f"unknown key {str(key)[:40]!r} ({hint})"))
 
 
 def _list(data: Mapping[str, Any], key: str, problems: list[Violation]) -> list[Any]:
@@ -254,6 +285,7 @@ def _read_object(
         problems.append(Violation("syntax", where, "expected an object with a name"))
         return None
     found = len(problems)
+    _known_keys(raw, OBJECT_KEYS, where, "an object", problems)
     name = _text(raw, "name", where, problems, required=True)
     description = _text(raw, "description", where, problems, required=False)
     type_name = _text(raw, "type", where, problems, required=False)
@@ -287,6 +319,7 @@ def _read_relation(raw: Any, where: str, problems: list[Violation]) -> Enrichmen
         problems.append(Violation("syntax", where, "expected an object with kind and subject"))
         return None
     found = len(problems)
+    _known_keys(raw, RELATION_KEYS, where, "a relation", problems)
     kind = _text(raw, "kind", where, problems, required=True)
     subject = _text(raw, "subject", where, problems, required=True)
     target = _text(raw, "target", where, problems, required=False)
@@ -307,6 +340,7 @@ def _read_materials(raw: Any, problems: list[Violation]) -> list[RoomMaterials]:
         if not isinstance(chosen, dict):
             problems.append(Violation("syntax", where, 'expected {"floor": ..., "wall": ...}'))
             continue
+        _known_keys(chosen, MATERIAL_KEYS, where, "a room's materials", problems)
         floor = _text(chosen, "floor", where, problems, required=False)
         wall = _text(chosen, "wall", where, problems, required=False)
         looks.append(RoomMaterials(str(room), floor or "", wall or ""))
