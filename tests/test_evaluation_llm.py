@@ -101,7 +101,10 @@ def test_under_ci_eval_calls_no_model_unless_allowed(
     code, task = run_eval()
     assert code == 1
     [error] = task["errors"]
-    assert "LLM calls are off (--logicenv-offline, or the CI variable is set)" in error
+    assert (
+        "LLM calls are off (--logicenv-offline, or the CI variable is set; --allow-ci allows "
+        "them under CI)"
+    ) in error
     assert fake_llm.requests == []
 
 

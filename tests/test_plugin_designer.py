@@ -107,7 +107,7 @@ def test_offline_a_miss_that_needs_llm_scenes_names_the_test_and_the_fix(
         [
             "*test_bath.py::test_reset: its scenes are designed by an LLM "
             "(--logicenv-designer=llm) and there are no up-to-date cached scenes*",
-            "*LLM calls are off (--logicenv-offline, or the CI variable is set)*",
+            "*LLM calls are off (--logicenv-offline, or the CI variable is set; *",
             "*fix: generate it where an LLM is available with pytest --logicenv-regenerate "
             '--logicenv-designer=llm "test_bath.py::test_reset"*',
             "*or design them procedurally: --logicenv-designer=procedural*",

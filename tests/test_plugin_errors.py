@@ -172,7 +172,8 @@ def test_cache_miss_offline_names_test_path_and_command(pytester: pytest.Pyteste
         [
             "*::test_window: there is no cached plan for this task",
             "  cache entry: cache/close_the_window_if_it_is-*",
-            "  LLM calls are off (--logicenv-offline, or the CI variable is set)",
+            "  LLM calls are off (--logicenv-offline, or the CI variable is set; "
+            "--logicenv-allow-ci allows them under CI)",
             '  fix: generate it where an LLM is available with pytest --logicenv-regenerate "*'
             '::test_window" and commit cache/,',
             '       or give the marker a hand-written plan: plan="path/to/plan.json"',

@@ -477,9 +477,46 @@ def test_in_ci_a_task_without_a_cached_plan_says_so(
     result.stdout.fnmatch_lines(
         [
             "*test_bath.py::test_llm: there is no cached plan for this task",
-            "*LLM calls are off (--logicenv-offline, or the CI variable is set)",
+            "*LLM calls are off (--logicenv-offline, or the CI variable is set; "
+            "--logicenv-allow-ci allows them under CI)",
         ]
     )
+
+
+def test_in_ci_regenerating_an_llm_entry_says_it_needs_the_model_and_writes_nothing(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serve_plan(fake_llm, monkeypatch)
+    make_project(pytester, LLM_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    cache = _snapshot(entry.parent)
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest("--logicenv-regenerate")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*test_bath.py::test_llm: --logicenv-regenerate derives its plan anew with an LLM, "
+            "and LLM calls are off here (the CI variable is set, or --logicenv-offline)",
+            f"*cache entry: cache/{entry.name} (left as it is)",
+            "*fix: regenerate it where an LLM is available and commit cache/,",
+            "*or allow the LLM under CI: --logicenv-allow-ci (ini: logicenv_allow_ci = true),",
+            "*or leave out --logicenv-regenerate to run from the cached entry",
+        ]
+    )
+    assert "no cached plan" not in result.stdout.str()
+    assert _snapshot(entry.parent) == cache  # no .failed record, no lock: strict writes nothing
+    assert len(fake_llm.requests) == 3
+    # Told explicitly, on the command line or in the ini file, CI may call the model.
+    serve_plan(fake_llm, monkeypatch)
+    pytester.runpytest("--logicenv-regenerate", "--logicenv-allow-ci").assert_outcomes(passed=2)
+    assert len(fake_llm.requests) == 6
+    serve_plan(fake_llm, monkeypatch)
+    pytester.makeini(
+        "[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\nlogicenv_allow_ci = true\n"
+    )
+    pytester.runpytest("--logicenv-regenerate").assert_outcomes(passed=2)
+    assert len(fake_llm.requests) == 9
 
 
 def test_in_ci_a_stale_entry_names_the_file_that_made_it_stale(

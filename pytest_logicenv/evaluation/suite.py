@@ -63,8 +63,9 @@ def evaluate(
         "types": types_digest(types_file),
     }
     plans = plans_dir or tasks_dir.parent / "plans"
+    mode = Mode(offline=offline, allow_llm="--allow-ci")
     results = tuple(
-        evaluate_llm_task(task_file, plans, policies_dir, mode=Mode(offline=offline), **options)
+        evaluate_llm_task(task_file, plans, policies_dir, mode=mode, **options)
         if planner == "llm"
         else evaluate_task(task_file, plans, policies_dir, **options)
         for task_file in task_files

@@ -33,7 +33,13 @@ from pytest_logicenv.pipeline.cached import (
 from pytest_logicenv.pipeline.entry_files import Made, entry_files
 from pytest_logicenv.pipeline.failed_plans import check_kept
 from pytest_logicenv.pipeline.kept_scenes import KeepingDesigner, KeptScenes, design_key
-from pytest_logicenv.pipeline.plan_choice import choose_plan, no_cached_plan, no_llm, plan_at_hand
+from pytest_logicenv.pipeline.plan_choice import (
+    choose_plan,
+    no_cached_plan,
+    no_llm,
+    plan_at_hand,
+    regeneration_needs_llm,
+)
 from pytest_logicenv.pipeline.plan_choice import needs_llm as plan_needs_llm
 from pytest_logicenv.pipeline.request import (
     Builders,
@@ -135,6 +141,8 @@ def prepare(
     key = entry_key_of(request, cache.root, rootdir)
     entry = cache.entry(key)
     where = Where(cache, entry, mode, nodeid, rootdir)
+    if mode.strict and mode.offline and entry.plan_path.is_file():
+        _refuse_llm_regeneration(request, builders, where)  # before the lock: nothing written
     fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
     with cache.lock(key):
         cache.restore(key)  # what a run killed between the two renames of a rewrite set aside
@@ -207,6 +215,15 @@ def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where
         "  strict mode (the CI variable is set, or --logicenv-offline) only reads the cache\n"
         f"  fix: {fix}"
     )
+
+
+def _refuse_llm_regeneration(request: TaskRequest, builders: Builders, where: Where) -> None:
+    """In strict mode, ``--logicenv-regenerate`` of an entry whose plan or scenes only an LLM
+    makes anew is an error saying so (LLM calls are off), before anything is written."""
+    if plan_needs_llm(request, where):
+        raise regeneration_needs_llm("derives its plan", where)
+    if scenes_need_llm(request, builders, where):
+        raise regeneration_needs_llm("designs its scenes", where)
 
 
 def _refuse_newer(entry: Entry, fix: str) -> None:

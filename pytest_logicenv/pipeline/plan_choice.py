@@ -197,10 +197,25 @@ def earlier_entry(request: TaskRequest, where: Where) -> Entry | None:
     return None if best is None else best[1]
 
 
+def regeneration_needs_llm(what: str, where: Where) -> CacheError:
+    """``--logicenv-regenerate`` where no LLM may be called (CI) of an entry whose plan or
+    scenes an LLM made: say so, and how to allow it, rather than "no cached plan"."""
+    return CacheError(
+        f"{where.nodeid}: --logicenv-regenerate {what} anew with an LLM, and LLM calls are "
+        "off here (the CI variable is set, or --logicenv-offline)\n"
+        f"  cache entry: {where.shown(where.entry.root)} (left as it is)\n"
+        f"  fix: regenerate it where an LLM is available and commit "
+        f"{where.shown(where.cache.root)}/,\n"
+        f"       or allow the LLM under CI: {where.mode.allow_llm},\n"
+        "       or leave out --logicenv-regenerate to run from the cached entry"
+    )
+
+
 def no_llm(why: str, otherwise: str, where: Where) -> CacheError:
     """A cache miss that needs an LLM when none may be used: why, and how to fix it."""
     how = (
-        "LLM calls are off (--logicenv-offline, or the CI variable is set)"
+        "LLM calls are off (--logicenv-offline, or the CI variable is set; "
+        f"{where.mode.allow_llm.split(' (')[0]} allows them under CI)"
         if where.mode.offline
         else "no LLM endpoint is configured (set LOGICENV_LLM_BASE_URL and "
         "LOGICENV_LLM_MODEL, or the logicenv_llm_* ini options)"

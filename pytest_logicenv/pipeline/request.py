@@ -119,6 +119,8 @@ class Mode:
     strict: bool = False
     #: The run's options a command that fixes an entry must repeat (``--logicenv-cache-dir``).
     options: tuple[str, ...] = ()
+    #: What allows LLM calls where the CI variable forbids them, for messages.
+    allow_llm: str = "--logicenv-allow-ci (ini: logicenv_allow_ci = true)"
 
 
 @dataclass(frozen=True)

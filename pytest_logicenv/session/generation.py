@@ -10,7 +10,8 @@ test the run deselected causes no generation and no LLM call.
 * **Once per task.** Tests that share a task (the same cache entry) share one generation; a
   generation that fails is attempted once per run, across tests and ``pytest -n`` workers:
   the first records its error beside the entry (``.<key>.failed``, with the run's id) under
-  a lock of its own, and every test of that task, in every worker, reports that error.
+  a lock of its own, and every test of that task, in every worker, reports that error
+  (strict mode writes no record: it writes nothing, and its failures cost no LLM call).
   Workers that find a task's entry made by another read it (the cache's lock).
 * **Concurrently.** Up to ``--logicenv-llm-concurrency N`` tasks are generated at once by
   threads, and the LLM sees at most N requests at once, also from several workers
@@ -125,8 +126,9 @@ def _generate_all(state: LogicEnvState, functions: Sequence[str]) -> dict[str, A
         parts = builders(state.config, state.designer)  # one catalog, one LLM budget: shared
     except LogicEnvError as error:  # a catalog hook's: every pending test's error
         return {function: ErrorCase(str(error)) for function in functions}
-    with contextlib.suppress(OSError):  # each generation says so, as its test's error
-        state.cache.prepare_root()
+    if not state.mode.strict:
+        with contextlib.suppress(OSError):  # each generation says so, as its test's error
+            state.cache.prepare_root()
     workers = max(1, min(state.llm_concurrency, len(functions)))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="logicenv") as pool:
         futures = {f: pool.submit(_generate_once, state, parts, f) for f in functions}
@@ -142,6 +144,8 @@ def _generate_once(
 
     from pytest_logicenv.cache import LOCK_TIMEOUT_S, safe_file_name
 
+    if state.mode.strict:  # strict mode writes nothing of its own, failures included
+        return _attempt(state, parts, function)
     stem = f".{safe_file_name(state.used_keys[function])}"
     lock = FileLock(str(state.cache_root / f"{stem}.attempt.lock"))
     try:

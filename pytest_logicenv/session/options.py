@@ -117,6 +117,13 @@ def _add_generation_options(group: pytest.OptionGroup) -> None:
         "ini: logicenv_offline)",
     )
     group.addoption(
+        "--logicenv-allow-ci",
+        action="store_true",
+        default=None,
+        help="where the CI variable is set, call the LLM and write the cache all the same, as "
+        "logicenv plan --allow-ci does (ini: logicenv_allow_ci)",
+    )
+    group.addoption(
         "--logicenv-designer",
         type=designer,
         metavar="NAME",
@@ -203,6 +210,12 @@ def _add_ini_options(parser: pytest.Parser) -> None:
     """The ini twins of the options, and the LLM endpoint, which has no command-line option."""
     parser.addini("logicenv_cache_dir", "cache directory for logic_env tests", default="cache")
     parser.addini("logicenv_offline", "never call an LLM", type="bool", default=False)
+    parser.addini(
+        "logicenv_allow_ci",
+        "call the LLM and write the cache even where the CI variable is set",
+        type="bool",
+        default=False,
+    )
     parser.addini(
         "logicenv_designer", "who designs the scenes: procedural or llm", default=DESIGNERS[0]
     )
@@ -306,6 +319,12 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() not in ("0", "false", "no", "")
 
 
+def _ci_forbids_llm(config: pytest.Config) -> bool:
+    """Whether the CI variable makes the run strict: set, and not overridden explicitly."""
+    allowed = config.getoption("logicenv_allow_ci") or config.getini("logicenv_allow_ci")
+    return _truthy(os.environ.get("CI")) and not allowed
+
+
 def _checked_ini(config: pytest.Config, name: str, convert: Callable[[str], T], value: str) -> T:
     """An ini value checked like its command-line twin: a bad one is a usage error naming
     the option and the file, not a traceback."""
@@ -379,7 +398,7 @@ def read_state(config: pytest.Config) -> LogicEnvState:
     cache_dir = config.getoption("logicenv_cache_dir") or config.getini("logicenv_cache_dir")
     offline = config.getoption("logicenv_offline")
     if offline is None:
-        offline = bool(config.getini("logicenv_offline")) or _truthy(os.environ.get("CI"))
+        offline = bool(config.getini("logicenv_offline")) or _ci_forbids_llm(config)
     reports = config.getoption("logicenv_report")
     if reports is None:
         reports = [
