@@ -33,6 +33,8 @@ from plugin_project import (
     serve_plan,
 )
 
+from pytest_logicenv.cli import main
+
 pytest_plugins = ["pytester"]
 
 IDLE_TEST = """
@@ -674,6 +676,31 @@ def test_two_answers_no_scene_tells_apart_in_a_plan_file_are_an_error(
     [line] = _plan_file_errors(pytester, same_facts)
     assert line.startswith("  [facts] subtasks[1](light).factors[0](light).realization.no: the ")
     assert "the same as those of 'yes', so no scene tells them apart" in line
+
+
+def _book_on_the_floor_or_anywhere(plan: dict[str, Any]) -> None:
+    """The window's values made of a book anywhere (yes) and a book on the floor (no)."""
+    book = {"exists": "Book", "as": "book"}
+    plan["subtasks"][0]["factors"][0]["realization"] = {
+        "yes": [book],
+        "no": [{**book, "where": {"on": "Floor"}}],
+    }
+
+
+IMPLIED = (
+    "  [facts] subtasks[0](window).factors[0](window).realization.yes: every scene for 'no' "
+    "also makes the facts of 'yes' true (a Book (book) on Floor is all that sets 'no' apart), "
+    "so no scene tells 'yes' apart from 'no'; give 'yes' a fact that rules out 'no', e.g. "
+    '{"not": {"exists": "Book", "where": {"on": "Floor"}}}'
+)
+
+
+def test_an_answer_whose_facts_imply_anothers_in_a_plan_file_is_an_error(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert IMPLIED in _plan_file_errors(pytester, _book_on_the_floor_or_anywhere)
+    assert main(["plan", "--check", str(pytester.path / "plan.json")]) == 1
+    assert IMPLIED in capsys.readouterr().out.splitlines()
 
 
 def test_an_unknown_key_in_a_plan_file_is_one_error_that_names_it(

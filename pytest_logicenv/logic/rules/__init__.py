@@ -13,10 +13,11 @@ that says what to change, readable by a person and usable as feedback to an LLM.
   factor's domain, no factor is asked twice on one path or never asked, and facts use known
   object types and roles bound by some ``exists ... as``.
 * ``consistency``: goal facts that can hold together (within a leaf and across subtasks), and
-  factor values whose facts tell them apart.
+  factor values whose facts tell them apart (none the same as, or implied by, another's).
 
 One module per family (:mod:`.syntax`, :mod:`.independence`, :mod:`.grounding` for the trees,
-:mod:`.plan_facts` for the facts, :mod:`.consistency` for what facts mean together), each rule
+:mod:`.plan_facts` for the facts, :mod:`.consistency` for what facts mean together, with
+:mod:`.implication`), each rule
 a small generator; a new rule is a function in
 its family's module, called where its part of the plan is visited so the violations stay in
 document order.

@@ -8,7 +8,9 @@
   placed, two objects held at once. Roles name one object; types (``Window``) are read
   existentially, as the evaluator reads them, so two windows may differ.
 * **Indistinct values**: two values of a factor whose realization facts are the same (in any
-  order) are never told apart by a scene, so coverage could not say which one a scene covers.
+  order), or where one value's facts imply the other's (``exists Book`` and ``exists Book on
+  the floor``: every scene of the second realizes the first), are never told apart by a
+  scene, so coverage could not say which one a scene covers.
 
 >>> from pytest_logicenv.logic.facts import parse_facts
 >>> closed, is_open = {"state": "window", "open": False}, {"state": "window", "open": True}
@@ -19,18 +21,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from itertools import combinations
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from itertools import combinations, permutations
 
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import (
     FLOOR,
     Absent,
-    And,
     Exists,
     Fact,
     Held,
-    Not,
     Related,
     State,
     describe,
@@ -39,24 +40,8 @@ from pytest_logicenv.logic.facts import (
 )
 from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.logic.rules.common import Found, factor_location, subtask_location
-
-#: A fact that holds (True) or must not hold (False).
-Literal = tuple[Fact, bool]
-
-
-def _literals(facts: Sequence[Fact]) -> list[Literal]:
-    """The conjunction's literals: ``and`` flattened, ``not`` peeled (``or`` is left whole)."""
-    found: list[Literal] = []
-    stack: list[Literal] = [(fact, True) for fact in reversed(facts)]
-    while stack:
-        fact, positive = stack.pop()
-        if isinstance(fact, Not):
-            stack.append((fact.item, not positive))
-        elif isinstance(fact, And) and positive:
-            stack.extend((item, True) for item in reversed(fact.items))
-        else:
-            found.append((fact, positive))
-    return found
+from pytest_logicenv.logic.rules.implication import Literal, forbids, implies, unimplied
+from pytest_logicenv.logic.rules.implication import literals as found_literals
 
 
 def _is_role(ref: str) -> bool:
@@ -87,25 +72,6 @@ def _places_clash(first: tuple[str, str], second: tuple[str, str]) -> bool:
     return a != b and same_kind
 
 
-def _absent_covers(absent: Absent, exists: Exists) -> bool:
-    """Whether every object ``exists`` asks for is one ``absent`` forbids (its qualifiers are
-    a part of the other's)."""
-    where, wanted = absent.where, exists.where
-    return (
-        absent.ref == exists.ref
-        and all(
-            mine is None or mine == theirs
-            for mine, theirs in (
-                (where.on, wanted.on),
-                (where.in_, wanted.in_),
-                (where.room, wanted.room),
-            )
-        )
-        and absent.attrs.items() <= exists.attrs.items()
-        and absent.states.items() <= exists.states.items()
-    )
-
-
 def _clash(first: Literal, second: Literal) -> bool:
     (a, pa), (b, pb) = first, second
     if a == b:
@@ -113,9 +79,9 @@ def _clash(first: Literal, second: Literal) -> bool:
     if pa and pb and isinstance(a, State) and isinstance(b, State) and a.ref == b.ref:
         return _is_role(a.ref) and any(b.states.get(k, v) != v for k, v in a.states.items())
     if pa and pb and isinstance(a, Exists) and isinstance(b, Absent):
-        return _absent_covers(b, a)
+        return forbids(b, a)
     if pa and pb and isinstance(a, Absent) and isinstance(b, Exists):
-        return _absent_covers(a, b)
+        return forbids(a, b)
     if pa and pb and (where_a := _place(a)) and (where_b := _place(b)):
         subject_a, subject_b = _subject(a), _subject(b)
         if subject_a == subject_b and subject_a is not None and _is_role(subject_a):
@@ -127,7 +93,7 @@ def _clash(first: Literal, second: Literal) -> bool:
 
 def contradiction(facts: Sequence[Fact]) -> tuple[str, str] | None:
     """Two facts of a conjunction that cannot hold together, described; else ``None``."""
-    literals = _literals(facts)
+    literals = found_literals(facts)
     for first, second in combinations(literals, 2):
         if _clash(first, second):
             return _shown(first), _shown(second)
@@ -170,7 +136,9 @@ def _contradictory(location: str, found: tuple[str, str], where: str) -> Violati
 
 
 def check_distinct_values(plan: Plan) -> Found:
-    """Factor values whose realization facts are the same, so no scene tells them apart."""
+    """Factor values no scene tells apart: their realization facts are the same, or one
+    value's facts imply another's (every scene for the one makes the other's facts true, so
+    it would count for both; :mod:`.implication`)."""
     for i, subtask in enumerate(plan.subtasks):
         for j, factor in enumerate(subtask.factors):
             at = factor_location(subtask_location(i, subtask), j, factor)
@@ -189,3 +157,43 @@ def check_distinct_values(plan: Plan) -> Found:
                     )
                 else:
                     seen[key] = value
+            yield from _implied_values(factor.domain, factor.realizations, at, set(seen.values()))
+
+
+def _implied_values(
+    domain: Sequence[str], realizations: Mapping[str, Sequence[Fact]], at: str, kept: set[str]
+) -> Found:
+    """Values (of those ``kept``: not already reported as the same) whose facts follow from
+    another value's, each pair once."""
+    told: set[frozenset[str]] = set()
+    for narrow, broad in permutations([v for v in domain if v in kept], 2):
+        pair = frozenset((narrow, broad))
+        if pair in told or not implies(realizations[narrow], realizations[broad]):
+            continue
+        told.add(pair)
+        yield _implied(narrow, broad, realizations, f"{at}.realization.{broad}")
+
+
+def _implied(
+    narrow: str, broad: str, realizations: Mapping[str, Sequence[Fact]], location: str
+) -> Violation:
+    extra = unimplied(realizations[narrow], realizations[broad])
+    if not extra:
+        return Violation(
+            "facts",
+            location,
+            f"the facts of {broad!r} say the same as those of {narrow!r}, so no scene tells "
+            "them apart; each value needs facts that only it makes true",
+        )
+    fact, positive = extra[0]
+    if isinstance(fact, Exists):  # a role bound under "not" would name nothing
+        fact = replace(fact, as_=None)
+    shown = to_json(fact) if not positive else {"not": to_json(fact)}
+    return Violation(
+        "facts",
+        location,
+        f"every scene for {narrow!r} also makes the facts of {broad!r} true "
+        f"({_shown(extra[0])} is all that sets {narrow!r} apart), so no scene tells {broad!r} "
+        f"apart from {narrow!r}; give {broad!r} a fact that rules out {narrow!r}, e.g. "
+        f"{json.dumps(shown)}",
+    )
