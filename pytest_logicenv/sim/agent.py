@@ -30,7 +30,7 @@ from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
 from pytest_logicenv.sim.actions import ACTIONS, Target, perform
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.selectors import selector
-from pytest_logicenv.sim.view import WorldView
+from pytest_logicenv.sim.view import WorldView, keep_inside, world_of
 from pytest_logicenv.sim.world import WorldState
 
 
@@ -38,7 +38,7 @@ class Agent:
     """The agent of one run, bound to its world; ``tick`` is set by the runner."""
 
     def __init__(self, world: WorldState) -> None:
-        self._world = world  # the run's own: a policy changes it only through act()
+        keep_inside(self, world)  # the run's own: a policy changes it only through act()
         self.tick = 0
         self._trace: list[Step] = []
         # The facts the policy's conditions checked, for diagnosis by branch.
@@ -47,7 +47,7 @@ class Agent:
     @property
     def world(self) -> WorldView:
         """The world as the agent sees it, read-only (:mod:`~pytest_logicenv.sim.view`)."""
-        return WorldView(self._world)
+        return WorldView(world_of(self))
 
     @property
     def trace(self) -> tuple[Step, ...]:
@@ -58,7 +58,8 @@ class Agent:
     def act(self, action: str, **arguments: Target) -> None:
         """Do ``action`` with its ports; raise :class:`PolicyStopped` if a precondition is
         broken (and :class:`~pytest_logicenv.errors.PolicyError` for a malformed call)."""
-        done = perform(self._world, action, arguments)
+        world = world_of(self)
+        done = perform(world, action, arguments)
         args = tuple(str(selector(arguments[port])) for port in ACTIONS[action].ports)
         violation = done.violation
         self._trace.append(
@@ -70,8 +71,8 @@ class Agent:
                 violation is None,
                 "" if violation is None else violation.reason,
                 objects=done.objects,
-                room=self._world.agent.room,
-                spot=self._world.agent.spot,
+                room=world.agent.room,
+                spot=world.agent.spot,
             )
         )
         if violation is not None:
@@ -137,28 +138,30 @@ class Agent:
         """Whether ``fact`` holds in what the agent can see (objects inside closed
         receptacles are hidden). ``name`` and ``args`` label the trace step."""
         parsed = parse_fact(fact) if isinstance(fact, Mapping) else fact
-        result = evaluate(parsed, self._world.visible())
+        world = world_of(self)
+        result = evaluate(parsed, world.visible())
         self.checked.append(parsed)
         label = tuple(args) if args is not None else (describe(parsed),)
-        where = self._world.agent
+        where = world.agent
         step = Step(self.tick, "condition", name, label, result, room=where.room, spot=where.spot)
         self._trace.append(step)
         return result
 
     def sees(self, ref: str) -> bool:
         """Whether some object ``ref`` names is in sight (not recorded in the trace)."""
-        return any(self._world.is_visible(obj) for obj in self._world.candidates(ref))
+        world = world_of(self)
+        return any(world.is_visible(obj) for obj in world.candidates(ref))
 
     @property
     def holding(self) -> str | None:
         """The id of the object in the agent's hand, or ``None``."""
-        return self._world.agent.held
+        return world_of(self).agent.held
 
     @property
     def room(self) -> str:
-        return self._world.agent.room
+        return world_of(self).agent.room
 
     @property
     def next_to(self) -> str | None:
         """The id of the floor-standing object the agent stands next to, or ``None``."""
-        return self._world.agent.spot
+        return world_of(self).agent.spot

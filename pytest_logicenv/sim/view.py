@@ -23,12 +23,38 @@ TypeError: 'mappingproxy' object does not support item assignment
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NoReturn
 
 from pytest_logicenv.logic.facts import matches
 from pytest_logicenv.sim.world import WorldObject, WorldState
+
+#: What the views and the agent read, kept out of their attributes: whatever a policy holds
+#: (``self.agent``, its ``world``, a thing), no attribute of it, private or not, hands out
+#: the mutable world; only the library's own functions below reach it.
+_INSIDE: weakref.WeakKeyDictionary[object, WorldState | WorldObject] = weakref.WeakKeyDictionary()
+
+
+def keep_inside(holder: object, inner: WorldState | WorldObject) -> None:
+    """Let ``holder`` read ``inner`` (with :func:`world_of` or :func:`_thing_of`) without
+    holding it as an attribute a policy could reach."""
+    _INSIDE[holder] = inner
+
+
+def world_of(holder: object) -> WorldState:
+    """The world an agent or a :class:`WorldView` reads (see :func:`keep_inside`)."""
+    world = _INSIDE[holder]
+    assert isinstance(world, WorldState)
+    return world
+
+
+def _thing_of(view: ThingView) -> WorldObject:
+    thing = _INSIDE[view]
+    assert isinstance(thing, WorldObject)
+    return thing
+
 
 _READ_ONLY = (
     "the world is read-only to a policy: change it through the agent's actions "
@@ -39,67 +65,65 @@ _READ_ONLY = (
 class ThingView:
     """One object as a policy sees it: its identity, where it is and its states, read-only."""
 
-    __slots__ = ("_thing",)
-    _thing: WorldObject
+    __slots__ = ("__weakref__",)
 
     def __init__(self, thing: WorldObject) -> None:
-        object.__setattr__(self, "_thing", thing)
+        keep_inside(self, thing)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"cannot set {name!r}: {_READ_ONLY}")
 
     def __repr__(self) -> str:
-        return f"<ThingView {self._thing.id} ({self._thing.type})>"
+        return f"<ThingView {self.id} ({self.type})>"
 
     @property
     def id(self) -> str:
-        return self._thing.id
+        return _thing_of(self).id
 
     @property
     def type(self) -> str:
-        return self._thing.type
+        return _thing_of(self).type
 
     @property
     def role(self) -> str | None:
-        return self._thing.role
+        return _thing_of(self).role
 
     @property
     def room(self) -> str:
-        return self._thing.room
+        return _thing_of(self).room
 
     @property
     def parent(self) -> str | None:
-        return self._thing.parent
+        return _thing_of(self).parent
 
     @property
     def relation(self) -> str | None:
-        return self._thing.relation
+        return _thing_of(self).relation
 
     @property
     def part_of(self) -> str | None:
-        return getattr(self._thing, "part_of", None)
+        return getattr(_thing_of(self), "part_of", None)
 
     @property
     def states(self) -> Mapping[str, bool]:
-        return MappingProxyType(dict(self._thing.states))
+        return MappingProxyType(dict(_thing_of(self).states))
 
     @property
     def attrs(self) -> Mapping[str, str]:
-        return MappingProxyType(dict(self._thing.attrs))
+        return MappingProxyType(dict(_thing_of(self).attrs))
 
     @property
     def properties(self) -> frozenset[str]:
-        return frozenset(self._thing.properties)
+        return frozenset(_thing_of(self).properties)
 
 
 class WorldView:
     """The world as the agent sees it now, read-only (a facts ``World``)."""
 
-    __slots__ = ("_world",)
-    _world: WorldState
+    __slots__ = ("__weakref__",)
 
     def __init__(self, world: WorldState) -> None:
-        object.__setattr__(self, "_world", world)
+        keep_inside(self, world)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"cannot set {name!r}: {_READ_ONLY}")
@@ -107,7 +131,7 @@ class WorldView:
     @property
     def entities(self) -> tuple[ThingView, ...]:
         """Every object in sight (windows and doors included)."""
-        world = self._world
+        world = world_of(self)
         return tuple(ThingView(t) for t in world.objects.values() if world.is_visible(t))
 
     def find(self, ref: str) -> tuple[ThingView, ...]:
@@ -115,16 +139,16 @@ class WorldView:
         return tuple(thing for thing in self.entities if matches(thing, ref))
 
     def room_type(self, room_id: str) -> str | None:
-        return self._world.room_type(room_id)
+        return world_of(self).room_type(room_id)
 
     def near(self, first_id: str, second_id: str) -> bool:
-        return self._world.near(first_id, second_id)
+        return world_of(self).near(first_id, second_id)
 
     @property
     def agent_room(self) -> str:
-        return self._world.agent.room
+        return world_of(self).agent.room
 
     @property
     def holding(self) -> str | None:
         """The id of the object in the agent's hand, or ``None``."""
-        return self._world.agent.held
+        return world_of(self).agent.held
