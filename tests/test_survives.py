@@ -634,6 +634,13 @@ def test_reset(logic_env):
             '"test_bath.py::test_reset[[]window=yes-light=yes[]]"'
         ]
     )
+    result = pytester.runpytest(
+        "-k", "reset", "-o", "logicenv_max_ticks=50", "-o", "xfail_strict=1"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ['reproduce: pytest -o logicenv_max_ticks=50 "test_bath.py::test_reset[[]window=yes-*'],
+    )
     monkeypatch.setenv("CI", "1")
     (pytester.path / "plan.json").write_text(json.dumps({**PLAN, "task": TASK + " "}))
     result = pytester.runpytest("--logicenv-cache-dir=envs")

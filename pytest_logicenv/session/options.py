@@ -428,7 +428,8 @@ def read_state(config: pytest.Config) -> LogicEnvState:
 
 
 #: The options that choose the environments or change a run's outcome: a command that
-#: reproduces a test (or regenerates its entry) repeats them. Ini values need no repeating.
+#: reproduces a test (or regenerates its entry) repeats them, and the ``-o logicenv_*``
+#: overrides of ini options. Ini values in the file need no repeating.
 OUTCOME_OPTIONS = (
     ("logicenv_cache_dir", "--logicenv-cache-dir"),
     ("logicenv_designer", "--logicenv-designer"),
@@ -444,6 +445,9 @@ def command_options(config: pytest.Config) -> tuple[str, ...]:
         value = config.getoption(name)
         if value is not None:
             words.append(f"{flag}={shlex.quote(str(value))}")
+    for override in config.getoption("override_ini", None) or ():
+        if str(override).partition("=")[0].strip().startswith("logicenv_"):
+            words.append(f"-o {shlex.quote(str(override))}")
     return tuple(words)
 
 
