@@ -85,3 +85,23 @@ def test_the_readmes_failing_example_prints_what_the_readme_shows(
     # and always when the CI variable is set.
     lines = [line + "*" if line.startswith("FAILED ") else line for line in lines]
     result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in lines])
+
+
+def test_the_readme_says_to_give_the_cache_dir_with_equals_and_why(
+    pytester: pytest.Pytester,
+) -> None:
+    """With a space, pytest takes the folder for a test path when it chooses the rootdir (as
+    this shows), so the README and --help give the safe form."""
+    readme = (ROOT / "README.md").read_text()
+    assert "| `--logicenv-cache-dir=DIR` |" in readme
+    assert "**Give paths with `=`**: `--logicenv-cache-dir=envs`" in readme
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(test_a="def test_a():\n    pass\n")
+    elsewhere = pytester.path.parent / f"{pytester.path.name}-envs"
+    elsewhere.mkdir()  # an existing folder, as a cache is after its first run
+    spaced = pytester.runpytest("-p", "no:cacheprovider", "--logicenv-cache-dir", str(elsewhere))
+    spaced.stdout.fnmatch_lines([f"rootdir: {pytester.path.parent}"])
+    joined = pytester.runpytest("-p", "no:cacheprovider", f"--logicenv-cache-dir={elsewhere}")
+    joined.stdout.fnmatch_lines([f"rootdir: {pytester.path}"])
+    helped = " ".join(pytester.runpytest("--help").stdout.str().split())
+    assert "write --logicenv-cache-dir=DIR: with a space, pytest takes DIR for a test" in helped

@@ -101,7 +101,8 @@ def _add_generation_options(group: pytest.OptionGroup) -> None:
         "--logicenv-cache-dir",
         metavar="DIR",
         help="where generated plans and scenes are cached (default: cache/ at the rootdir; "
-        "ini: logicenv_cache_dir)",
+        "ini: logicenv_cache_dir); write --logicenv-cache-dir=DIR: with a space, pytest "
+        "takes DIR for a test path when it chooses the rootdir",
     )
     group.addoption(
         "--logicenv-regenerate",
