@@ -231,6 +231,11 @@ def test_without_an_endpoint_a_damaged_picture_of_llm_scenes_is_rebuilt_all_the_
             "then commit cache/",
         ]
     )
+    result = pytester.runpytest("--logicenv-designer=llm", "--logicenv-regenerate")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        ["*test_reset: --logicenv-regenerate designs its scenes anew with an LLM, and LLM calls*"]
+    )
     monkeypatch.delenv("CI")
     monkeypatch.delenv("LOGICENV_LLM_BASE_URL")  # no model at hand: none is needed
     result = pytester.runpytest("-v", "--logicenv-designer=llm")
