@@ -63,7 +63,10 @@ and a walkway to each task object) are left out at once; when a problem's object
 not fit, it is solved again with a presence literal ``p<n>`` per object that may be left out,
 relaxed like the relations below (objects before relations). Left-out objects, with the
 reason, go to the scene's ``provenance.dropped_objects``. When the time runs out, the layout
-keeps what it placed so far and leaves out the rest (see :mod:`~.budget`).
+keeps the best it found so far (what it placed, and of a problem under way the objects it
+fitted one at a time, most important first) and leaves out the rest: the problems after the
+deadline place only what the task needs (see :mod:`~.budget` for the margin past the
+deadline, and :mod:`~.relaxation`).
 
 **Hard constraints.** Inside the room; no collision (3D boxes; an object and what it holds are
 exempt); supported (floor objects stand at ``y = 0``, an object ``on`` another stands on its top

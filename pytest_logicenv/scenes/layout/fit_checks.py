@@ -253,3 +253,22 @@ def crowded(
                 f"({used:.2f} m² taken; {words})"
             )
     return out
+
+
+def floor_use(
+    spec: SceneSpec,
+    items: Mapping[str, Item],
+    plans: Mapping[str, RoomPlan],
+    ranking: Ranking,
+    room: str | None,
+    ids: Collection[str],
+) -> str:
+    """Words for how much of ``room``'s free floor what the task needs of ``ids`` takes
+    (nothing when the problem is not a floor)."""
+    if room is None:
+        return ""
+    needed = [items[i] for i in ids if i in ranking.essential and items[i].kind == "floor"]
+    budget = floor_budget(spec, plans[room], items, ranking)
+    taken = sum(_area(i) for i in needed)
+    share = f" ({taken / budget.free:.0%})" if budget.free > 0 else ""
+    return f"; they take {taken:.2f} m²{share}: {budget}"

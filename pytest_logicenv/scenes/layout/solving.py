@@ -18,7 +18,7 @@ import z3
 from pytest_logicenv.scenes.layout.budget import model_int, new_solver, timeout_error
 from pytest_logicenv.scenes.layout.constraints import hard_constraints
 from pytest_logicenv.scenes.layout.decomposition import Problem
-from pytest_logicenv.scenes.layout.fit_checks import crowded
+from pytest_logicenv.scenes.layout.fit_checks import crowded, floor_use
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import Pose
 from pytest_logicenv.scenes.layout.relations import relation_condition
@@ -45,6 +45,12 @@ EYE_LEVEL = 1.5
 #: count, unlike a time, keeps the same design and seed giving the same scene.
 MARGIN_ROUNDS = 10
 MARGIN_EFFORT = 300_000
+#: The share of what is left of the budget that a problem's first attempt (every item
+#: present) may spend when leaving some out is the fallback: the rest is the fallback's.
+FIRST_SHARE = 0.5
+#: The share of what is left that adding the items one at a time (the fallback out of time)
+#: may spend: the rest goes to the relations between them, quick to check once they are fixed.
+GROW_SHARE = 0.75
 
 #: Initial values for the solver's variables, by name.
 Initial = list[tuple[str, int | bool]]
@@ -57,6 +63,9 @@ def solve_problem(
     items cannot all be placed, solve it again leaving out the least important ones."""
     ids = _placeable(state, problem)
     full = crowded(state.spec, state.items, state.plans, state.ranking, ids, list(state.poses))
+    if state.clock.expired():  # out of time: only what the task needs
+        late = f"the layout's budget ran out before {problem.label} was solved"
+        full = {i: late for i in ids if state.ranking.droppable(i)} | full
     for item_id, why in full.items():
         state.leave_out(item_id, why)
     ids = [i for i in ids if i not in full]
@@ -64,19 +73,23 @@ def solve_problem(
     if not ids:
         return
     before = _Record.of(state)
-    failure = _attempt(state, problem, ids, wanted, presence=False)
+    droppable = [i for i in ids if state.ranking.droppable(i)]
+    with state.clock.part(FIRST_SHARE if droppable else 1.0):
+        failure = _attempt(state, problem, ids, wanted, presence=False)
+    if droppable and failure is not None:
+        before.restore(state)
+        # Out of time with every item present: add them one at a time instead.
+        grow = failure.kind == "time"
+        failure = _attempt(state, problem, ids, wanted, presence=True, grow=grow)
     if failure is None:
         return
-    droppable = [i for i in ids if state.ranking.droppable(i)]
-    if droppable:
-        before.restore(state)
-        failure = _attempt(state, problem, ids, wanted, presence=True)
-        if failure is None:
-            return
     names = [i for i in ids if not state.ranking.droppable(i) and state.items[i].kind != "agent"]
     if failure.kind == "time":
         needed = names or ["the agent's start"]
-        raise timeout_error(state.spec, problem.label, needed, state.clock)
+        floor = floor_use(
+            state.spec, state.items, state.plans, state.ranking, problem.floor_of, ids
+        )
+        raise timeout_error(state.spec, problem.label, needed, state.clock, floor)
     raise unfit_error(state, problem, ids)
 
 
@@ -114,20 +127,28 @@ def _names(relation: SpatialRelation) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class _Record:
-    """What a problem's attempt may have recorded in the state, to undo a failed one."""
+    """What a problem's attempt may have recorded in the state, to undo it."""
 
     kept: dict[int, SpatialRelation]
     dropped: dict[int, SpatialRelation]
     notes: int
     left_out: dict[str, str]
+    poses: Poses
 
     @classmethod
     def of(cls, state: LayoutState) -> _Record:
-        return cls(dict(state.kept), dict(state.dropped), len(state.notes), dict(state.left_out))
+        return cls(
+            dict(state.kept),
+            dict(state.dropped),
+            len(state.notes),
+            dict(state.left_out),
+            dict(state.poses),
+        )
 
     def restore(self, state: LayoutState) -> None:
         state.kept, state.dropped = dict(self.kept), dict(self.dropped)
         state.left_out = dict(self.left_out)
+        state.poses = dict(self.poses)
         del state.notes[self.notes :]
 
 
@@ -137,8 +158,10 @@ def _attempt(
     ids: Sequence[str],
     relations: Sequence[tuple[int, SpatialRelation]],
     presence: bool,
+    grow: bool = False,
 ) -> Failure | None:
-    """Solve the problem once (``presence``: items may be left out); None when solved."""
+    """Solve the problem once (``presence``: items may be left out, added a few at a time
+    with ``grow``); None when solved."""
     present = {
         i: f"p{state.items[i].order}" for i in ids if presence and state.ranking.droppable(i)
     }
@@ -151,13 +174,17 @@ def _attempt(
     for name, value in initial:
         variable = z3.Bool(name, state.ctx) if isinstance(value, bool) else z3.Int(name, state.ctx)
         solver.set_initial_value(variable, value)
-    relaxation = Relaxation(state, problem, solver, [])
+    essential_only = bool(present) or not any(state.ranking.droppable(i) for i in ids)
+    relaxation = Relaxation(state, problem, solver, [], essential_only)
     kept_ids = list(ids)
     if present:
-        chosen = _choose_items(relaxation, ids, present)
+        with state.clock.part(GROW_SHARE if grow else 1.0):  # the rest for the relations
+            chosen = _choose_items(relaxation, ids, present, poses, grow)
         if isinstance(chosen, Failure):
             return chosen
-        relaxation.base = [present[i] for i in chosen if i in present]
+        picked = [present[i] for i in chosen if i in present]
+        relaxation.base += picked
+        relaxation.grace = not picked
         kept_ids = chosen
         soft = _wanted(state, soft)
     kept = relax_relations(relaxation, dict(soft))
@@ -232,10 +259,15 @@ def _margin(state: LayoutState, relation: SpatialRelation, poses: Poses) -> str 
 
 
 def _choose_items(
-    relaxation: Relaxation, ids: Sequence[str], present: dict[str, str]
+    relaxation: Relaxation,
+    ids: Sequence[str],
+    present: dict[str, str],
+    poses: Poses,
+    grow: bool,
 ) -> list[str] | Failure:
     """The items to place: the essential ones and as many others as fit, most important first
-    (the relations aside); the others are left out, with the reason."""
+    (the relations aside; with ``grow``, added a few at a time); the others are left out, with
+    the reason."""
     state, problem = relaxation.state, relaxation.problem
     by_literal = {literal: item_id for item_id, literal in present.items()}
 
@@ -246,19 +278,41 @@ def _choose_items(
         item = state.items[by_literal[literal]]
         size = f"{item.obj.size[0]:.2f} x {item.obj.size[2]:.2f} m"
         if blockers is None:
-            why = f"Z3 could not fit it on {problem.label} in time (the layout's or a check's)"
+            why = f"Z3 could not fit it on {problem.label} in time (the layout's budget)"
         else:
             why = f"no room for its {size} footprint on {problem.label}"
             others = [by_literal[b] for b in blockers]
             why += f" beside {', '.join(others)}" if others else " beside what is placed"
         state.leave_out(item.id, why)
 
+    def pin(literals: Sequence[str]) -> None:
+        placed = [i for i in ids if i not in present] + [by_literal[lit] for lit in literals]
+        _pin(relaxation, [poses[i] for i in placed if i not in pinned])
+        pinned.update(placed)
+
+    pinned: set[str] = set()
+    relaxation.pin = pin
     ordered = sorted(present.values(), key=rank)
-    chosen = relaxation.relax(ordered, rank, give_up, on_unknown="drop")
+    chosen = (relaxation.grow if grow else relaxation.relax)(ordered, rank, give_up)
+    relaxation.pin = None
     if isinstance(chosen, Failure):
         return chosen
     kept = {by_literal[literal] for literal in chosen}
     return [i for i in ids if i not in present or i in kept]
+
+
+def _pin(relaxation: Relaxation, poses: Sequence[Pose]) -> None:
+    """Fix these poses where the last model has them, for the rest of the problem."""
+    ctx, model = relaxation.state.ctx, relaxation.model
+    for pose in poses:
+        for term in (pose.x, pose.z, pose.base, pose.side):
+            if isinstance(term, str):
+                variable = z3.Int(term, ctx)
+                relaxation.solver.add(variable == model.eval(variable, model_completion=True))
+        for cond in (pose.turned, pose.back):
+            if isinstance(cond, str):
+                flag = z3.Bool(cond, ctx)
+                relaxation.solver.add(flag == model.eval(flag, model_completion=True))
 
 
 def _solved(model: z3.ModelRef, pose: Pose) -> Pose:
