@@ -12,6 +12,8 @@ rotation, every door's and window's wall and offset, and the agent's start.
   come back at their parents.
 - :mod:`~.validation`, :mod:`~.contradictions` and :mod:`~.fit_checks`: what is wrong with a
   design before solving, and what the rooms' areas cannot hold.
+- :mod:`~.task_needs`: the relations the task needs, never relaxed: what the rooms' sizes rule
+  out, and the errors for those that cannot hold.
 - :mod:`~.selection`: which objects may be left out, and in what order.
 - :mod:`~.floor_plan`: rooms in solver cells, their sides, the walls derived from them.
 - :mod:`~.items` and :mod:`~.poses`: what is placed, where (solver terms), and its boxes.
@@ -138,7 +140,10 @@ dropped relation conflicts with kept relations of equal or higher priority (the 
 them: the unsat core, not necessarily minimal), and every relation that could join the kept ones
 has. Kept and dropped relations (with the reason) go to the scene's provenance. Two relations
 that no layout meets together (near and far of one pair, see :mod:`~.contradictions`) are an
-error when both are task-critical; otherwise the less important is dropped before solving.
+error when both are task-critical; otherwise the less important is dropped before solving. A
+task-critical relation between essential objects is one the task needs: never relaxed, like a
+task object (see :mod:`~.task_needs`): one the room's size rules out, or that cannot hold even
+with the other objects left out, is an error naming it.
 
 **Margins.** A relation met at its very tolerance (a coffee table 1.00 m from the sofa it is
 near, centred 5 cm off its axis) is valid but looks wrong. After relaxing, each problem prefers

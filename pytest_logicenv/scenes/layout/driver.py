@@ -44,6 +44,7 @@ from pytest_logicenv.scenes.layout.relaxation import drop_relation
 from pytest_logicenv.scenes.layout.selection import Ranking, rank_items
 from pytest_logicenv.scenes.layout.solving import solve_problem
 from pytest_logicenv.scenes.layout.state import LayoutState, placed_objects
+from pytest_logicenv.scenes.layout.task_needs import need_problems, unmet_error
 from pytest_logicenv.scenes.layout.validation import design_problems, problem_error
 from pytest_logicenv.scenes.model import (
     REACH_DISTANCE,
@@ -98,6 +99,7 @@ def solve_layout(
     unfit = fit_problems(items, plans)
     problems = [v for i, found in unfit.items() if not ranking.droppable(i) for v in found]
     problems += area_problems(spec, items, plans, ranking)
+    problems += need_problems(spec, items, plans, ranking)
     if problems:
         raise problem_error(spec, problems)
     too_big = {i: "; ".join(v.message for v in found) for i, found in unfit.items()}
@@ -199,7 +201,11 @@ def _lay_out(house: _House, seed: int, clock: Clock, decompose: bool) -> Scene:
         _solve_in_turn(state, steps)
         stranded = stranded_relations(spec, steps, items, state.dropped, state.left_out)
         if not stranded or clock.expired():
-            return _scene(house, state, doors, windows)
+            scene = _scene(house, state, doors, windows)
+            unmet = unmet_error(state)
+            if unmet is not None:
+                raise unmet
+            return scene
         gathered.update(stranded)
 
 

@@ -283,6 +283,7 @@ def relax_relations(
         rank,
         give_up,
         priority=lambda name: relations[index(name)].priority,
+        urgent=lambda name: state.ranking.needs(relations[index(name)]),
     )
     if isinstance(kept, Failure):
         return kept

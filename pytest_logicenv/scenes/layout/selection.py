@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pytest_logicenv.scenes.layout.items import Item
-from pytest_logicenv.scenes.model import PRIORITY_TASK
+from pytest_logicenv.scenes.model import PRIORITY_TASK, SpatialRelation
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,16 @@ class Ranking:
 
     def droppable(self, item_id: str) -> bool:
         return item_id not in self.essential
+
+    def needs(self, relation: SpatialRelation) -> bool:
+        """Whether the task needs the relation (it is never relaxed): task-critical
+        (:data:`~pytest_logicenv.scenes.model.PRIORITY_TASK` or more) between essential
+        objects. One of that priority naming an object that may be left out ranks first
+        among the relaxable ones instead: the task cannot need it without its objects."""
+        names = (relation.subject, relation.target)
+        return relation.priority >= PRIORITY_TASK and all(
+            name in self.essential for name in names if name is not None
+        )
 
 
 def rank_items(

@@ -31,6 +31,7 @@ from pytest_logicenv.scenes.layout.relaxation import (
 )
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, HEIGHT_UNIT, Cond, Lin
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
+from pytest_logicenv.scenes.layout.task_needs import lost_relations, relation_error
 from pytest_logicenv.scenes.layout.tolerances import NATURAL, WITH_MARGIN
 from pytest_logicenv.scenes.model import WALL_HEIGHT, SpatialRelation
 
@@ -60,7 +61,8 @@ def solve_problem(
     state: LayoutState, problem: Problem, relations: Sequence[tuple[int, SpatialRelation]]
 ) -> None:
     """Solve one problem (relaxing its soft relations as needed) and fix its poses. When its
-    items cannot all be placed, solve it again leaving out the least important ones."""
+    items cannot all be placed, solve it again leaving out the least important ones; when that
+    loses a relation the task needs, once more with that relation enforced."""
     ids = _placeable(state, problem)
     full = crowded(state.spec, state.items, state.plans, state.ranking, ids, list(state.poses))
     if state.clock.expired():  # out of time: only what the task needs
@@ -76,11 +78,18 @@ def solve_problem(
     droppable = [i for i in ids if state.ranking.droppable(i)]
     with state.clock.part(FIRST_SHARE if droppable else 1.0):
         failure = _attempt(state, problem, ids, wanted, presence=False)
-    if droppable and failure is not None:
+    lost = lost_relations(state, wanted, ids) if failure is None else []
+    if droppable and (failure is not None or lost):
         before.restore(state)
         # Out of time with every item present: add them one at a time instead.
-        grow = failure.kind == "time"
+        grow = failure is not None and failure.kind == "time"
         failure = _attempt(state, problem, ids, wanted, presence=True, grow=grow)
+        lost = lost_relations(state, wanted, ids) if failure is None else []
+        if lost:  # what the task needs first, the rest left out around it
+            before.restore(state)
+            failure = _attempt(state, problem, ids, wanted, presence=True, enforce=lost)
+    if failure is None and lost and not droppable:
+        raise relation_error(state, problem, ids, lost)
     if failure is None:
         return
     names = [i for i in ids if not state.ranking.droppable(i) and state.items[i].kind != "agent"]
@@ -90,6 +99,8 @@ def solve_problem(
             state.spec, state.items, state.plans, state.ranking, problem.floor_of, ids
         )
         raise timeout_error(state.spec, problem.label, needed, state.clock, floor)
+    if lost:
+        raise relation_error(state, problem, ids, lost)
     raise unfit_error(state, problem, ids)
 
 
@@ -158,10 +169,12 @@ def _attempt(
     ids: Sequence[str],
     relations: Sequence[tuple[int, SpatialRelation]],
     presence: bool,
+    enforce: Sequence[tuple[int, SpatialRelation]] = (),
     grow: bool = False,
 ) -> Failure | None:
-    """Solve the problem once (``presence``: items may be left out, added a few at a time
-    with ``grow``); None when solved."""
+    """Solve the problem once (``presence``: items may be left out, added one at a time with
+    ``grow``; ``enforce``: relations that must hold, as the hard constraints); None when
+    solved."""
     present = {
         i: f"p{state.items[i].order}" for i in ids if presence and state.ranking.droppable(i)
     }
@@ -174,12 +187,15 @@ def _attempt(
     for name, value in initial:
         variable = z3.Bool(name, state.ctx) if isinstance(value, bool) else z3.Int(name, state.ctx)
         solver.set_initial_value(variable, value)
+    forced = [(i, r) for i, r in soft if i in dict(enforce)]
+    soft = [(i, r) for i, r in soft if i not in dict(forced)]
     essential_only = bool(present) or not any(state.ranking.droppable(i) for i in ids)
-    relaxation = Relaxation(state, problem, solver, [], essential_only)
+    relaxation = Relaxation(state, problem, solver, [f"r{i}" for i, _ in forced], essential_only)
     kept_ids = list(ids)
     if present:
+        needs = ", ".join(str(r) for _, r in forced)
         with state.clock.part(GROW_SHARE if grow else 1.0):  # the rest for the relations
-            chosen = _choose_items(relaxation, ids, present, poses, grow)
+            chosen = _choose_items(relaxation, ids, present, poses, grow, needs)
         if isinstance(chosen, Failure):
             return chosen
         picked = [present[i] for i in chosen if i in present]
@@ -190,7 +206,9 @@ def _attempt(
     kept = relax_relations(relaxation, dict(soft))
     if isinstance(kept, Failure):
         return kept
-    _prefer_margins(relaxation, dict(soft), [i for i in kept if i in margins])
+    state.kept.update(forced)
+    with_margin = [i for i in (*dict(forced), *kept) if i in margins]
+    _prefer_margins(relaxation, dict(soft) | dict(forced), with_margin)
     for item_id in kept_ids:
         state.poses[item_id] = _solved(relaxation.model, poses[item_id])
     return None
@@ -264,10 +282,11 @@ def _choose_items(
     present: dict[str, str],
     poses: Poses,
     grow: bool,
+    needs: str,
 ) -> list[str] | Failure:
     """The items to place: the essential ones and as many others as fit, most important first
-    (the relations aside; with ``grow``, added a few at a time); the others are left out, with
-    the reason."""
+    (the relations aside but those the task ``needs``, enforced; with ``grow``, added one at a
+    time); the others are left out, with the reason."""
     state, problem = relaxation.state, relaxation.problem
     by_literal = {literal: item_id for item_id, literal in present.items()}
 
@@ -283,6 +302,7 @@ def _choose_items(
             why = f"no room for its {size} footprint on {problem.label}"
             others = [by_literal[b] for b in blockers]
             why += f" beside {', '.join(others)}" if others else " beside what is placed"
+            why += f" with {needs}, which the task needs" if needs else ""
         state.leave_out(item.id, why)
 
     def pin(literals: Sequence[str]) -> None:
