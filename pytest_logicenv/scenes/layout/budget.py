@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -87,14 +88,19 @@ class Clock:
 
     @contextmanager
     def part(self, share: float) -> Iterator[None]:
-        """Spend at most ``share`` of what is left inside the block: an attempt with another
-        to follow when it fails leaves the rest to that one."""
+        """Spend at most ``share`` of what is left inside the block (until :meth:`lift`): an
+        attempt with another to follow when it fails leaves the rest to that one."""
         now = time.monotonic()
         self._parts.append(now + share * max(0.0, self._until() - now))
         try:
             yield
         finally:
             self._parts.pop()
+
+    def lift(self) -> None:
+        """End the current part's own limit: what it was kept for is not needed any more."""
+        if self._parts:
+            self._parts[-1] = math.inf
 
 
 def new_solver(ctx: z3.Context, seed: int, clock: Clock) -> z3.Solver:

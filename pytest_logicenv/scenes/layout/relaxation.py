@@ -14,10 +14,10 @@ presence of item ``n`` when objects may be left out, ``m<i>`` for relation ``i``
 So a relation ends up dropped only when it conflicts with kept relations of equal or higher
 priority (the reason names them: the unsat core, not necessarily minimal). Every check gets its
 share of the time left (see :mod:`~.budget`). When Z3 gives up on a check (``unknown``), the
-literals the last model met are kept and the others are added one at a time, most important
-first, while time is left (the best partial answer found so far, never less than the last
-model's); *urgent* literals (the relations the task needs) are tried even after the deadline,
-within the grace.
+literals the last model met are kept and the others are added, most important first, in
+batches that grow while they hold, while time is left (:meth:`Relaxation.grow`: the best
+partial answer found so far, never less than the last model's); *urgent* literals (the
+relations the task needs) are tried even after the deadline, within the grace.
 
 **Z3 objects' lifetimes are behaviour** (see :mod:`~.budget`): a new model replaces the last
 one at once, and an unsat core is read and freed in one comprehension.
@@ -76,6 +76,8 @@ class Relaxation:
         #: Fixes, for the rest of the problem, what the last model placed of the base and the
         #: given literals (see :meth:`grow`); None: nothing is fixed.
         self.pin: Callable[[Sequence[str]], None] | None = None
+        #: Called on each model found.
+        self.on_model: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------------- checking
 
@@ -97,6 +99,8 @@ class Relaxation:
         if result == z3.sat:
             self.model = self.solver.model()
             self.model_active = list(names)
+            if self.on_model is not None:
+                self.on_model()
         return result
 
     def core(self, names: Sequence[str]) -> list[str]:

@@ -191,6 +191,8 @@ def _attempt(
     soft = [(i, r) for i, r in soft if i not in dict(forced)]
     essential_only = bool(present) or not any(state.ranking.droppable(i) for i in ids)
     relaxation = Relaxation(state, problem, solver, [f"r{i}" for i, _ in forced], essential_only)
+    if not present:  # a model places every item: no need to keep time for leaving some out
+        relaxation.on_model = state.clock.lift
     kept_ids = list(ids)
     if present:
         needs = ", ".join(str(r) for _, r in forced)
