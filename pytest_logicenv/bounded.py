@@ -37,20 +37,22 @@ def shown(value: object) -> str:
 
 
 def json_depth(data: Any) -> int:
-    """How deeply objects and lists nest in ``data`` (a scalar is 0), without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children = list(item.values())
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if depth <= MAX_JSON_DEPTH:  # past the limit, the answer is known to be too deep
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
+    """How deeply objects and lists nest in ``data`` (a scalar is 0), without recursion.
+
+    Level by level, keeping only the containers of each: every file the cache reads goes
+    through here, and most of a scene's values are scalars."""
+    depth, level = 0, [data]
+    while level and depth <= MAX_JSON_DEPTH:  # past the limit, too deep is known
+        containers = [item for item in level if isinstance(item, (dict, list))]
+        if not containers:
+            break
+        depth += 1
+        level = [
+            child
+            for item in containers
+            for child in (item.values() if isinstance(item, dict) else item)
+        ]
+    return depth
 
 
 def load_json_text(
