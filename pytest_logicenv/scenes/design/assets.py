@@ -12,7 +12,7 @@ when the task's objects alone do not fit, the support takes a roomier asset of i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Related, is_type_ref, walk
@@ -98,7 +98,7 @@ def _fitting_support(
     assert obj.parent is not None
     holder = draft.objects[obj.parent].size
     fitting = [a for a in assets if fits_in(a.size, holder)]
-    if not fitting and obj.task and _whole_grown_for(draft, draft.objects[obj.parent], assets):
+    if not fitting and obj.task and _whole_grown_for(draft, obj, assets, children):
         holder = draft.objects[obj.parent].size
         fitting = [a for a in assets if fits_in(a.size, holder)]
     if not fitting and not obj.task and obj.id not in children:
@@ -115,26 +115,22 @@ def _fitting_support(
     return fitting
 
 
-def _whole_grown_for(draft: Draft, part: DraftObject, assets: Sequence[Asset]) -> bool:
-    """When ``part`` (a cabinet of a counter) is too small for every asset of a task object
-    it must hold, give its whole the smallest asset of its kind whose ``part`` takes one;
-    ``False``, nothing changed, if ``part`` is no part or no asset of the whole does."""
+def _whole_grown_for(
+    draft: Draft, obj: DraftObject, assets: Sequence[Asset], children: Children
+) -> bool:
+    """When the part ``obj`` rests in (a cabinet of a counter) is too small for every one of
+    ``assets``, give its whole a roomier asset whose part takes one (:func:`_grown_whole`);
+    ``False``, nothing changed, if that support is no part or no asset of the whole does."""
+    part = draft.objects[obj.parent or ""]
     if part.part_of is None:
         return False
-    whole = draft.objects[part.part_of]
-    while whole.part_of is not None:  # a sink's basin: the counter the sink is set in
-        whole = draft.objects[whole.part_of]
-    before = whole.asset
-    for asset in sorted(_of_its_kind(whole), key=lambda a: (area(a), a.id)):
-        whole.asset, whole.size = asset, asset.size
-        size_parts(draft, whole)
-        if any(fits_in(a.size, part.size) for a in assets):
-            draft.notes.append(f"{whole.id} took a roomier {whole.type.name} for {part.id}")
-            return True
-    if before is not None:
-        whole.asset, whole.size = before, before.size
-        size_parts(draft, whole)
-    return False
+    whole = _grown_whole(
+        draft, part, children, lambda _: any(fits_in(a.size, part.size) for a in assets)
+    )
+    if whole is None:
+        return False
+    draft.notes.append(f"{whole.id} took a roomier {whole.type.name} for {part.id}")
+    return True
 
 
 def _fitting_goal_places(
@@ -241,29 +237,40 @@ def _roomier_whole(
 ) -> bool:
     """Give the whole ``part`` belongs to the smallest asset of its kind whose parts hold what
     rests in each (and whose top what stands on it); ``False``, nothing changed, if none."""
+    whole = _grown_whole(draft, part, children, lambda w: _holds_all(draft, w, children))
+    if whole is None:
+        return False
+    draft.notes.append(
+        f"{whole.id} took a roomier {whole.type.name}: its parts hold "
+        f"{', '.join(k.id for k in children[part.id])}"
+    )
+    if whole.parent is not None:  # it changed: what holds it must still hold all
+        _make_fit(draft, draft.objects[whole.parent], children)
+    return True
+
+
+def _grown_whole(
+    draft: Draft, part: DraftObject, children: Children, enough: Callable[[DraftObject], bool]
+) -> DraftObject | None:
+    """The outermost whole of ``part``, given the smallest asset of its kind (a low one when
+    something stands on it) for which ``enough(whole)`` holds; ``None``, nothing changed,
+    when no asset of its kind is enough."""
     whole = draft.objects[part.part_of or ""]
     while whole.part_of is not None:  # a sink's basin: the counter the sink is set in
         whole = draft.objects[whole.part_of]
     before = whole.asset
-    on_top = children.get(whole.id, [])
     assets = _of_its_kind(whole)
-    if any(kid.relation == "on" for kid in on_top):
+    if any(kid.relation == "on" for kid in children.get(whole.id, [])):
         assets = [a for a in assets if a.size[1] <= MAX_SURFACE_HEIGHT] or assets
     for asset in sorted(assets, key=lambda a: (area(a), a.id)):
         whole.asset, whole.size = asset, asset.size
         size_parts(draft, whole)
-        if _holds_all(draft, whole, children):
-            draft.notes.append(
-                f"{whole.id} took a roomier {whole.type.name}: its parts hold "
-                f"{', '.join(k.id for k in children[part.id])}"
-            )
-            if whole.parent is not None:  # it changed: what holds it must still hold all
-                _make_fit(draft, draft.objects[whole.parent], children)
-            return True
+        if enough(whole):
+            return whole
     if before is not None:
         whole.asset, whole.size = before, before.size
         size_parts(draft, whole)
-    return False
+    return None
 
 
 def _holds_all(draft: Draft, whole: DraftObject, children: Mapping[str, list[DraftObject]]) -> bool:
