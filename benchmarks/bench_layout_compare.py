@@ -32,7 +32,8 @@ from holodeck_rules import Box, Score, score
 from synthetic import synthetic_spec
 
 from pytest_logicenv.scenes.layout import solve_layout
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.physics import check_scene, phypr
+from pytest_logicenv.scenes.scene_model import (
     ALIGN_TOLERANCE,
     NEAR_DISTANCE,
     DoorSpec,
@@ -43,7 +44,6 @@ from pytest_logicenv.scenes.model import (
     SpatialRelation,
     footprint_gap,
 )
-from pytest_logicenv.scenes.physics import check_scene, phypr
 
 #: (id stem, type, real width, height, real depth) in metres, in the issue's order.
 KINDS = (

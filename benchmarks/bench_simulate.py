@@ -29,7 +29,7 @@ from living_room import cases, situation
 
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy

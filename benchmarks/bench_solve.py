@@ -27,8 +27,8 @@ from synthetic import synthetic_spec
 from pytest_logicenv.errors import LayoutTimeout
 from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.layout.relaxation import OUT_OF_TIME
-from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
+from pytest_logicenv.scenes.scene_model import Scene
 
 
 @dataclass

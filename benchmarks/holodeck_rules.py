@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.model import Scene, SceneObject, SpatialRelation
+from pytest_logicenv.scenes.scene_model import Scene, SceneObject, SpatialRelation
 
 Box = tuple[float, float, float, float]  # x0, z0, x1, z1 in metres
 FRONT = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from pytest_logicenv.logic.facts import evaluate, parse_fact
     from pytest_logicenv.logic.plan import Plan, load_plan
     from pytest_logicenv.logic.trajectories import Selection, Trajectory, select
-    from pytest_logicenv.scenes.model import Scene, load_scene
+    from pytest_logicenv.scenes.scene_model import Scene, load_scene
     from pytest_logicenv.session.fixture import LogicEnv
     from pytest_logicenv.sim.bt.policy import XmlPolicy, load_bt_xml
     from pytest_logicenv.sim.outcome import Outcome
@@ -69,8 +69,8 @@ _LAZY = {
     "Trajectory": "pytest_logicenv.logic.trajectories",
     "parse_fact": "pytest_logicenv.logic.facts",
     "evaluate": "pytest_logicenv.logic.facts",
-    "Scene": "pytest_logicenv.scenes.model",
-    "load_scene": "pytest_logicenv.scenes.model",
+    "Scene": "pytest_logicenv.scenes.scene_model",
+    "load_scene": "pytest_logicenv.scenes.scene_model",
 }
 
 __all__ = [

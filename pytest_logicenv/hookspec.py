@@ -24,9 +24,9 @@ import pytest
 if TYPE_CHECKING:
     from pytest_logicenv.llm.protocol import LLM
     from pytest_logicenv.logic.trajectories import Trajectory
-    from pytest_logicenv.pipeline.request import SceneBuilder
+    from pytest_logicenv.pipeline.task_request import SceneBuilder
     from pytest_logicenv.scenes.catalog import Catalog
-    from pytest_logicenv.scenes.model import Scene
+    from pytest_logicenv.scenes.scene_model import Scene
     from pytest_logicenv.sim.outcome import Outcome
 
 
@@ -86,7 +86,7 @@ def pytest_logicenv_scene_generated(
     scenes read from the cache. Under xdist it runs in the worker that generated the scene.
 
     :param config: The pytest config object.
-    :param scene: The solved scene (:class:`pytest_logicenv.scenes.model.Scene`).
+    :param scene: The solved scene (:class:`pytest_logicenv.scenes.scene_model.Scene`).
     :param trajectory: The situation it realizes: one decision path per subtask
         (:class:`pytest_logicenv.logic.trajectories.Trajectory`); its ``id`` is the test id.
     """

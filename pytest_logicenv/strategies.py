@@ -50,7 +50,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import DistractorRequest
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.scenes.variation import Variation, distractor_types, reorder, vary_scene
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ side by side on the tops of that furniture while they fit, else on the floor too
 goes on the task's own furniture or floor, so that every situation plays out as it does
 without clutter, only in a larger world. Deterministic.
 
->>> from pytest_logicenv.scenes.model import Room, Scene
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene
 >>> den = Scene("s", rooms=(Room("den", "LivingRoom", ((0, 0), (6, 0), (6, 5), (0, 5))),))
 >>> scene = add_clutter(den, 40)
 >>> len(scene.objects), [room.id for room in scene.rooms]
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 
 #: Things a house holds besides a task's objects: (type, size, properties, small: rests on
 #: furniture when it can).

@@ -16,7 +16,7 @@ from clutter import add_clutter
 
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, select
-from pytest_logicenv.scenes.model import AgentStart, Provenance, Room, Scene, SceneObject
+from pytest_logicenv.scenes.scene_model import AgentStart, Provenance, Room, Scene, SceneObject
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAN = ROOT / "example_agents" / "plans" / "clean_living_room.json"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     AgentStart,
     Door,
     Provenance,

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from pytest_logicenv.scenes.model import AgentStart, Door, Room, Scene, SceneObject, Window
+from pytest_logicenv.scenes.scene_model import AgentStart, Door, Room, Scene, SceneObject, Window
 from pytest_logicenv.sim.world import WorldState
 
 

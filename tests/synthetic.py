@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.layout.contradictions import NEVER_TOGETHER
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
     DoorSpec,

@@ -27,7 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli.scenes",
     "pytest_logicenv.cli.plan",
     "pytest_logicenv.cli.run",
-    "pytest_logicenv.cli.palette",
+    "pytest_logicenv.cli.groot_palette",
     "pytest_logicenv.cli.check",
     "pytest_logicenv.cli.types",
 )

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scenes.model import SCENE_FORMAT, Scene
 from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
+from pytest_logicenv.scenes.scene_model import SCENE_FORMAT, Scene
 
 _FORMAT_FAMILY = SCENE_FORMAT.split("/")[0] + "/"
 

@@ -32,8 +32,8 @@ is one of the task's ``errors``; what is merely missing or found (a task without
 policies for an unknown task, a faulty policy that passes everywhere) is one of its ``notes``.
 """
 
+from pytest_logicenv.evaluation.eval_results import METRIC_KEYS, Evaluation, TaskResult
 from pytest_logicenv.evaluation.policies import POLICY_KINDS, load_policies
-from pytest_logicenv.evaluation.results import METRIC_KEYS, Evaluation, TaskResult
 from pytest_logicenv.evaluation.suite import evaluate
 from pytest_logicenv.evaluation.table import format_table
 from pytest_logicenv.evaluation.task import evaluate_task

@@ -14,7 +14,7 @@ that the task's own policies, written against the ground truth, run in it with i
 situation.
 
 >>> from pytest_logicenv.logic.facts import parse_facts
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> scene = Scene("s", rooms=(room,), objects=(
 ...     SceneObject("box_a", "ToyBox", room="r", attrs={"colour": "white"}),
@@ -50,7 +50,7 @@ from pytest_logicenv.logic.trajectories import (
     plan_paths,
     select,
 )
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 
 #: Bindings tried per question at most: plans bind a handful of roles to a few objects each.
 MAX_BINDINGS = 20_000

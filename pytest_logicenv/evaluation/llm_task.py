@@ -21,13 +21,13 @@ from pathlib import Path
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.ground_truth import Grounded, ground, jaccard, log_cov
-from pytest_logicenv.evaluation.results import TaskResult
 from pytest_logicenv.evaluation.task import Target, measure_runs, physics_metrics
 from pytest_logicenv.logic.plan import Plan, load_plan, located_facts
 from pytest_logicenv.logic.trajectories import situation
 from pytest_logicenv.pipeline.environments import Builders, Mode, TaskRequest, prepare
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 
 
 def evaluate_llm_task(
@@ -57,7 +57,7 @@ def evaluate_llm_task(
             rootdir=rootdir,
         )
         from pytest_logicenv.pipeline.environments import load_plan_of
-        from pytest_logicenv.scenes.model import load_scene
+        from pytest_logicenv.scenes.scene_model import load_scene
 
         entry = environments.entry
         own = load_plan_of(entry, fix=f"delete {entry.root} to derive the plan again")

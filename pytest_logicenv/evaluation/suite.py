@@ -8,9 +8,9 @@ from typing import Any
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError, Violation
+from pytest_logicenv.evaluation.eval_results import Evaluation
 from pytest_logicenv.evaluation.llm_task import evaluate_llm_task
 from pytest_logicenv.evaluation.policies import unknown_task_notes
-from pytest_logicenv.evaluation.results import Evaluation
 from pytest_logicenv.evaluation.task import evaluate_task
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource

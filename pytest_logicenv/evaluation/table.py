@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pytest_logicenv.evaluation.results import Evaluation
+from pytest_logicenv.evaluation.eval_results import Evaluation
 
 #: (header, metric key), in the paper's column order.
 COLUMNS = (

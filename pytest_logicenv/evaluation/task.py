@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
-from pytest_logicenv.evaluation.results import TaskResult
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import jaccard_index
@@ -26,7 +26,7 @@ from pytest_logicenv.pipeline.environments import (
     TaskRequest,
     prepare,
 )
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.branches import SubtaskBranches
@@ -106,7 +106,7 @@ def _prepare(
     """The task's environments, exactly as the plugin prepares them (same cache and keys, so a
     committed cache is reused), or why there are none."""
     from pytest_logicenv.pipeline.environments import load_plan_of
-    from pytest_logicenv.scenes.model import load_scene
+    from pytest_logicenv.scenes.scene_model import load_scene
 
     try:
         task = json.loads(task_file.read_text(encoding="utf-8"))

@@ -32,7 +32,7 @@ from pytest_logicenv.scenes.design import (
     design_scene,
     trajectory_facts,
 )
-from pytest_logicenv.scenes.model import FAR_DISTANCE, NEAR_DISTANCE, SceneSpec
+from pytest_logicenv.scenes.scene_model import FAR_DISTANCE, NEAR_DISTANCE, SceneSpec
 
 ASK = "Design the rest of this scene. Answer with the JSON object only."
 #: Material names shown as examples of each kind; the rest are checked, not listed.

@@ -2,7 +2,7 @@
 (the three steps, the plan and facts formats, the rules answers are checked against, the
 worked example), and one message per step, the first grounding the task in the world model:
 its rooms, and the types it names with what each can be and hold
-(:mod:`~pytest_logicenv.llm.grounding`).
+(:mod:`~pytest_logicenv.llm.world_prompt`).
 
 The worked example is the paper's Clean Living Room, formalized by hand
 (``data/example_plan_clean_living_room.json``); the model sees its step-1 and step-3 answers.
@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.llm.grounding import relevant_types, type_notes
+from pytest_logicenv.llm.world_prompt import relevant_types, type_notes
 from pytest_logicenv.logic.facts import STATES
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 

@@ -68,7 +68,7 @@ from pytest_logicenv.scenes.design import (
     RoomMaterials,
     design_scene,
 )
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 
 __all__ = [
     "ASK",

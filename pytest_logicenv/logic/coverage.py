@@ -19,7 +19,7 @@ verified: it is reported as such and not counted as covered.
 ...         "no": [{"not": {"state": "Window", "open": True}}]}}],
 ...     "tree": {"query": "window", "branches": {
 ...         "yes": {"action": "Close it."}, "no": {"action": "Do nothing."}}}}]})
->>> from pytest_logicenv.scenes.model import Room, Scene, Window
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, Window
 >>> room = Room("bath", "Bathroom", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> scene = Scene("s", rooms=(room,), windows=(Window("w", "wall", "bath", 1.0, open=True),))
 >>> report = plan_coverage(plan, [scene], name="close_window")

@@ -8,12 +8,12 @@ scene has, or a change nothing can see.
 
 * :mod:`~pytest_logicenv.mutation.tree`: a built tree as the operators see it (sequences,
   fallbacks, actions, conditions), addressed by paths, edited, and its signature;
-* :mod:`~pytest_logicenv.mutation.plan_facts`: what the plan says that operators need (roles
+* :mod:`~pytest_logicenv.mutation.task_knowledge`: what the plan says that operators need (roles
   and their types, the goals' atoms, what is inside what);
 * :mod:`~pytest_logicenv.mutation.operators`: the operators and the fault class each models;
 * :mod:`~pytest_logicenv.mutation.mutants`: a policy's mutants as policies, the equivalent
   and duplicate ones discarded;
-* :mod:`~pytest_logicenv.mutation.results`: mutants run in a scene, and the score over scenes.
+* :mod:`~pytest_logicenv.mutation.scores`: mutants run in a scene, and the score over scenes.
 
 The plugin's side is ``session/mutate.py`` (``--logicenv-mutate``) and the report's
 ``report/mutation.py``. The names below are imported on first use: the report reads scores
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pytest_logicenv.mutation.mutants import MutantPolicy, Mutants, factory, mutants_of
     from pytest_logicenv.mutation.operators import OPERATORS, Edit, Mutation, Operator
-    from pytest_logicenv.mutation.results import (
+    from pytest_logicenv.mutation.scores import (
         FAULT_CLASSES,
         NOTHING_TO_MUTATE,
         MutantVerdict,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 _MUTANTS = "pytest_logicenv.mutation.mutants"
 _OPERATORS = "pytest_logicenv.mutation.operators"
-_RESULTS = "pytest_logicenv.mutation.results"
+_RESULTS = "pytest_logicenv.mutation.scores"
 #: Public name -> the module that defines it.
 _LAZY = {
     "MutantPolicy": _MUTANTS,

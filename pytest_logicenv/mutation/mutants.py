@@ -34,7 +34,7 @@ import py_trees
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.mutation.operators import OPERATORS, Edit, Mutation
-from pytest_logicenv.mutation.plan_facts import TaskFacts
+from pytest_logicenv.mutation.task_knowledge import TaskFacts
 from pytest_logicenv.mutation.tree import (
     Behaviour,
     doing_nothing,

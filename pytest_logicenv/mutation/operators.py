@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from pytest_logicenv.mutation.plan_facts import Atom, TaskFacts
+from pytest_logicenv.mutation.task_knowledge import Atom, TaskFacts
 from pytest_logicenv.mutation.tree import (
     Behaviour,
     Path,

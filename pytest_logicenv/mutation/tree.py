@@ -27,7 +27,7 @@ import py_trees
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.sim.actions import Target
-from pytest_logicenv.sim.bt import controls as bt_controls
+from pytest_logicenv.sim.bt import control_nodes as bt_controls
 from pytest_logicenv.sim.bt import decorators as bt_decorators
 from pytest_logicenv.sim.bt.node import BtNode
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction, XmlCondition

@@ -35,7 +35,7 @@ from pytest_logicenv.cache import (
 from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan, plan_from_json
-from pytest_logicenv.pipeline.request import Case, TaskRequest
+from pytest_logicenv.pipeline.task_request import Case, TaskRequest
 
 TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
 

@@ -28,8 +28,8 @@ from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
-from pytest_logicenv.pipeline.request import TaskRequest
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.scenes.scene_model import Scene
 
 PROCEDURAL = "procedural designer"
 

@@ -41,7 +41,8 @@ from pytest_logicenv.pipeline.plan_choice import (
     regeneration_needs_llm,
 )
 from pytest_logicenv.pipeline.plan_choice import needs_llm as plan_needs_llm
-from pytest_logicenv.pipeline.request import (
+from pytest_logicenv.pipeline.scene_building import build_scenes
+from pytest_logicenv.pipeline.task_request import (
     Builders,
     Case,
     Environments,
@@ -53,7 +54,6 @@ from pytest_logicenv.pipeline.request import (
     Where,
     entry_key_of,
 )
-from pytest_logicenv.pipeline.scene_building import build_scenes
 
 __all__ = [
     "Builders",

@@ -32,7 +32,7 @@ from pytest_logicenv.errors import PlanDerivationError, PlanNotAcceptedError, Vi
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.cached import FAILED, FAILED_REASON
 from pytest_logicenv.pipeline.entry_files import exchange_files
-from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
+from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
 
 
 def keep_failed(

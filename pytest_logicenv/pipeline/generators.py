@@ -16,7 +16,7 @@ from pytest_logicenv.errors import CatalogHookWarning
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.environments import PlanSource, SceneBuilder, SceneSource
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:
     from pytest_logicenv.llm.limits import Slots

@@ -30,8 +30,8 @@ from pytest_logicenv.logic.facts import to_json
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.cached import read_manifest, recorded_digests
-from pytest_logicenv.pipeline.request import SceneSource
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.pipeline.task_request import SceneSource
+from pytest_logicenv.scenes.scene_model import Scene
 
 #: The manifest's record (under ``scenes``) of the facts each scene was designed for.
 DESIGNED_FOR = "designed_for"
@@ -120,7 +120,7 @@ def _read(
     path: Path, digests: Mapping[str, Any] | None, keys: Mapping[str, Any]
 ) -> KeptScene | None:
     from pytest_logicenv.bounded import MAX_JSON_CHARS, load_json_text
-    from pytest_logicenv.scenes.model_json import scene_from_json
+    from pytest_logicenv.scenes.scene_json import scene_from_json
 
     try:
         if path.stat().st_size > MAX_JSON_CHARS:

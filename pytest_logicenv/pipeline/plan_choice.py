@@ -23,7 +23,7 @@ from pytest_logicenv.pipeline.cached import (
     read_bytes,
     read_manifest,
 )
-from pytest_logicenv.pipeline.request import Builders, TaskRequest, Where
+from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
 #: How alike (difflib's ratio) an entry's task text must be to pass for an earlier wording.

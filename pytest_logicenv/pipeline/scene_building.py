@@ -15,8 +15,8 @@ from pytest_logicenv.logic.trajectories import (
     plan_paths,
     select,
 )
-from pytest_logicenv.pipeline.request import Builders, SceneBuilder, TaskRequest
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.pipeline.task_request import Builders, SceneBuilder, TaskRequest
+from pytest_logicenv.scenes.scene_model import Scene
 
 #: Designs tried per trajectory before it counts as infeasible: a design that cannot be laid
 #: out (an overfull shelf) says little about the situation, another seed often fits.

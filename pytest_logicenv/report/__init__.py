@@ -1,7 +1,7 @@
 """The LogCov report: computed once as data, then printed or written in several formats.
 
-As pytest-cov does, the report is data first (:mod:`~pytest_logicenv.report.model`,
-:func:`~pytest_logicenv.report.model.build_report`) and formats second, one module each:
+As pytest-cov does, the report is data first (:mod:`~pytest_logicenv.report.report_model`,
+:func:`~pytest_logicenv.report.report_model.build_report`) and formats second, one module each:
 ``term`` and ``term-missing`` (:mod:`~pytest_logicenv.report.terminal`), ``json:PATH`` and
 ``markdown:PATH`` (:mod:`~pytest_logicenv.report.files`, which also writes every file type)
 and ``html:DIR`` (:mod:`~pytest_logicenv.report.html`). A new format is a module here and a

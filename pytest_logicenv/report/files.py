@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.report import mutation
-from pytest_logicenv.report.model import Report, TaskReport
+from pytest_logicenv.report.report_model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
 

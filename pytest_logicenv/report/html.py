@@ -17,7 +17,7 @@ from pathlib import Path
 from pytest_logicenv.cache import Entry, safe_file_name
 from pytest_logicenv.logic.coverage import Branch, covered_branches
 from pytest_logicenv.logic.plan import Leaf, Node, Plan
-from pytest_logicenv.report.model import FaultCheck, Report, TaskReport
+from pytest_logicenv.report.report_model import FaultCheck, Report, TaskReport
 from pytest_logicenv.report.runs import failure_sections, failures, matrix
 
 #: How much of a task's text names it in the table (the rest is in its section).

@@ -1,7 +1,7 @@
 """The mutation score beside the LogCov report, in every format (``--logicenv-mutate``).
 
 :func:`mutation_report` joins the mutants' per-scene results that the run records carry into
-a score per test function and policy (:mod:`pytest_logicenv.mutation.results`); the functions
+a score per test function and policy (:mod:`pytest_logicenv.mutation.scores`); the functions
 below write it: a table with a TOTAL line, the score per operator and per fault class, and
 each surviving mutant with its operator, node and change (each is a situation no scene has,
 or a mutant that changes nothing the scenes can see), in the terminal, JSON, Markdown and
@@ -14,7 +14,7 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pytest_logicenv.mutation.results import MutationReport, PolicyScore, score_policy
+from pytest_logicenv.mutation.scores import MutationReport, PolicyScore, score_policy
 from pytest_logicenv.session.records import RunRecord
 
 #: What a surviving mutant is, as the reports say it.

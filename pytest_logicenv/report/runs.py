@@ -17,7 +17,7 @@ from typing import Any
 
 from pytest_logicenv.cache import Entry, write_atomic
 from pytest_logicenv.errors import LogicEnvError
-from pytest_logicenv.report.model import TaskReport
+from pytest_logicenv.report.report_model import TaskReport
 from pytest_logicenv.session.records import PolicyRun, RunRecord
 
 
@@ -116,8 +116,8 @@ def _picture(
     """The run drawn on its scene, inline with zoom buttons, and written beside the page."""
     if not result:
         return ""
-    from pytest_logicenv.scenes.model import load_scene
     from pytest_logicenv.scenes.render import render_svg
+    from pytest_logicenv.scenes.scene_model import load_scene
     from pytest_logicenv.sim.outcome import Outcome
 
     try:

@@ -3,7 +3,7 @@ table: one line per task, a TOTAL line, then the declared faults."""
 
 from __future__ import annotations
 
-from pytest_logicenv.report.model import FaultCheck, Report
+from pytest_logicenv.report.report_model import FaultCheck, Report
 
 
 def _short(function: str, width: int) -> str:

@@ -1,8 +1,8 @@
 """The scene stage: from a trajectory's facts to a solved, checked household environment.
 
-* :mod:`~pytest_logicenv.scenes.model`: the data at this stage's arrows, ``SceneSpec`` (a
+* :mod:`~pytest_logicenv.scenes.scene_model`: the data at this stage's arrows, ``SceneSpec`` (a
   design: rooms, doors, windows, objects with roles, relations with priorities) and ``Scene``
-  (the same, placed), as JSON that round-trips (:mod:`~pytest_logicenv.scenes.model_json`).
+  (the same, placed), as JSON that round-trips (:mod:`~pytest_logicenv.scenes.scene_json`).
 * :mod:`~pytest_logicenv.scenes.catalog`: the object types (AI2-THOR's, plus the household
   types it lacks) with their properties and assets: the single source of truth for types.
 * :mod:`~pytest_logicenv.scenes.design`: the procedural designer, trajectory -> SceneSpec.

@@ -27,7 +27,7 @@ counter's sink, a faucet by its room), the parts AI2-THOR spawns inside their wh
 stove's burners, which the counter standing in for the stove lacks; what rested on them rests
 on their parent).
 
->>> from pytest_logicenv.scenes.model import Room, Scene, Wall
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, Wall
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> walls = (Wall("w0", ("kitchen",), (0, 0), (3, 0)),)
 >>> house = to_house(Scene("s", rooms=(room,), walls=walls))
@@ -49,7 +49,7 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.export_objects import house_objects
 from pytest_logicenv.scenes.export_objects import xyz as _xyz
-from pytest_logicenv.scenes.model import Door, Point, Room, Scene, Wall, Window
+from pytest_logicenv.scenes.scene_model import Door, Point, Room, Scene, Wall, Window
 
 HOUSE_SCHEMA = "1.0.0"
 EXTERIOR = "exterior"

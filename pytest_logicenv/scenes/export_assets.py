@@ -24,7 +24,7 @@ How AI2-THOR and ProcTHOR do it, and so how we do:
 Each asset the export chooses over the scene's is recorded (:func:`asset_note`).
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
->>> from pytest_logicenv.scenes.model import SceneObject
+>>> from pytest_logicenv.scenes.scene_model import SceneObject
 >>> catalog = default_catalog()
 >>> counter = SceneObject("counter", "CounterTop", "Countertop_I_4x2", size=(1.2, 0.94, 0.61))
 >>> sink = SceneObject("sink", "Sink", size=(0.6, 0.94, 0.55), part_of="counter")
@@ -42,7 +42,7 @@ import zlib
 from collections.abc import Mapping
 
 from pytest_logicenv.scenes.catalog import Asset, Catalog
-from pytest_logicenv.scenes.model import SceneObject, Vector
+from pytest_logicenv.scenes.scene_model import SceneObject, Vector
 
 #: The highest a sink set into a counter is (metres): ProcTHOR's basin sinks are 0.09-0.24 m.
 SET_IN_HEIGHT = 0.3

@@ -21,7 +21,7 @@ is skipped, with the reason. Where the export chooses another asset than the sce
 counter's sink, a faucet by room: ``export_assets.py``) it is listed under ``assets``.
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
->>> from pytest_logicenv.scenes.model import SceneObject
+>>> from pytest_logicenv.scenes.scene_model import SceneObject
 >>> can = SceneObject("can", "WateringCan", "Watering_Can_1", states={"filled": True},
 ...                   properties=("pickupable", "fillable"))
 >>> objects = house_objects([can], default_catalog())
@@ -37,7 +37,7 @@ from typing import Any
 
 from pytest_logicenv.scenes.catalog import Asset, Catalog
 from pytest_logicenv.scenes.export_assets import asset_note, export_asset, holder
-from pytest_logicenv.scenes.model import SceneObject
+from pytest_logicenv.scenes.scene_model import SceneObject
 
 #: The action that puts an AI2-THOR object in a state its house format cannot carry.
 STATE_ACTIONS: Mapping[str, Mapping[str, Any]] = {

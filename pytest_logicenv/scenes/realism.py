@@ -23,7 +23,7 @@ annotation (``placement-annotations.json``) and ProcTHOR's asset groups:
 parts; every object has the parts its type is made of (a missing one counts as not attached).
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("r", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
 >>> plant = SceneObject("plant", "HousePlant", room="r", size=(0.5, 0.6, 0.5),
 ...                     position=(0.3, 0.3, 2.0))
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in, usual_rooms
 from pytest_logicenv.scenes.design.placement import EXCEPTION, GROUPING, ROOM_EXCEPTION
 from pytest_logicenv.scenes.design.templates import ROOM_TYPES
-from pytest_logicenv.scenes.model import EDGE_DISTANCE, Room, Scene, SceneObject
+from pytest_logicenv.scenes.scene_model import EDGE_DISTANCE, Room, Scene, SceneObject
 
 _TOLERANCE = 1e-6
 

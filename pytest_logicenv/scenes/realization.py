@@ -6,7 +6,7 @@ goals. A scene that does not realize its conditions (and the plan's setting) rai
 :class:`~pytest_logicenv.errors.SceneError` that lists every false fact; it is never used
 silently.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> from pytest_logicenv.logic.facts import parse_facts
 >>> scene = Scene("s", rooms=(Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
 ...               objects=(SceneObject("book", "Book", room="r", role="book"),))
@@ -25,7 +25,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import Enrichment, design_scene, trajectory_facts
-from pytest_logicenv.scenes.model import Scene, SceneSpec
+from pytest_logicenv.scenes.scene_model import Scene, SceneSpec
 
 
 def unrealized(scene: Scene, facts: Sequence[Fact]) -> list[str]:

@@ -34,8 +34,8 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.design import DistractorRequest, Enrichment, design_scene
-from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.scenes.realization import realize
+from pytest_logicenv.scenes.scene_model import Scene
 
 #: The designer named in a variation's provenance when it has the task objects alone.
 EXPLORER = "explore"

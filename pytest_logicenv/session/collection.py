@@ -25,7 +25,7 @@ from pytest_logicenv.session.marker import MarkerArgs, parse_marker
 from pytest_logicenv.session.options import LogicEnvState
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.request import Builders, Case, Environments, TaskRequest
+    from pytest_logicenv.pipeline.task_request import Builders, Case, Environments, TaskRequest
 
 
 #: The test ids of an item whose preparation failed, and of one whose environments are made
@@ -71,7 +71,7 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
         planner_for,
         scene_designer_for,
     )
-    from pytest_logicenv.pipeline.request import Builders
+    from pytest_logicenv.pipeline.task_request import Builders
 
     designer = config.hook.pytest_logicenv_designer(config=config)
     catalog = catalog_for(config)  # the hook's or the default, with the user's type file
@@ -106,7 +106,7 @@ def _request(
 ) -> tuple[MarkerArgs, TaskRequest] | ErrorCase:
     """The marked function's checked marker and the request it makes, or why it has none."""
     from pytest_logicenv.pipeline.generators import types_file
-    from pytest_logicenv.pipeline.request import entry_key_of
+    from pytest_logicenv.pipeline.task_request import entry_key_of
     from pytest_logicenv.scenes.catalog.user_types import types_digest
 
     nodeid = metafunc.definition.nodeid

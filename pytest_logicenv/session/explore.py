@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pytest_logicenv.logic.plan import Plan
     from pytest_logicenv.logic.trajectories import Trajectory
     from pytest_logicenv.scenes.catalog import Catalog
-    from pytest_logicenv.scenes.model import Scene
+    from pytest_logicenv.scenes.scene_model import Scene
     from pytest_logicenv.scenes.variation import Variation
     from pytest_logicenv.sim.outcome import Outcome
 
@@ -169,7 +169,7 @@ def _settings(examples: int) -> Any:
 
 
 def _save(folder: Path, key: str, scene: Scene) -> Path:
-    from pytest_logicenv.scenes.model_json import scene_to_json
+    from pytest_logicenv.scenes.scene_json import scene_to_json
 
     path = folder / f"{safe_file_name(key.replace('::', '--').replace('/', '-'))}.json"
     write_atomic(path, json.dumps(scene_to_json(scene), indent=2) + "\n")

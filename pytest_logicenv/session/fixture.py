@@ -19,8 +19,8 @@ from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan, located_facts
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
-from pytest_logicenv.pipeline.request import Case
-from pytest_logicenv.scenes.model import Scene, load_scene
+from pytest_logicenv.pipeline.task_request import Case
+from pytest_logicenv.scenes.scene_model import Scene, load_scene
 from pytest_logicenv.session.records import PROPERTY, PolicyRun, RunRecord, policy_label
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ class LogicEnv:
     """One generated environment (a solved scene for one trajectory) of a marked test.
 
     Attributes a test may read: ``trajectory_id``, ``situation`` (question/answer pairs),
-    ``conditions``, ``goal`` (facts), ``scene`` (the :class:`~pytest_logicenv.scenes.model.Scene`),
+    ``conditions``, ``goal`` (facts), ``scene``
+    (the :class:`~pytest_logicenv.scenes.scene_model.Scene`),
     ``plan``, ``trajectory`` (its decision paths), ``scene_path``, ``picture`` (SVG) and
     ``house_json`` (the AI2-THOR house).
     """

@@ -52,7 +52,7 @@ from pytest_logicenv.session.collection import (
 from pytest_logicenv.session.options import LogicEnvState
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.request import Builders, Environments, TaskRequest
+    from pytest_logicenv.pipeline.task_request import Builders, Environments, TaskRequest
     from pytest_logicenv.session.marker import MarkerArgs
 
 

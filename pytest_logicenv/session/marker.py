@@ -19,7 +19,7 @@ import pytest
 from pytest_logicenv.errors import ExpectFaultError, MarkerError
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.request import TaskRequest
+    from pytest_logicenv.pipeline.task_request import TaskRequest
 
 #: The marker's line in ``pytest --markers``.
 MARKER_LINE = (
@@ -82,7 +82,7 @@ def parse_marker(
 ) -> MarkerArgs:
     """Validate a ``logic_env`` marker; errors name the test and the argument."""
     from pytest_logicenv.logic.trajectories import STRATEGIES
-    from pytest_logicenv.pipeline.request import TaskRequest
+    from pytest_logicenv.pipeline.task_request import TaskRequest
 
     args = _bind(marker, nodeid)
     select = args.get("select", "minimal")

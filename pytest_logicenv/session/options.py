@@ -21,8 +21,8 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
-    from pytest_logicenv.pipeline.request import Environments, Mode
-    from pytest_logicenv.report.model import Report
+    from pytest_logicenv.pipeline.task_request import Environments, Mode
+    from pytest_logicenv.report.report_model import Report
     from pytest_logicenv.session.generation import PendingTask
     from pytest_logicenv.session.marker import MarkerArgs
     from pytest_logicenv.session.records import RunRecord
@@ -302,7 +302,7 @@ class LogicEnvState:
 
     @property
     def mode(self) -> Mode:
-        from pytest_logicenv.pipeline.request import Mode
+        from pytest_logicenv.pipeline.task_request import Mode
 
         return Mode(
             regenerate=self.regenerate,

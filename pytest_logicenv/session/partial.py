@@ -23,7 +23,7 @@ import pytest
 from pytest_logicenv.session.options import LogicEnvState
 
 if TYPE_CHECKING:  # the report's modules load only when a report is made
-    from pytest_logicenv.report.model import SceneSelection
+    from pytest_logicenv.report.report_model import SceneSelection
 
 #: The ``workeroutput`` key the selection travels under.
 WORKER_KEY = "logicenv_selection"
@@ -47,7 +47,7 @@ def note_selected(state: LogicEnvState, items: Iterable[pytest.Item]) -> None:
 
 def selection(state: LogicEnvState) -> SceneSelection:
     """What the report compares the records with."""
-    from pytest_logicenv.report.model import SceneSelection
+    from pytest_logicenv.report.report_model import SceneSelection
 
     return SceneSelection(
         scenes=dict(state.scenes),

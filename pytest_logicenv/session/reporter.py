@@ -20,7 +20,7 @@ from pytest_logicenv.session.options import LogicEnvState
 from pytest_logicenv.session.records import PROPERTY, RunRecord
 
 if TYPE_CHECKING:
-    from pytest_logicenv.report.model import Report
+    from pytest_logicenv.report.report_model import Report
 
 # --------------------------------------------------------------------------- per item
 
@@ -184,7 +184,7 @@ def finish(state: LogicEnvState, session: pytest.Session) -> None:
             )
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
-    from pytest_logicenv.report.model import build_report
+    from pytest_logicenv.report.report_model import build_report
     from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
     from pytest_logicenv.session.partial import selection
 

@@ -20,7 +20,7 @@ HEADER = """\
 # Actions
 
 <!-- Generated from pytest_logicenv/sim/actions.py: logicenv actions --markdown > docs/actions.md
-     (tests/test_docs.py fails when this file and the simulator's rules disagree). -->
+     (tests/docs/test_docs.py fails when this file and the simulator's rules disagree). -->
 
 What each action of a policy needs and does, as the simulator checks it. Python leaves take
 the ports in order (`PutIn("toy", "box")`); BehaviorTree.CPP XML names them

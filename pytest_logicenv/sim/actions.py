@@ -18,7 +18,7 @@ several objects the agent can see, none of them at hand, is ambiguous (``error``
 the policy). Any other broken precondition breaks causal order on objects that are there
 (``counterfactual``).
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> fridge = SceneObject("fridge_1", "Fridge", role="fridge", room="kitchen",
 ...                      properties=("receptacle", "openable"), states={"open": False})

@@ -7,7 +7,7 @@ them: ``agent.world`` is a read-only view of what the agent sees. An action whos
 broken ends the run at once: the agent raises :class:`PolicyStopped`, which derives from
 ``BaseException`` so that a policy's ``except Exception`` cannot swallow the fault.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("living_room", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
 >>> book = SceneObject("book_1", "Book", room="living_room", role="book",
 ...                    properties=("pickupable",))

@@ -15,7 +15,7 @@ which a policy switches a faucet on and puts a cup in the sink does not matter):
 A faucet's basin: with parts, the basins that share the faucet's parent (or are its parent);
 without parts, the basins in its room that stand where it stands or near it.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> from pytest_logicenv.sim.world import WorldState
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> sink = SceneObject("sink", "Sink", room="kitchen", properties=("receptacle",))

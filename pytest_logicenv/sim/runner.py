@@ -9,7 +9,7 @@ restored after each run, so every run starts from the blackboard it was called w
 
 >>> import py_trees
 >>> from pytest_logicenv.sim.leaves import GoTo, PickUp, PutOn
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("living_room", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
 >>> scene = Scene("s", rooms=(room,), objects=(
 ...     SceneObject("sofa_1", "Sofa", role="sofa", room="living_room", size=(2, 0.9, 0.9),
@@ -46,7 +46,7 @@ from py_trees.blackboard import Blackboard, KeyMetaData
 
 from pytest_logicenv.errors import PolicyError, PolicyRuntimeError, PolicyStopped
 from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
-from pytest_logicenv.scenes.model import Scene
+from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.agent import Agent
 from pytest_logicenv.sim.branches import SubtaskBranches, diagnose
 from pytest_logicenv.sim.bt.node import SKIPPED

@@ -8,7 +8,7 @@ each checked and recorded in the trace; it cannot set a window shut and pass wit
 trace. A view is a facts :class:`~pytest_logicenv.logic.facts.World`, so
 ``evaluate(fact, self.agent.world)`` answers what the agent can see.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> from pytest_logicenv.sim.world import WorldState
 >>> room = Room("hall", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> book = SceneObject("book_1", "Book", room="hall", role="book")

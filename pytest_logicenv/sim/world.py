@@ -1,6 +1,6 @@
 """The simulator's world: the mutable state of one policy run, built from a Scene.
 
-A :class:`WorldState` copies a :class:`~pytest_logicenv.scenes.model.Scene` into objects whose
+A :class:`WorldState` copies a :class:`~pytest_logicenv.scenes.scene_model.Scene` into objects whose
 parent, relation, room and states the actions change, plus the agent: the room it is in, the
 spot it stands at (the floor-standing object it went to), the object it went to (it reaches
 within 1.5 m of it: :data:`WITHIN_REACH`) and the one object it holds. Windows
@@ -13,7 +13,7 @@ what condition leaves evaluate; actions bind only what it shows. One rule,
 :data:`CLOSED_CONTAINERS`, says what a policy can see and do with a closed container's
 contents, for conditions and actions alike.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> from pytest_logicenv.logic.facts import evaluate, parse_fact
 >>> fridge = SceneObject("fridge_1", "Fridge", room="kitchen", properties=("receptacle",
 ...                      "openable"), states={"open": False})
@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pytest_logicenv.logic.facts import matches
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     NEAR_DISTANCE,
     Door,
     Scene,

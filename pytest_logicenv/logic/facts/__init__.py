@@ -39,21 +39,21 @@ in :data:`STATES`.
 Where the language lives, one concept per module (this package re-exports every public name,
 so ``from pytest_logicenv.logic.facts import ...`` is the import to use):
 
-* :mod:`.model`: the vocabulary (states, ``Floor``) and one frozen dataclass per form;
-* :mod:`.json_form`: :func:`parse_fact` (one small reader per form, dispatched through
+* :mod:`.fact_model`: the vocabulary (states, ``Floor``) and one frozen dataclass per form;
+* :mod:`.fact_json`: :func:`parse_fact` (one small reader per form, dispatched through
   ``READERS``) and :func:`to_json`;
 * :mod:`.walk`: :func:`walk`, :func:`references`, :func:`bound_roles`;
 * :mod:`.describe`: :func:`describe`, the English rendering;
 * :mod:`.evaluate`: the :class:`World` protocol, :func:`evaluate` and its variants.
 
-**Adding a fact form** (say ``{"part": [a, b]}``): a dataclass in ``model.py`` joined to the
-``Fact`` union; a reader in ``json_form.py`` and its line in ``READERS`` (the listed order is
+**Adding a fact form** (say ``{"part": [a, b]}``): a dataclass in ``fact_model.py`` joined to the
+``Fact`` union; a reader in ``fact_json.py`` and its line in ``READERS`` (the listed order is
 the order keywords are tried) and in the unknown-fact message; then one ``case`` in each of
 ``to_json``, ``describe``, ``walk._own_references`` and ``evaluate._holds``. Each ``match``
 ends in ``not_a_fact``, so ``mypy`` names every function that still lacks the new case.
 
 **Adding a where qualifier** (say ``"of": "TVStand"``): a field on ``Where`` (and its
-``is_empty``) in ``model.py``, its key in ``json_form.WHERE_KEYS`` and a line in
+``is_empty``) in ``fact_model.py``, its key in ``fact_json.WHERE_KEYS`` and a line in
 ``read_where``/``where_json``; then ``walk.where_references`` if it names an object,
 ``describe.where_text`` and ``evaluate._is_where``.
 """
@@ -68,8 +68,8 @@ from pytest_logicenv.logic.facts.evaluate import (
     matches,
     selected,
 )
-from pytest_logicenv.logic.facts.json_form import parse_fact, parse_facts, to_json
-from pytest_logicenv.logic.facts.model import (
+from pytest_logicenv.logic.facts.fact_json import parse_fact, parse_facts, to_json
+from pytest_logicenv.logic.facts.fact_model import (
     FLOOR,
     RELATIONS,
     STATE_ALIASES,

@@ -1,6 +1,6 @@
 """Facts in English, for failure messages, reports and LLM prompts.
 
->>> from pytest_logicenv.logic.facts.json_form import parse_fact
+>>> from pytest_logicenv.logic.facts.fact_json import parse_fact
 >>> describe(parse_fact({"not": {"state": "lamp", "on": True}}))
 'not (lamp is switched on)'
 >>> describe(parse_fact({"absent": "Toy", "where": {"room": "Bedroom"}}))
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pytest_logicenv.logic.facts.model import (
+from pytest_logicenv.logic.facts.fact_model import (
     Absent,
     And,
     Attr,

@@ -22,7 +22,7 @@ the trajectory" and "the goal holds" are the same code.
 ...     def near(self, first_id: str, second_id: str) -> bool:
 ...         return False
 >>> world = Room([Thing("t", "Table"), Thing("a", "Apple", parent="t")])
->>> from pytest_logicenv.logic.facts.json_form import parse_fact
+>>> from pytest_logicenv.logic.facts.fact_json import parse_fact
 >>> evaluate(parse_fact({"on": ["Apple", "Table"]}), world)
 True
 >>> evaluate(parse_fact({"exists": "Apple", "where": {"on": "Floor"}}), world)
@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from pytest_logicenv.logic.facts.model import (
+from pytest_logicenv.logic.facts.fact_model import (
     FLOOR,
     Absent,
     And,

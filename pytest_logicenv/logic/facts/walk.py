@@ -1,6 +1,6 @@
 """Reading a fact's structure: the facts inside it, the references it uses, the roles it binds.
 
->>> from pytest_logicenv.logic.facts.json_form import parse_fact
+>>> from pytest_logicenv.logic.facts.fact_json import parse_fact
 >>> fact = parse_fact({"and": [{"exists": "Toy", "as": "toy"}, {"in": ["toy", "Box"]}]})
 >>> sorted(references(fact)), bound_roles(fact)
 (['Box', 'Toy', 'toy'], {'toy': 'Toy'})
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pytest_logicenv.logic.facts.model import (
+from pytest_logicenv.logic.facts.fact_model import (
     Absent,
     And,
     Attr,

@@ -22,20 +22,22 @@ Two JSON forms are read:
 >>> plan_from_json(plan_to_json(plan)) == plan
 True
 
-The modules (this package re-exports their public names; import from here): :mod:`.model`
-(the types), :mod:`.json_form` (ours), :mod:`.paper` (the paper's form) with :mod:`.names`
+The modules (this package re-exports their public names; import from here): :mod:`.plan_model`
+(the types), :mod:`.plan_json` (ours), :mod:`.paper` (the paper's form) with :mod:`.names`
 (ids derived from its text), :mod:`.documents` (any form, from a document or a file) and
 :mod:`.problems` (collecting a document's shape problems).
 """
 
 from pytest_logicenv.logic.plan.documents import load_plan, plan_from_document
-from pytest_logicenv.logic.plan.json_form import (
+from pytest_logicenv.logic.plan.names import answer_value, question_name, slug
+from pytest_logicenv.logic.plan.paper import plan_from_paper
+from pytest_logicenv.logic.plan.plan_json import (
     PLAN_FORMAT,
     dump_plan,
     plan_from_json,
     plan_to_json,
 )
-from pytest_logicenv.logic.plan.model import (
+from pytest_logicenv.logic.plan.plan_model import (
     Factor,
     Leaf,
     Node,
@@ -45,8 +47,6 @@ from pytest_logicenv.logic.plan.model import (
     iter_nodes,
     located_facts,
 )
-from pytest_logicenv.logic.plan.names import answer_value, question_name, slug
-from pytest_logicenv.logic.plan.paper import plan_from_paper
 
 __all__ = [
     "PLAN_FORMAT",

@@ -14,9 +14,9 @@ from typing import Any
 
 from pytest_logicenv.bounded import load_json_text, read_bounded
 from pytest_logicenv.errors import PlanError, Violation
-from pytest_logicenv.logic.plan.json_form import PLAN_FORMAT, plan_from_json
-from pytest_logicenv.logic.plan.model import Plan
 from pytest_logicenv.logic.plan.paper import plan_from_paper
+from pytest_logicenv.logic.plan.plan_json import PLAN_FORMAT, plan_from_json
+from pytest_logicenv.logic.plan.plan_model import Plan
 
 
 def plan_from_document(data: Any, source: str = "plan") -> Plan:

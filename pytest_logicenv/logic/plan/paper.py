@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_logicenv.errors import PlanError, Violation
-from pytest_logicenv.logic.plan.model import Factor, Leaf, Node, Plan, Query, Subtask
 from pytest_logicenv.logic.plan.names import answer_values, question_name, unique
+from pytest_logicenv.logic.plan.plan_model import Factor, Leaf, Node, Plan, Query, Subtask
 from pytest_logicenv.logic.plan.problems import Problems
 
 

@@ -27,7 +27,6 @@ from pytest_logicenv.scenes.catalog.clip import (
 )
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
 from pytest_logicenv.scenes.catalog.loading import databases_dir, default_catalog
-from pytest_logicenv.scenes.catalog.model import Asset, Catalog, Match, ObjectType, Placement
 from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
@@ -40,6 +39,7 @@ from pytest_logicenv.scenes.catalog.properties import (
     THOR_PROPERTIES,
 )
 from pytest_logicenv.scenes.catalog.rooms import occurrence, occurs_in, usual_rooms
+from pytest_logicenv.scenes.catalog.type_model import Asset, Catalog, Match, ObjectType, Placement
 from pytest_logicenv.vocabulary import SYNONYMS
 
 __all__ = [

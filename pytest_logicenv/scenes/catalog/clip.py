@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scenes.catalog.model import Catalog, Match
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
+from pytest_logicenv.scenes.catalog.type_model import Catalog, Match
 from pytest_logicenv.vocabulary import words_of
 
 #: Environment variables that configure the optional CLIP backend.

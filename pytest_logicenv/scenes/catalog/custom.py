@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pytest_logicenv.scenes.catalog.parts import PartSpec
-from pytest_logicenv.scenes.model import Vector
+from pytest_logicenv.scenes.scene_model import Vector
 
 
 @dataclass(frozen=True)

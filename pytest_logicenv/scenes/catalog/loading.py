@@ -43,7 +43,6 @@ from typing import Any
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
 from pytest_logicenv.scenes.catalog.metadata import thor_types
-from pytest_logicenv.scenes.catalog.model import Asset, Catalog, ObjectType, Placement
 from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec, part_attrs, part_types
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
@@ -54,7 +53,8 @@ from pytest_logicenv.scenes.catalog.properties import (
     THOR_PROPERTIES,
     UNANNOTATED_PLACEMENT,
 )
-from pytest_logicenv.scenes.model import PROPERTIES, Vector
+from pytest_logicenv.scenes.catalog.type_model import Asset, Catalog, ObjectType, Placement
+from pytest_logicenv.scenes.scene_model import PROPERTIES, Vector
 from pytest_logicenv.vocabulary import SYNONYMS
 
 #: A room counts among a type's usual rooms when ProcTHOR does not weight it but at least this

@@ -12,7 +12,8 @@ parent, and things rest in it (an apple in a drawer) as in any receptacle.
 We keep that shape. A part is a scene object of its own type (so facts, conditions and
 actions name it like any object: ``{"exists": "Drawer", "where": {"part_of": "tv_stand"}}``)
 whose ``part_of`` is its parent's id; it has no layout of its own (its pose is its parent's,
-at a fixed offset, ``scenes/parts.py``) and is exported inside its parent's asset. What a type
+at a fixed offset, ``scenes/part_geometry.py``) and is exported inside its parent's asset. What a
+type
 is made of is :data:`PARTS` below: AI2-THOR's data does not say how many drawers each asset
 has, so the counts are ours, kept small (one to four of each). ``optional`` parts come only
 when a fact or a room asks for them (a kitchen's sink is set into a counter; a bathroom's

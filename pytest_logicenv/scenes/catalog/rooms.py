@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pytest_logicenv.scenes.catalog.model import ObjectType
 from pytest_logicenv.scenes.catalog.properties import ANNOTATED_ROOMS
+from pytest_logicenv.scenes.catalog.type_model import ObjectType
 
 #: The room types ProcTHOR annotates.
 PROCTHOR_ROOMS = tuple(ANNOTATED_ROOMS.values())

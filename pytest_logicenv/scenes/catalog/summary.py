@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_logicenv.scenes.catalog.model import Catalog, ObjectType
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import THOR_NAME
+from pytest_logicenv.scenes.catalog.type_model import Catalog, ObjectType
 
 #: How ProcTHOR's room weights read.
 WEIGHT_WORDS = {1: "sometimes", 2: "often"}

@@ -58,10 +58,10 @@ from typing import Any
 from pytest_logicenv.errors import TypeFileError, Violation
 from pytest_logicenv.scenes.catalog.custom import CustomSpec
 from pytest_logicenv.scenes.catalog.loading import default_catalog, extend_catalog
-from pytest_logicenv.scenes.catalog.model import Catalog
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import PRIMARY_PROPERTIES, STATE_PROPERTY
-from pytest_logicenv.scenes.model import PROPERTIES
+from pytest_logicenv.scenes.catalog.type_model import Catalog
+from pytest_logicenv.scenes.scene_model import PROPERTIES
 
 #: The ini option (and, as ``--logicenv-types``, the pytest option) naming the type file.
 TYPES_INI = "logicenv_types"

@@ -19,22 +19,23 @@ Where each part lives (in the order :func:`design_scene` runs them):
 - ``draft.py``: the design in progress (``Draft``, ``DraftObject``), the state every step
   reads and extends, and the queries they share;
 - ``task_objects.py``: facts to rooms and task objects, placed as the facts say;
-- ``parts.py``: each part with its whole, each whole with its parts; ``slots.py``: which of
+- ``part_completion.py``: each part with its whole, each whole with its parts;
+  ``slots.py``: which of
   its whole's slots each part takes (a burner's ``position``, a shelf's ``level``);
 - ``doors_windows.py``: what the facts ask of windows and doors, and their specs;
-- ``consistency.py``: supports that can hold, rooms along support chains, ``absent`` facts
+- ``task_consistency.py``: supports that can hold, rooms along support chains, ``absent`` facts
   not contradicted, a place for each object the facts leave free;
 - ``templates.py``: room types (:func:`room_type`) and templates of what each holds;
 - ``furnish.py``: enrichment from the templates, and small things on the furniture;
 - ``distractors.py``: more objects of the task's and the policy's types, for scene variations;
-- ``request.py``: the design-request model (:class:`Enrichment` and its parts) and the checks
+- ``design_request.py``: the design-request model (:class:`Enrichment` and its parts) and the checks
   of its form; ``request_objects.py`` and ``request_relations.py`` check it against the draft;
 - ``assets.py``: one asset per object, supports first; then what rests on each support made
   to fit there (enrichment left out, or a roomier support);
 - ``packing.py``: whether things fit on or in their support, side by side;
 - ``fitting.py``: a room that would outgrow the floor plan loses the furniture the
   designer added, least important first, recorded as the layout records what it leaves out;
-- ``floor_plan.py``: room sizes, their grid and materials.
+- ``house_plan.py``: room sizes, their grid and materials.
 
 >>> from pytest_logicenv.logic.plan import Plan
 >>> from pytest_logicenv.logic.facts import parse_facts
@@ -47,6 +48,14 @@ Where each part lives (in the order :func:`design_scene` runs them):
 from __future__ import annotations
 
 from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
+from pytest_logicenv.scenes.design.design_request import (
+    ON_FLOOR,
+    ON_WALL,
+    Enrichment,
+    EnrichmentObject,
+    EnrichmentRelation,
+    RoomMaterials,
+)
 from pytest_logicenv.scenes.design.distractors import DistractorRequest
 from pytest_logicenv.scenes.design.entry import (
     DESIGNER,
@@ -54,14 +63,6 @@ from pytest_logicenv.scenes.design.entry import (
     design_scene,
     provisional_scene,
     trajectory_facts,
-)
-from pytest_logicenv.scenes.design.request import (
-    ON_FLOOR,
-    ON_WALL,
-    Enrichment,
-    EnrichmentObject,
-    EnrichmentRelation,
-    RoomMaterials,
 )
 from pytest_logicenv.scenes.design.templates import ROOM_TYPES, room_type
 

@@ -20,9 +20,9 @@ from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.scenes.catalog import Asset
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import area, fits_in, holds, packs
-from pytest_logicenv.scenes.design.parts import part_crowding, size_parts
-from pytest_logicenv.scenes.model import Vector
-from pytest_logicenv.scenes.parts import top_taken
+from pytest_logicenv.scenes.design.part_completion import part_crowding, size_parts
+from pytest_logicenv.scenes.part_geometry import top_taken
+from pytest_logicenv.scenes.scene_model import Vector
 
 #: What rests on a piece of furniture lies on its top; furniture holding things gets an asset
 #: no taller than this (metres) when its type has one: a bed without a canopy, a desk without a

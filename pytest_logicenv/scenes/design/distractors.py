@@ -28,9 +28,9 @@ from pytest_logicenv.scenes.catalog import occurs_in
 from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, WindowRequest
 from pytest_logicenv.scenes.design.packing import fits
-from pytest_logicenv.scenes.design.parts import complete_parts
+from pytest_logicenv.scenes.design.part_completion import complete_parts
 from pytest_logicenv.scenes.design.placement import REASON, placement_kind
-from pytest_logicenv.scenes.model import PRIORITY_ENRICHMENT, SpatialRelation
+from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, SpatialRelation
 
 #: The places a distractor may stand besides a holder: the floor, and a wall.
 FLOOR, WALL = "the floor", "a wall"

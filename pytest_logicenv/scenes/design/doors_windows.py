@@ -20,8 +20,8 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Where
 from pytest_logicenv.scenes.catalog import Asset
 from pytest_logicenv.scenes.design.draft import Draft, WindowRequest
-from pytest_logicenv.scenes.design.floor_plan import FloorPlan
-from pytest_logicenv.scenes.model import DoorSpec, Room, WindowSpec
+from pytest_logicenv.scenes.design.house_plan import FloorPlan
+from pytest_logicenv.scenes.scene_model import DoorSpec, Room, WindowSpec
 
 WINDOW_SILL = 0.9
 #: Windows taller than this (m) would not fit above the sill under the ceiling.

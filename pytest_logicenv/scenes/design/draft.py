@@ -29,7 +29,7 @@ from pytest_logicenv.logic.facts import Absent, Fact, evaluate
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.scenes.catalog import Asset, Catalog, ObjectType, occurs_in
 from pytest_logicenv.scenes.design.templates import room_type
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     DroppedObject,
     Room,
     Scene,
@@ -40,8 +40,8 @@ from pytest_logicenv.scenes.model import (
 )
 
 if TYPE_CHECKING:
+    from pytest_logicenv.scenes.design.design_request import Enrichment
     from pytest_logicenv.scenes.design.distractors import DistractorRequest
-    from pytest_logicenv.scenes.design.request import Enrichment
 
 
 @dataclass

@@ -1,15 +1,15 @@
 """The designer's entry points, and the order of its steps.
 
 :func:`design_scene` turns a trajectory's facts (:func:`trajectory_facts`) into a
-:class:`~pytest_logicenv.scenes.model.SceneSpec`: the task objects the facts require
-(``task_objects.py``), made consistent (``consistency.py``), each part with its whole
-(``parts.py``); then the enrichment, from the room templates (``furnish.py``) or a design
+:class:`~pytest_logicenv.scenes.scene_model.SceneSpec`: the task objects the facts require
+(``task_objects.py``), made consistent (``task_consistency.py``), each part with its whole
+(``part_completion.py``); then the enrichment, from the room templates (``furnish.py``) or a design
 request (``request_objects.py``, ``request_relations.py``), each floor object's spot as ProcTHOR
 annotates its type (``placement.py``) and every object's parts; the assets (with the
 distractors a scene variation asks for, ``distractors.py``), then what rests on each support
 made to fit (``assets.py``, ``packing.py``), and added furniture left out of a room that
 would outgrow the plan (``fitting.py``); last the floor plan
-(``floor_plan.py``) with its doors and windows (``doors_windows.py``). The design must already
+(``house_plan.py``) with its doors and windows (``doors_windows.py``). The design must already
 realize every fact that needs no geometry, which :func:`provisional_scene` lets anyone check.
 
 >>> from pytest_logicenv.logic.plan import Plan
@@ -48,25 +48,29 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.design.assets import choose_assets, settle_supports
-from pytest_logicenv.scenes.design.consistency import (
+from pytest_logicenv.scenes.design.design_request import Enrichment
+from pytest_logicenv.scenes.design.distractors import DistractorRequest, add_distractors
+from pytest_logicenv.scenes.design.doors_windows import openings
+from pytest_logicenv.scenes.design.draft import Draft, scene_object
+from pytest_logicenv.scenes.design.fitting import fit_rooms
+from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
+from pytest_logicenv.scenes.design.house_plan import floor_plan
+from pytest_logicenv.scenes.design.part_completion import (
+    complete_parts,
+    give_wholes,
+    sinks_into_counters,
+)
+from pytest_logicenv.scenes.design.placement import place_as_annotated
+from pytest_logicenv.scenes.design.request_objects import request_materials, request_objects
+from pytest_logicenv.scenes.design.request_relations import request_relations
+from pytest_logicenv.scenes.design.task_consistency import (
     check_absent_clashes,
     check_supports,
     place_free_objects,
     settle_rooms,
 )
-from pytest_logicenv.scenes.design.distractors import DistractorRequest, add_distractors
-from pytest_logicenv.scenes.design.doors_windows import openings
-from pytest_logicenv.scenes.design.draft import Draft, scene_object
-from pytest_logicenv.scenes.design.fitting import fit_rooms
-from pytest_logicenv.scenes.design.floor_plan import floor_plan
-from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
-from pytest_logicenv.scenes.design.parts import complete_parts, give_wholes, sinks_into_counters
-from pytest_logicenv.scenes.design.placement import place_as_annotated
-from pytest_logicenv.scenes.design.request import Enrichment
-from pytest_logicenv.scenes.design.request_objects import request_materials, request_objects
-from pytest_logicenv.scenes.design.request_relations import request_relations
 from pytest_logicenv.scenes.design.task_objects import apply_fact, bind_roles, flatten, make_rooms
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
     Door,

@@ -1,7 +1,7 @@
 """Rooms that would outgrow the floor plan: the furniture the designer added is left out first.
 
-A room is sized for what stands on its floor and hangs on its walls (``floor_plan.py``), at
-most :data:`~pytest_logicenv.scenes.design.floor_plan.MAX_SIDE` a side. When what it holds
+A room is sized for what stands on its floor and hangs on its walls (``house_plan.py``), at
+most :data:`~pytest_logicenv.scenes.design.house_plan.MAX_SIDE` a side. When what it holds
 needs more, the designer does as the layout does with a full room (``scenes/layout/
 selection.py``): it leaves out what it added itself, least important first (the lowest
 priority, then the latest added), with what rests on it and its parts, and records each in the
@@ -27,8 +27,8 @@ from collections.abc import Sequence
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
-from pytest_logicenv.scenes.design.floor_plan import MAX_SIDE, room_size
-from pytest_logicenv.scenes.model import PRIORITY_ENRICHMENT, PRIORITY_TASK, DroppedObject
+from pytest_logicenv.scenes.design.house_plan import MAX_SIDE, room_size
+from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, PRIORITY_TASK, DroppedObject
 
 #: Why an object resting on (or part of) an object left out went with it, as the layout says.
 WENT_WITH = "it rested on, or was part of, an object left out"

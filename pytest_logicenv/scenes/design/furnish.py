@@ -18,7 +18,7 @@ from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import small_on
 from pytest_logicenv.scenes.design.templates import TEMPLATES, Slot
-from pytest_logicenv.scenes.model import PRIORITY_ENRICHMENT, PRIORITY_TASK, SpatialRelation
+from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, PRIORITY_TASK, SpatialRelation
 
 #: Relations that are not task-critical but belong to task objects rank between the two.
 PRIORITY_TASK_OBJECT = (PRIORITY_TASK + PRIORITY_ENRICHMENT) // 2

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_logicenv.scenes.catalog import Asset
-from pytest_logicenv.scenes.model import Vector
+from pytest_logicenv.scenes.scene_model import Vector
 
 #: Space kept around each object on a surface when checking that things fit together (m).
 PACKING_MARGIN = 0.02

@@ -27,7 +27,7 @@ from __future__ import annotations
 from pytest_logicenv.logic.facts import FLOOR
 from pytest_logicenv.scenes.catalog import ObjectType, occurs_in
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
     UNARY_RELATION_KINDS,

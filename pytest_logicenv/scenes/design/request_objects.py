@@ -17,15 +17,15 @@ from collections.abc import Mapping, Sequence
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import describe, evaluate
 from pytest_logicenv.scenes.catalog import STRUCTURAL_TYPES, occurs_in
-from pytest_logicenv.scenes.design.consistency import put_on, take_support_room
-from pytest_logicenv.scenes.design.draft import Draft, DraftObject
-from pytest_logicenv.scenes.design.request import (
+from pytest_logicenv.scenes.design.design_request import (
     NAME,
     ON_FLOOR,
     ON_WALL,
     EnrichmentObject,
     RoomMaterials,
 )
+from pytest_logicenv.scenes.design.draft import Draft, DraftObject
+from pytest_logicenv.scenes.design.task_consistency import put_on, take_support_room
 
 Made = dict[str, tuple[DraftObject, EnrichmentObject]]  # name -> object, the item asking
 

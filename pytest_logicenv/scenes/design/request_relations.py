@@ -1,7 +1,7 @@
 """A design request's relations, checked against the draft (the paper's rule-based physical
 compatibility check) and added below the task's in priority.
 
-A relation must be well formed (``request.relation_form``), name objects of the design, and
+A relation must be well formed (``design_request.relation_form``), name objects of the design, and
 not contradict it: an ``in``/``on_top_of`` restates an object's one place (or, for a task
 object the facts leave free, says where it goes), a wall object is not on the ``edge`` of
 anything, and only ``far`` holds between rooms. Two requested relations must not contradict
@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_logicenv.errors import Violation
-from pytest_logicenv.scenes.design.consistency import put_on, take_support_room
-from pytest_logicenv.scenes.design.draft import Draft, DraftObject
-from pytest_logicenv.scenes.design.request import (
+from pytest_logicenv.scenes.design.design_request import (
     Enrichment,
     EnrichmentRelation,
     clashes,
     relation_form,
 )
-from pytest_logicenv.scenes.model import SpatialRelation
+from pytest_logicenv.scenes.design.draft import Draft, DraftObject
+from pytest_logicenv.scenes.design.task_consistency import put_on, take_support_room
+from pytest_logicenv.scenes.scene_model import SpatialRelation
 
 
 def request_relations(

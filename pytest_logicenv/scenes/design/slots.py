@@ -4,7 +4,7 @@ shelving unit three shelves, one per ``level``; a dresser three drawers, alike.
 A part the facts name may leave its slot's attributes open (``{"exists": "StoveBurner"}``):
 it takes a free slot that agrees with what the facts do say, and gets that slot's attributes,
 so that it is one of its whole's parts rather than one more on top of them. A part of a type
-whose slots are fixed (:data:`~pytest_logicenv.scenes.parts.FIXED_SLOTS`: a burner's quarter
+whose slots are fixed (:data:`~pytest_logicenv.scenes.part_geometry.FIXED_SLOTS`: a burner's quarter
 of the top, a sink's one faucet) that finds no slot left has no room in its whole; drawers and
 cabinets share their whole's front, so there may be more of them than usual.
 

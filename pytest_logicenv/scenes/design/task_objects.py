@@ -40,9 +40,9 @@ from pytest_logicenv.logic.facts import (
 from pytest_logicenv.scenes.catalog import STATE_PROPERTY
 from pytest_logicenv.scenes.design.doors_windows import apply_opening, window_request
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, NotNear
-from pytest_logicenv.scenes.design.parts import make_part
+from pytest_logicenv.scenes.design.part_completion import make_part
 from pytest_logicenv.scenes.design.templates import room_type
-from pytest_logicenv.scenes.model import PRIORITY_TASK, SpatialRelation
+from pytest_logicenv.scenes.scene_model import PRIORITY_TASK, SpatialRelation
 
 
 def flatten(facts: Iterable[Fact], rng: random.Random) -> list[Fact | NotNear]:

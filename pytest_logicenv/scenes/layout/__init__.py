@@ -1,5 +1,5 @@
-"""Z3 layout: turn a :class:`~pytest_logicenv.scenes.model.SceneSpec` into a placed
-:class:`~pytest_logicenv.scenes.model.Scene`.
+"""Z3 layout: turn a :class:`~pytest_logicenv.scenes.scene_model.SceneSpec` into a placed
+:class:`~pytest_logicenv.scenes.scene_model.Scene`.
 
 The designer decides *what* is in the house (rooms, doors, windows, objects with their supports,
 spatial relations with priorities); this package decides *where*: every object's position and
@@ -76,12 +76,13 @@ surface within its footprint, one ``in`` another sits on its bottom within its f
 below its top if it is openable, so that it closes), a wall-mounted object has its back flush
 against a wall of its room, below the wall's top); door
 clearance (an area in front of each door, on both sides, as deep as
-:func:`~pytest_logicenv.scenes.model.door_clearance`:
+:func:`~pytest_logicenv.scenes.scene_model.door_clearance`:
 the sweep of its leaf, holds nothing lower than
 the door); windows in exterior walls above the floor, and
 nothing against a wall in front of a window opening; rotations 0, 90, 180 or 270.
 
-**Relations** (thresholds in :mod:`pytest_logicenv.scenes.model`; the *footprint* is an object's
+**Relations** (thresholds in :mod:`pytest_logicenv.scenes.scene_model`; the *footprint* is an
+object's
 rotated bounding box on the floor plane; *front* is where it faces, see that module).
 Binary relations other than ``far`` require both objects to be in the same room.
 
@@ -148,14 +149,14 @@ with the other objects left out, is an error naming it.
 **Margins.** A relation met at its very tolerance (a coffee table 1.00 m from the sofa it is
 near, centred 5 cm off its axis) is valid but looks wrong. After relaxing, each problem prefers
 the relations it kept met with the natural margins of
-:data:`~pytest_logicenv.scenes.model.NEAR_NATURAL` and its neighbours (near within 0.5 m,
+:data:`~pytest_logicenv.scenes.scene_model.NEAR_NATURAL` and its neighbours (near within 0.5 m,
 centre-aligned to half a grid cell, a coffee table 0.3-0.6 m in front and centred, ...): a
 literal ``m<i>`` per relation, as many as hold together, in at most
 :data:`~.solving.MARGIN_ROUNDS` checks of bounded effort (:data:`~.solving.MARGIN_EFFORT` Z3
 resource units, a count, so that the scene does not depend on the machine's speed). These are
 preferences: the checker tests the definitions above.
 
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> spec = SceneSpec(
 ...     "demo",
 ...     rooms=(Room("living", "LivingRoom", ((0, 0), (4, 0), (4, 3), (0, 3))),),

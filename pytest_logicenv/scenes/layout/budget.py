@@ -41,7 +41,7 @@ from contextlib import contextmanager
 import z3
 
 from pytest_logicenv.errors import LayoutTimeout
-from pytest_logicenv.scenes.model import SceneSpec
+from pytest_logicenv.scenes.scene_model import SceneSpec
 
 #: How long (milliseconds) the checks that place only what the task needs may run past the
 #: deadline, all of them together: a task's objects are placed even when the time ran out on

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun
+from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.reachability import reach_targets, walkable
-from pytest_logicenv.scenes.layout.selection import Ranking
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan, WallRun
+from pytest_logicenv.scenes.scene_model import (
     AgentStart,
     DroppedObject,
     Scene,

@@ -14,9 +14,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from pytest_logicenv.scenes.layout.floor_plan import RoomSide
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import Pose, cell_box, rotation_cases, rotation_cond
+from pytest_logicenv.scenes.layout.room_grid import RoomSide
 from pytest_logicenv.scenes.layout.smt import (
     GRID,
     HEIGHT_UNIT,
@@ -31,7 +31,7 @@ from pytest_logicenv.scenes.layout.smt import (
     plus,
 )
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
-from pytest_logicenv.scenes.model import WALL_HEIGHT
+from pytest_logicenv.scenes.scene_model import WALL_HEIGHT
 
 
 def hard_constraints(
@@ -128,7 +128,7 @@ def _on_parent(state: LayoutState, item: Item, pose: Pose, poses: Poses) -> Cond
 
 
 #: The side of a footprint (x_lo, x_hi, z_lo, z_hi) its right end (its own +x) lies on, by the
-#: way it faces: as :func:`~pytest_logicenv.scenes.parts.turned` turns a part's offset.
+#: way it faces: as :func:`~pytest_logicenv.scenes.part_geometry.turned` turns a part's offset.
 _RIGHT_END = {(0, 1): 1, (1, 0): 2, (0, -1): 0, (-1, 0): 3}
 
 

@@ -7,7 +7,7 @@ on the floor). Two task-critical ones are an error (:func:`contradiction_problem
 needs both); otherwise the less important one is dropped before solving (:func:`precluded`),
 with no time spent finding out.
 
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> spec = SceneSpec("s", rooms=(Room("r", "Den", ((0, 0), (4, 0), (4, 4), (0, 4))),),
 ...     objects=(SceneObject("a", "Box", room="r"), SceneObject("b", "Box", room="r")),
 ...     relations=(SpatialRelation("near", "a", "b"), SpatialRelation("far", "b", "a")))
@@ -21,7 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pytest_logicenv.errors import Violation
-from pytest_logicenv.scenes.model import PRIORITY_TASK, SceneObject, SceneSpec, SpatialRelation
+from pytest_logicenv.scenes.scene_model import (
+    PRIORITY_TASK,
+    SceneObject,
+    SceneSpec,
+    SpatialRelation,
+)
 
 #: Kinds no two objects (or one object on the floor) meet together, whatever the layout: near
 #: means at most 1 m apart and far at least 1.5 m; above puts one over the other (0 m apart);

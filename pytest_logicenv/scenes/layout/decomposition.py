@@ -14,12 +14,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_logicenv.scenes.layout.fit_checks import floor_budget
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan
 from pytest_logicenv.scenes.layout.groups import anchor_groups
 from pytest_logicenv.scenes.layout.items import Item
+from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.relations import SUPPORT_RELATIONS
-from pytest_logicenv.scenes.layout.selection import Ranking
-from pytest_logicenv.scenes.model import SceneSpec, SpatialRelation
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan
+from pytest_logicenv.scenes.scene_model import SceneSpec, SpatialRelation
 
 Items = Mapping[str, Item]
 #: Relations with their index in the design.

@@ -28,10 +28,10 @@ from pytest_logicenv.scenes.layout.decomposition import (
     wall_floor_links,
 )
 from pytest_logicenv.scenes.layout.fit_checks import area_problems, fit_problems
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.items import Item, build_items
+from pytest_logicenv.scenes.layout.leave_out import Ranking, rank_items
 from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_openings
-from pytest_logicenv.scenes.layout.parts import (
+from pytest_logicenv.scenes.layout.part_split import (
     carried,
     part_problems,
     rejoin,
@@ -41,12 +41,12 @@ from pytest_logicenv.scenes.layout.parts import (
 )
 from pytest_logicenv.scenes.layout.reachability import require_door_paths, walkable
 from pytest_logicenv.scenes.layout.relaxation import drop_relation
-from pytest_logicenv.scenes.layout.selection import Ranking, rank_items
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan, WallRun, derive_walls, make_plan
 from pytest_logicenv.scenes.layout.solving import solve_problem
 from pytest_logicenv.scenes.layout.state import LayoutState, placed_objects
 from pytest_logicenv.scenes.layout.task_needs import need_problems, unmet_error
 from pytest_logicenv.scenes.layout.validation import design_problems, problem_error
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     REACH_DISTANCE,
     AgentStart,
     Door,

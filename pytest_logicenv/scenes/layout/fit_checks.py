@@ -6,9 +6,9 @@ Checked on the :class:`~.items.Item` s of a design that passed
 :func:`~.validation.design_problems`, before any solver runs, so that such a design fails with
 a message naming the object rather than with an unsatisfiable problem.
 
->>> from pytest_logicenv.scenes.layout.floor_plan import make_plan
+>>> from pytest_logicenv.scenes.layout.room_grid import make_plan
 >>> from pytest_logicenv.scenes.layout.items import build_items
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec
 >>> den = Room("den", "LivingRoom", ((0, 0), (2, 0), (2, 2), (0, 2)))
 >>> spec = SceneSpec("demo", rooms=(den,), objects=(
 ...     SceneObject("bed", "Bed", room="den", size=(2.1, 0.5, 1.6)),))
@@ -23,12 +23,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_logicenv.errors import Violation
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan
 from pytest_logicenv.scenes.layout.items import AGENT_SIZE, Item
+from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.reachability import WALK_HALF
-from pytest_logicenv.scenes.layout.selection import Ranking
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, SCALE
-from pytest_logicenv.scenes.model import WALL_HEIGHT, SceneSpec, door_clearance
+from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, SceneSpec, door_clearance
 
 
 def fit_problems(

@@ -11,8 +11,8 @@ the next items in priority order. A relation between two groups is solved with t
 the earlier group's objects fixed.
 
 >>> from pytest_logicenv.scenes.layout.items import build_items
->>> from pytest_logicenv.scenes.layout.selection import rank_items
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
+>>> from pytest_logicenv.scenes.layout.leave_out import rank_items
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> things = tuple(SceneObject(f"o{n}", "Box", room="r") for n in range(6))
 >>> spec = SceneSpec("s", rooms=(Room("r", "Den", ((0, 0), (5, 0), (5, 5), (0, 5))),),
 ...                  objects=things, relations=(SpatialRelation("near", "o4", "o1"),))
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_logicenv.scenes.layout.selection import Ranking
-from pytest_logicenv.scenes.model import SceneSpec
+from pytest_logicenv.scenes.layout.leave_out import Ranking
+from pytest_logicenv.scenes.scene_model import SceneSpec
 
 #: Items per problem on a crowded floor: measured on one room of 80 and of 160 synthetic
 #: objects (4 seeds), groups of 8 took 0.29 s and 0.87 s (median) and dropped 54 and 134

@@ -4,7 +4,7 @@ An item knows its size in whole cells (rounded up, so that the cells hold its re
 chain of supports it rests on down to the floor or a wall, and its height above the bottom of
 that chain's root.
 
->>> from pytest_logicenv.scenes.model import Room, SceneSpec
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneSpec
 >>> spec = SceneSpec(
 ...     "demo",
 ...     rooms=(Room("den", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, GRID
-from pytest_logicenv.scenes.model import AGENT_RADIUS, SceneObject, SceneSpec
+from pytest_logicenv.scenes.scene_model import AGENT_RADIUS, SceneObject, SceneSpec
 
 #: Footprint of the agent's start, kept free of objects (metres).
 AGENT_SIZE = 2 * AGENT_RADIUS

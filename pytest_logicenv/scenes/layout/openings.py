@@ -19,7 +19,7 @@ import z3
 
 from pytest_logicenv.errors import LayoutError, Violation
 from pytest_logicenv.scenes.layout.budget import Clock, model_int, new_solver, timeout_error
-from pytest_logicenv.scenes.layout.floor_plan import SIDES, WallRun
+from pytest_logicenv.scenes.layout.room_grid import SIDES, WallRun
 from pytest_logicenv.scenes.layout.smt import (
     EPS,
     FINE_GRID,
@@ -35,7 +35,7 @@ from pytest_logicenv.scenes.layout.smt import (
     lin_sum,
 )
 from pytest_logicenv.scenes.layout.validation import problem_error
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     DOOR_UNDERCUT,
     WINDOW_REVEAL,
     Door,

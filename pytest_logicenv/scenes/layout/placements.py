@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pytest_logicenv.scenes.layout.floor_plan import RoomSide
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.poses import FRONTS, ItemGeometry
+from pytest_logicenv.scenes.layout.room_grid import RoomSide
 from pytest_logicenv.scenes.layout.smt import Cond, Length, all_of, any_of, below
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
 from pytest_logicenv.scenes.layout.tolerances import Tolerances

@@ -7,7 +7,7 @@ relations). Until the rotation is known, the real geometry comes as one case per
 (:func:`rotation_cases`).
 
 >>> from pytest_logicenv.scenes.layout.items import Item
->>> from pytest_logicenv.scenes.model import SceneObject
+>>> from pytest_logicenv.scenes.scene_model import SceneObject
 >>> chair = Item(SceneObject("chair", "Chair", size=(0.48, 0.9, 0.5)), "floor", 0.05, 10, 10,
 ...              ("chair",), 0.0, 0, 0.9)
 >>> cell_box(chair, Pose(4, 6, False, False, 0))

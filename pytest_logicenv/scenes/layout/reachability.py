@@ -14,9 +14,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from pytest_logicenv.errors import LayoutError
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, WallRun
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan, WallRun
 from pytest_logicenv.scenes.layout.smt import FINE_GRID, CellBox
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     AGENT_RADIUS,
     DOOR_UNDERCUT,
     REACH_DISTANCE,

@@ -34,7 +34,7 @@ import z3
 from pytest_logicenv.errors import LayoutError
 from pytest_logicenv.scenes.layout.decomposition import Problem
 from pytest_logicenv.scenes.layout.state import LayoutState
-from pytest_logicenv.scenes.model import SpatialRelation
+from pytest_logicenv.scenes.scene_model import SpatialRelation
 
 #: Why a relation was dropped when Z3 gave up before it could settle it.
 OUT_OF_TIME = "not met in time (Z3 gave up within its share of the layout's budget)"

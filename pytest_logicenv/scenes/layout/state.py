@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from pytest_logicenv.scenes.layout.budget import Clock
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan, RoomSide
 from pytest_logicenv.scenes.layout.items import Item
+from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.poses import (
     Cases,
     Pose,
@@ -23,9 +23,9 @@ from pytest_logicenv.scenes.layout.poses import (
     item_geometry,
     rotation_cases,
 )
-from pytest_logicenv.scenes.layout.selection import Ranking
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan, RoomSide
 from pytest_logicenv.scenes.layout.smt import GRID, HEIGHT_UNIT, CellBox, all_of, eq
-from pytest_logicenv.scenes.model import AgentStart, SceneObject, SceneSpec, SpatialRelation
+from pytest_logicenv.scenes.scene_model import AgentStart, SceneObject, SceneSpec, SpatialRelation
 
 #: The poses of a problem's items, by item id (their terms unknown until it is solved).
 Poses = dict[str, Pose]

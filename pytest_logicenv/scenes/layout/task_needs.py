@@ -1,6 +1,6 @@
 """The relations the task needs: never relaxed, an error when they cannot hold.
 
-A relation of priority :data:`~pytest_logicenv.scenes.model.PRIORITY_TASK` or more between
+A relation of priority :data:`~pytest_logicenv.scenes.scene_model.PRIORITY_TASK` or more between
 objects never left out (task objects, what holds them: :meth:`~.selection.Ranking.needs`) is
 one the task's facts require (``near`` and ``far`` from its facts, as the designer writes
 them), like a task object. Decoration relations stay best effort (see :mod:`~.relaxation`);
@@ -15,10 +15,10 @@ one the task needs that cannot hold is an error naming it:
 - after the layout, for any the layout dropped still (between objects of two problems, or
   out of time: :func:`unmet_error`).
 
->>> from pytest_logicenv.scenes.layout.floor_plan import make_plan
+>>> from pytest_logicenv.scenes.layout.room_grid import make_plan
 >>> from pytest_logicenv.scenes.layout.items import build_items
->>> from pytest_logicenv.scenes.layout.selection import rank_items
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec, SpatialRelation
+>>> from pytest_logicenv.scenes.layout.leave_out import rank_items
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec, SpatialRelation
 >>> den = Room("den", "LivingRoom", ((0, 0), (2.5, 0), (2.5, 2.5), (0, 2.5)))
 >>> spec = SceneSpec("demo", rooms=(den,), objects=(
 ...     SceneObject("table", "Box", room="den", size=(1.0, 0.7, 1.0), task=True),
@@ -38,13 +38,13 @@ from collections.abc import Collection, Mapping, Sequence
 from pytest_logicenv.errors import LayoutError, LayoutTimeout, Violation
 from pytest_logicenv.scenes.layout.budget import GRACE_MS
 from pytest_logicenv.scenes.layout.decomposition import Problem
-from pytest_logicenv.scenes.layout.floor_plan import RoomPlan
 from pytest_logicenv.scenes.layout.items import Item
+from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.relaxation import OUT_OF_TIME
-from pytest_logicenv.scenes.layout.selection import Ranking
+from pytest_logicenv.scenes.layout.room_grid import RoomPlan
 from pytest_logicenv.scenes.layout.smt import EPS, FINE_GRID
 from pytest_logicenv.scenes.layout.state import LayoutState
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     FAR_DISTANCE,
     MIDDLE_DISTANCE,
     PRIORITY_TASK,

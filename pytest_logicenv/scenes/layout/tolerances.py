@@ -2,7 +2,7 @@
 
 :data:`DEFINED` holds the thresholds that define the relations (the checker tests them);
 :data:`NATURAL` the tighter ones the layout prefers where space allows (see
-:mod:`pytest_logicenv.scenes.model`'s margins). The same encoders read either.
+:mod:`pytest_logicenv.scenes.scene_model`'s margins). The same encoders read either.
 
 >>> NATURAL.near < DEFINED.near
 True
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.scene_model import (
     ABOVE_MARGIN,
     ABOVE_NATURAL,
     ADJACENT_DISTANCE,

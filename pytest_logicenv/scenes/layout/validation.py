@@ -5,7 +5,7 @@ windows, the agent's room, relations); :func:`~.fit_checks.fit_problems` then ch
 against rooms and supports. Each problem is a :class:`~pytest_logicenv.errors.Violation`, and
 :func:`problem_error` words them all in one :class:`~pytest_logicenv.errors.LayoutError`.
 
->>> from pytest_logicenv.scenes.model import Room, SceneObject, SceneSpec
+>>> from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec
 >>> spec = SceneSpec(
 ...     "demo",
 ...     rooms=(Room("den", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
@@ -22,9 +22,9 @@ from collections.abc import Collection, Mapping, Sequence
 
 from pytest_logicenv.errors import LayoutError, Violation, listing
 from pytest_logicenv.scenes.layout.contradictions import contradiction_problems
-from pytest_logicenv.scenes.layout.floor_plan import SIDES, polygon_problems, rooms_overlap
 from pytest_logicenv.scenes.layout.relations import UNARY_RELATIONS
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.layout.room_grid import SIDES, polygon_problems, rooms_overlap
+from pytest_logicenv.scenes.scene_model import (
     RELATION_KINDS,
     WALL_HEIGHT,
     SceneObject,

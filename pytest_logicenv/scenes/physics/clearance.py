@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pytest_logicenv.scenes.model import (
+from pytest_logicenv.scenes.physics.check_results import Collector
+from pytest_logicenv.scenes.physics.geometry import (
+    TOLERANCE,
+    Rect,
+    axis_normals,
+    strictly_inside,
+)
+from pytest_logicenv.scenes.physics.objects import bottom, footprint, inward, opening_span, top
+from pytest_logicenv.scenes.scene_model import (
     DOOR_UNDERCUT,
     WINDOW_REVEAL,
     Door,
@@ -18,14 +26,6 @@ from pytest_logicenv.scenes.model import (
     Window,
     door_clearance,
 )
-from pytest_logicenv.scenes.physics.geometry import (
-    TOLERANCE,
-    Rect,
-    axis_normals,
-    strictly_inside,
-)
-from pytest_logicenv.scenes.physics.objects import bottom, footprint, inward, opening_span, top
-from pytest_logicenv.scenes.physics.results import Collector
 
 
 def check_door_swings(out: Collector, scene: Scene) -> None:

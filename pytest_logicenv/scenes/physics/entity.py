@@ -8,7 +8,7 @@ below the ceiling. The openings' clear floor is checked in
 :mod:`~pytest_logicenv.scenes.physics.clearance`; the agent starts inside its room, on free
 floor, and :mod:`~pytest_logicenv.scenes.physics.reach` checks what it can walk to from there.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> room = Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> tall = SceneObject("shelf", "Shelf", room="r", size=(1, 3, 1), position=(1, 1.5, 1))
 >>> for violation in check_entity(Scene("s", rooms=(room,), objects=(tall,))).violations:
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_logicenv.scenes.model import WALL_HEIGHT, AgentStart, Room, Scene, SceneObject
+from pytest_logicenv.scenes.physics.check_results import Collector, DimensionCheck
 from pytest_logicenv.scenes.physics.clearance import check_door_swings, check_window_reveals
 from pytest_logicenv.scenes.physics.geometry import TOLERANCE, rect_in_polygon, strictly_inside
 from pytest_logicenv.scenes.physics.objects import (
@@ -32,7 +32,7 @@ from pytest_logicenv.scenes.physics.objects import (
     top,
 )
 from pytest_logicenv.scenes.physics.reach import check_reach
-from pytest_logicenv.scenes.physics.results import Collector, DimensionCheck
+from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, AgentStart, Room, Scene, SceneObject
 
 
 def check_entity(scene: Scene) -> DimensionCheck:

@@ -5,7 +5,7 @@ that wall separates the two rooms it joins (or on an exterior wall of its room, 
 door); each window lies in an exterior wall of its room, above the floor and below the wall's
 top; openings on one wall do not overlap.
 
->>> from pytest_logicenv.scenes.model import Room, Scene
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene
 >>> first = Room("a", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
 >>> second = Room("b", "Bedroom", ((2, 0), (5, 0), (5, 3), (2, 3)))
 >>> for violation in check_floor_plan(Scene("s", rooms=(first, second))).violations:
@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from pytest_logicenv.scenes.model import Door, Room, Scene, Wall, Window
+from pytest_logicenv.scenes.physics.check_results import Collector, DimensionCheck
 from pytest_logicenv.scenes.physics.geometry import (
     TOLERANCE,
     Point,
@@ -29,7 +29,7 @@ from pytest_logicenv.scenes.physics.geometry import (
     signed_area,
 )
 from pytest_logicenv.scenes.physics.objects import opening_span, wall_length
-from pytest_logicenv.scenes.physics.results import Collector, DimensionCheck
+from pytest_logicenv.scenes.scene_model import Door, Room, Scene, Wall, Window
 
 #: The openings on each wall, by wall id: ``(start, end, opening id)`` along the wall.
 _Spans = dict[str, list[tuple[float, float, str]]]

@@ -4,7 +4,7 @@ An object is a box: its :func:`footprint` on the floor plane (turned by its rota
 :func:`bottom` and :func:`top`, the way it faces (:func:`front`). An opening is a span of its
 wall (:func:`opening_span`). The checks of every dimension read objects through these.
 
->>> from pytest_logicenv.scenes.model import SceneObject
+>>> from pytest_logicenv.scenes.scene_model import SceneObject
 >>> box = SceneObject("box", "Box", size=(1, 0.5, 2), position=(1, 0.25, 1), rotation=90)
 >>> str(footprint(box)), top(box), front(box)
 ('x 0.000..2.000, z 0.500..1.500', 0.5, (1.0, 0.0))
@@ -16,7 +16,6 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.model import Door, Room, SceneObject, Wall, Window
 from pytest_logicenv.scenes.physics.geometry import (
     TOLERANCE,
     Point,
@@ -27,6 +26,7 @@ from pytest_logicenv.scenes.physics.geometry import (
     edges,
     strictly_inside,
 )
+from pytest_logicenv.scenes.scene_model import Door, Room, SceneObject, Wall, Window
 
 _FRONT = {0: (0.0, 1.0), 90: (1.0, 0.0), 180: (0.0, -1.0), 270: (-1.0, 0.0)}
 

@@ -17,14 +17,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.model import (
-    AGENT_RADIUS,
-    DOOR_UNDERCUT,
-    REACH_DISTANCE,
-    Door,
-    Room,
-    Scene,
-)
+from pytest_logicenv.scenes.physics.check_results import Collector
 from pytest_logicenv.scenes.physics.geometry import (
     TOLERANCE,
     Point,
@@ -36,7 +29,14 @@ from pytest_logicenv.scenes.physics.geometry import (
     segment_distance,
 )
 from pytest_logicenv.scenes.physics.objects import ancestors, footprint, opening_span, top
-from pytest_logicenv.scenes.physics.results import Collector
+from pytest_logicenv.scenes.scene_model import (
+    AGENT_RADIUS,
+    DOOR_UNDERCUT,
+    REACH_DISTANCE,
+    Door,
+    Room,
+    Scene,
+)
 
 #: Spacing (metres) of the points where the checker tries the agent's body on the floor.
 REACH_STEP = 0.05

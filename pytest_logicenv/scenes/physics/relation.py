@@ -1,11 +1,11 @@
 """Table 1's relation dimension: the spatial relations the layout kept hold in the scene.
 
 Every relation the layout kept (and every requested relation it did not record as dropped)
-is tested against its definition: the thresholds in :mod:`pytest_logicenv.scenes.model`, the
+is tested against its definition: the thresholds in :mod:`pytest_logicenv.scenes.scene_model`, the
 relations as :mod:`pytest_logicenv.scenes.layout`'s docstring defines them. Each kind has a
 function here saying why it does not hold (None when it does).
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject, SpatialRelation
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject, SpatialRelation
 >>> room = Room("r", "LivingRoom", ((0, 0), (5, 0), (5, 3), (0, 3)))
 >>> sofa = SceneObject("sofa", "Sofa", room="r", size=(1, 1, 1), position=(0.5, 0.5, 1.5))
 >>> lamp = SceneObject("lamp", "Lamp", room="r", size=(1, 1, 1), position=(4.5, 0.5, 1.5))
@@ -21,20 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pytest_logicenv.scenes.model import (
-    ABOVE_MARGIN,
-    ADJACENT_DISTANCE,
-    ALIGN_TOLERANCE,
-    CENTER_FRACTION,
-    EDGE_DISTANCE,
-    FAR_DISTANCE,
-    MIDDLE_DISTANCE,
-    NEAR_DISTANCE,
-    Room,
-    Scene,
-    SceneObject,
-    SpatialRelation,
-)
+from pytest_logicenv.scenes.physics.check_results import Collector, DimensionCheck
 from pytest_logicenv.scenes.physics.geometry import (
     TOLERANCE,
     Point,
@@ -55,7 +42,20 @@ from pytest_logicenv.scenes.physics.objects import (
     top,
     wall_gaps,
 )
-from pytest_logicenv.scenes.physics.results import Collector, DimensionCheck
+from pytest_logicenv.scenes.scene_model import (
+    ABOVE_MARGIN,
+    ADJACENT_DISTANCE,
+    ALIGN_TOLERANCE,
+    CENTER_FRACTION,
+    EDGE_DISTANCE,
+    FAR_DISTANCE,
+    MIDDLE_DISTANCE,
+    NEAR_DISTANCE,
+    Room,
+    Scene,
+    SceneObject,
+    SpatialRelation,
+)
 
 _Unary = Callable[[SceneObject, dict[str, Room], dict[str, SceneObject]], str | None]
 _Binary = Callable[[SceneObject, SceneObject], str | None]

@@ -6,7 +6,7 @@ No two labels overlap (:mod:`.labels` places them); every piece of text (ids, ro
 the trajectory's conditions, a run's steps) is XML-escaped, since it may come from a plan or
 an LLM.
 
->>> from pytest_logicenv.scenes.model import Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 >>> scene = Scene("demo", rooms=(Room("r", "LivingRoom", ((0, 0), (3, 0), (3, 3), (0, 3))),),
 ...               objects=(SceneObject("toy", "Toy", role="<toy>", room="r", task=True,
 ...                                    position=(1.5, 0.15, 1.5)),))
@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.scenes.model import Scene
 from pytest_logicenv.scenes.render.floor import (
     FAILED_STROKE,
     TASK_STROKE,
@@ -29,6 +28,7 @@ from pytest_logicenv.scenes.render.floor import (
     WINDOW_COLOUR,
 )
 from pytest_logicenv.scenes.render.picture import render_svg
+from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
 
-from pytest_logicenv.scenes.model import Door, Point, Scene, SceneObject, Wall, Window
 from pytest_logicenv.scenes.render.measure import Box, Pixel
+from pytest_logicenv.scenes.scene_model import Door, Point, Scene, SceneObject, Wall, Window
 
 SCALE = 100.0  # pixels per metre
 ROOM_COLOURS = {

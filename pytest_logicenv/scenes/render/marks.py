@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from html import escape
 
-from pytest_logicenv.scenes.model import Door, Scene, SceneObject, Window
 from pytest_logicenv.scenes.render.floor import (
     FAILED_STROKE,
     TOUCHED_STROKE,
@@ -17,6 +16,7 @@ from pytest_logicenv.scenes.render.floor import (
 from pytest_logicenv.scenes.render.labels import PAD_X, PAD_Y, LabelRequest, Placed
 from pytest_logicenv.scenes.render.measure import Box, inflate
 from pytest_logicenv.scenes.render.route import Route, footprints
+from pytest_logicenv.scenes.scene_model import Door, Scene, SceneObject, Window
 
 #: Font sizes: step markers, task objects, rooms, other objects.
 STEP_SIZE, TASK_SIZE, ROOM_SIZE, OBJECT_SIZE = 11.0, 11.0, 13.0, 9.0

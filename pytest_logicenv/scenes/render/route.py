@@ -6,7 +6,7 @@ when the agent changes room, and stops beside each object it stood at; the actio
 one stop share it, numbered in the order they happened. Conditions are looked at, not walked
 to, so they add no stops.
 
->>> from pytest_logicenv.scenes.model import AgentStart, Room, Scene, SceneObject
+>>> from pytest_logicenv.scenes.scene_model import AgentStart, Room, Scene, SceneObject
 >>> from pytest_logicenv.sim.outcome import Step
 >>> room = Room("r", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))
 >>> toy = SceneObject("toy_1", "Toy", room="r", position=(3.0, 0.1, 3.0), size=(0.2, 0.2, 0.2))
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pytest_logicenv.scenes.model import Door, Point, Scene, Window
 from pytest_logicenv.scenes.render.floor import opening_segment
+from pytest_logicenv.scenes.scene_model import Door, Point, Scene, Window
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Step

@@ -17,7 +17,7 @@ import py_trees
 from pytest_logicenv.sim import leaves
 from pytest_logicenv.sim.actions import ACTIONS
 from pytest_logicenv.sim.bt import builtin_actions as basic
-from pytest_logicenv.sim.bt import controls, decorators, nav2, timing
+from pytest_logicenv.sim.bt import control_nodes, decorators, nav2, timing
 from pytest_logicenv.sim.bt.node import FAILURE, RUNNING, SKIPPED, SUCCESS
 from pytest_logicenv.sim.bt.ports import Port, PortType, inout_port, input_port, output_port
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction, XmlCondition
@@ -95,7 +95,7 @@ def _switch(cases: int) -> NodeSpec:
     ports.insert(0, input_port("variable", optional=True))
     return _control(
         f"Switch{cases}",
-        lambda name, kids: controls.Switch(name, kids, cases),
+        lambda name, kids: control_nodes.Switch(name, kids, cases),
         *ports,
         children=(cases + 1, cases + 1),
     )
@@ -114,22 +114,22 @@ def _loop(node_id: str, item: PortType) -> NodeSpec:
 def _builtins() -> list[NodeSpec]:
     entry = input_port("entry", "str", None, "the blackboard entry to watch")
     return [
-        _control("Sequence", lambda n, k: controls.Sequence(n, k)),
-        _control("AsyncSequence", lambda n, k: controls.Sequence(n, k, asynch=True)),
-        _control("SequenceWithMemory", controls.SequenceWithMemory),
-        _control("Fallback", lambda n, k: controls.Fallback(n, k)),
-        _control("AsyncFallback", lambda n, k: controls.Fallback(n, k, asynch=True)),
-        _control("ReactiveSequence", controls.ReactiveSequence),
-        _control("ReactiveFallback", controls.ReactiveFallback),
+        _control("Sequence", lambda n, k: control_nodes.Sequence(n, k)),
+        _control("AsyncSequence", lambda n, k: control_nodes.Sequence(n, k, asynch=True)),
+        _control("SequenceWithMemory", control_nodes.SequenceWithMemory),
+        _control("Fallback", lambda n, k: control_nodes.Fallback(n, k)),
+        _control("AsyncFallback", lambda n, k: control_nodes.Fallback(n, k, asynch=True)),
+        _control("ReactiveSequence", control_nodes.ReactiveSequence),
+        _control("ReactiveFallback", control_nodes.ReactiveFallback),
         _control(
             "Parallel",
-            controls.Parallel,
+            control_nodes.Parallel,
             input_port("success_count", "int", "-1"),
             input_port("failure_count", "int", "1"),
         ),
-        _control("ParallelAll", controls.ParallelAll, input_port("max_failures", "int", "1")),
-        _control("IfThenElse", controls.IfThenElse, children=(2, 3)),
-        _control("WhileDoElse", controls.WhileDoElse, children=(2, 3)),
+        _control("ParallelAll", control_nodes.ParallelAll, input_port("max_failures", "int", "1")),
+        _control("IfThenElse", control_nodes.IfThenElse, children=(2, 3)),
+        _control("WhileDoElse", control_nodes.WhileDoElse, children=(2, 3)),
         *(_switch(cases) for cases in range(2, 7)),
         _decorator("Inverter", decorators.Inverter),
         _decorator("ForceSuccess", lambda n, c: decorators.ForceResult(n, c, SUCCESS)),

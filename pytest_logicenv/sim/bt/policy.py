@@ -3,7 +3,7 @@
 :func:`load_bt_xml` reads a file (and its includes), :func:`parse_bt_xml` a string; both
 check the whole document (see :mod:`pytest_logicenv.sim.bt.builder`) and return an
 :class:`XmlPolicy`, which builds a fresh py_trees tree each time it is called. Nodes follow
-BT.CPP v4's semantics (:mod:`~pytest_logicenv.sim.bt.controls`,
+BT.CPP v4's semantics (:mod:`~pytest_logicenv.sim.bt.control_nodes`,
 :mod:`~pytest_logicenv.sim.bt.decorators`, :mod:`~pytest_logicenv.sim.bt.timing`,
 :mod:`~pytest_logicenv.sim.bt.nav2`); the simulator's actions and conditions are leaves,
 written ``<PickUp object="toy"/>`` or ``<Action ID="PickUp" object="toy"/>``; users add their

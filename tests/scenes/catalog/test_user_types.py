@@ -1,0 +1,256 @@
+"""A user's type file: read the same way by the plugin and every ``logicenv`` command, and
+checked with errors that name the file, the line and the fix."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from pytest_logicenv.cli import main
+from pytest_logicenv.errors import TypeFileError
+from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
+
+pytest_plugins = ["pytester"]
+
+TROPHY_TOML = """\
+[types.Trophy]
+properties = ["pickupable", "breakable"]
+size = [0.2, 0.35, 0.2]
+rooms = ["LivingRoom", "study"]
+stand_in = "Statue"
+parents = {ShelvingUnit = 1.0}
+synonyms = ["award", "cup trophy"]
+description = "a sports trophy"
+
+[types.GameConsole]
+properties = ["moveable", "toggleable", "receptacle"]
+size = [0.4, 0.1, 0.3]
+parts = {Drawer = 1}
+
+[synonyms]
+"games machine" = "GameConsole"
+"""
+
+TROPHY_JSON = {
+    "types": {
+        "Trophy": {
+            "properties": ["pickupable", "breakable"],
+            "size": [0.2, 0.35, 0.2],
+            "stand_in": "Statue",
+            "synonyms": ["award"],
+        }
+    }
+}
+
+needs_tomllib = pytest.mark.skipif(sys.version_info < (3, 11), reason="TOML needs tomllib")
+
+
+@needs_tomllib
+def test_a_toml_type_file_adds_types_with_parts_and_synonyms(tmp_path: Path) -> None:
+    path = tmp_path / "types.toml"
+    path.write_text(TROPHY_TOML)
+    catalog = load_catalog(path)
+    trophy = catalog.type("Trophy")
+    assert trophy.custom
+    assert trophy.properties == ("pickupable", "breakable")
+    assert trophy.rooms == ("LivingRoom", "Study")
+    assert {a.source_type for a in trophy.assets} == {"Statue"}
+    assert trophy.parents == {"ShelvingUnit": 1.0}
+    assert catalog.resolve("a golden award").type == "Trophy"
+    assert catalog.resolve("a games machine").type == "GameConsole"
+    assert [(p.type, p.count) for p in catalog.type("GameConsole").parts] == [("Drawer", 1)]
+    assert "GameConsole" in catalog.type("Drawer").part_of
+    assert not default_catalog().has("Trophy")  # the default catalog stays as it was
+
+
+def test_a_json_type_file_is_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(json.dumps(TROPHY_JSON))
+    assert load_catalog(path).type("Trophy").stand_in == "Statue"
+    assert types_digest(path) != types_digest(None) == ""
+
+
+BAD_JSON = """\
+{"types": {
+  "Trophy": {
+    "properties": ["pickable"],
+    "size": [0.2, 0.35],
+    "stand_in": "Statu",
+    "states": {"dirty": true},
+    "colour": "gold"
+  },
+  "Sofa": {"properties": ["moveable"], "size": [2, 1, 1]},
+  "game console": {"properties": ["moveable", "static"], "size": [0.4, 0.1, 0.3]}
+}}
+"""
+
+
+def test_every_problem_is_named_with_its_line_and_fix(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(BAD_JSON)
+    with pytest.raises(TypeFileError) as caught:
+        load_catalog(path)
+    lines = str(caught.value).splitlines()
+    assert lines[0] == f"{path}: 8 problems"
+    text = "\n".join(lines)
+    assert (
+        "line 3 (Trophy.properties): unknown property 'pickable'; did you mean 'pickupable'?"
+        in text
+    )
+    assert "line 4 (Trophy.size): give its bounding box in metres as [x, y, z]" in text
+    assert "line 5 (Trophy.stand_in): 'Statu' is not an AI2-THOR type; did you mean Statue," in text
+    assert (
+        "line 6 (Trophy.states): a Trophy cannot be dirty: add 'dirtyable' to its properties"
+        in text
+    )
+    assert "line 7 (Trophy.colour): unknown key 'colour'" in text
+    assert "line 9 (Sofa): Sofa is already a type (AI2-THOR's); use it, or rename yours" in text
+    assert "line 10 (game console): a type name is one capitalized word, e.g. 'GameConsole'" in text
+    assert "(game console.properties): say how it moves with exactly one of pickupable" in text
+
+
+def test_syntax_errors_name_their_line(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    path.write_text('{"types": {\n  "Trophy": {\n    "size": [1, 2, 3],,\n  }\n}}\n')
+    with pytest.raises(TypeFileError, match=r"line 3: not valid JSON"):
+        load_catalog(path)
+    other = tmp_path / "types.yaml"
+    other.write_text("types: {}")
+    with pytest.raises(TypeFileError, match=r"a type file is JSON \(\.json\) or TOML"):
+        load_catalog(other)
+    with pytest.raises(TypeFileError, match="no such type file"):
+        load_catalog(tmp_path / "missing.json")
+
+
+@needs_tomllib
+def test_toml_syntax_errors_name_their_line(tmp_path: Path) -> None:
+    path = tmp_path / "types.toml"
+    path.write_text('[types.Trophy]\nproperties = ["pickupable"\nsize = [1, 1, 1]\n')
+    with pytest.raises(TypeFileError, match=r"line \d+: not valid TOML"):
+        load_catalog(path)
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_every_command_takes_the_type_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(json.dumps(TROPHY_JSON))
+    assert main(["types", "award", "--types", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "'award' means Trophy"
+    assert out[1].startswith("Trophy (custom): pickupable, breakable; ")
+    assert out[1].endswith("exports as: Statue")
+    path.write_text(BAD_JSON)
+    assert main(["paths", "plan.json", "--types", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"logicenv paths: error: {path}: 8 problems")
+
+
+def test_commands_read_the_ini_option_as_the_plugin_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "types.json").write_text(json.dumps(TROPHY_JSON))
+    (tmp_path / "tox.ini").write_text("[pytest]\nlogicenv_types = conf/types.json\n")
+    (tmp_path / "deep").mkdir()
+    monkeypatch.chdir(tmp_path / "deep")
+    assert main(["types", "Trophy"]) == 0
+    assert capsys.readouterr().out.startswith("Trophy (custom): ")
+
+
+def test_new_types_make_new_cache_entries() -> None:
+    plain = TaskRequest("tidy", seed=1)
+    typed = TaskRequest("tidy", seed=1, types="0123abcd")
+    assert "types" not in plain.settings(Path())  # existing entries keep their keys
+    assert typed.settings(Path())["types"] == "0123abcd"
+
+
+# --------------------------------------------------------------------------- the plugin
+
+PLAN = json.loads((ROOT / "tests" / "data" / "window_light_plan.json").read_text())
+TEST_FILE = """
+import pytest
+from pytest_logicenv.sim.controls import sequence
+from pytest_logicenv.sim.leaves import Close, GoTo, IsOpen, IsToggledOn, ToggleOff
+from pytest_logicenv.sim.controls import when
+
+def correct():
+    return sequence(
+        "Reset",
+        when("W", IsOpen("window"), sequence("S", GoTo("window"), Close("window"))),
+        when("L", IsToggledOn("light"), sequence("O", GoTo("light"), ToggleOff("light"))),
+    )
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_correct(logic_env):
+    logic_env.run(correct())
+
+def test_unrelated():
+    pass
+"""
+
+
+def _trophy_project(pytester: pytest.Pytester, ini: str) -> None:
+    plan = json.loads(json.dumps(PLAN))
+    plan["setting"].append({"exists": "Trophy", "as": "trophy", "where": {"on": "Floor"}})
+    pytester.makefile(".json", plan=json.dumps(plan))
+    pytester.makepyfile(test_trophy=f"TASK = {plan['task']!r}\n" + TEST_FILE)
+    pytester.makeini(f"[pytest]\naddopts = -p no:cacheprovider\n{ini}")
+
+
+def test_the_plugin_designs_with_the_users_types(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".json", types=json.dumps(TROPHY_JSON))
+    _trophy_project(pytester, "logicenv_types = types.json\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=3)
+    scene = next(pytester.path.glob("cache/*/scenes/*[!e].json"))
+    assert '"type": "Trophy"' in scene.read_text()
+
+
+def test_a_bad_type_file_errors_the_marked_tests_only(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".json", types=BAD_JSON)
+    _trophy_project(pytester, "logicenv_types = types.json\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*types.json: 8 problems*", "*line 3 (Trophy.properties)*"])
+
+
+def test_types_only_the_hook_adds_are_warned_about(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        """
+        from pytest_logicenv.scenes.catalog import CustomSpec, default_catalog
+        from pytest_logicenv.scenes.catalog.loading import extend_catalog
+
+        def pytest_logicenv_catalog(config):
+            trophy = CustomSpec("Trophy", ("pickupable",), ("LivingRoom",), (0.2, 0.3, 0.2))
+            return extend_catalog(default_catalog(), [trophy])
+        """
+    )
+    _trophy_project(pytester, "")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*CatalogHookWarning: the pytest_logicenv_catalog hook adds types that logicenv "
+            "commands cannot see: Trophy; describe them in a type file*"
+        ]
+    )
+
+
+def test_toml_on_python_3_10_says_to_write_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "types.toml"
+    path.write_text(TROPHY_TOML)
+    monkeypatch.setattr(sys, "version_info", (3, 10, 14, "final", 0))
+    with pytest.raises(TypeFileError, match=r"TOML type files need Python 3.11 or later"):
+        load_catalog(path)
