@@ -1,0 +1,322 @@
+"""The layer contract: the allowed import graph between the package's parts, written down once.
+
+A module may import its own layer or lower ones, never a higher one; no two modules import each
+other, however far round; and none of our modules is imported inside a function (the way to dodge
+a cycle), with the few exceptions below. ``docs/ARCHITECTURE.md`` explains the layers.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+from import_layers import ROOT_PACKAGE, Edge, Where, edges
+
+PACKAGE = Path(__file__).resolve().parent.parent / ROOT_PACKAGE
+
+#: Low to high. A part is a subpackage or a top-level module; ``__init__`` is the package itself.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "bounded", "vocabulary"),
+    ("logic",),
+    ("scenes",),
+    ("sim",),
+    ("mutation", "llm", "witness"),
+    ("cache", "pipeline"),
+    ("report", "evaluation", "strategies"),
+    ("session", "cli"),
+    ("plugin", "hookspec", "__init__"),
+)
+
+#: Modules allowed to import our modules inside a function, and why. Each defers a heavy or
+#: optional dependency; none can dodge a cycle, since the other checks see these imports too.
+DEFERRING: dict[str, str] = {}
+
+# Violations main still has: each entry goes when its cycle is broken (the lists must end empty).
+#: ``source -> target`` of upward imports.
+KNOWN_UPWARD: frozenset[str] = frozenset(
+    [
+        "pytest_logicenv.errors -> pytest_logicenv.llm.exchange",
+        "pytest_logicenv.errors -> pytest_logicenv.sim.actions",
+        "pytest_logicenv.errors -> pytest_logicenv.sim.outcome",
+        "pytest_logicenv.evaluation.task -> pytest_logicenv.session.fixture",
+        "pytest_logicenv.pipeline.entry_files -> pytest_logicenv",
+        "pytest_logicenv.pipeline.failed_plans -> pytest_logicenv",
+        "pytest_logicenv.pipeline.generators -> pytest_logicenv.session.options",
+        "pytest_logicenv.report.mutation -> pytest_logicenv.session.records",
+        "pytest_logicenv.report.report_model -> pytest_logicenv.session.records",
+        "pytest_logicenv.report.runs -> pytest_logicenv.session.records",
+        "pytest_logicenv.scenes.export -> pytest_logicenv.cache",
+        "pytest_logicenv.scenes.render -> pytest_logicenv.cache",
+        "pytest_logicenv.scenes.render -> pytest_logicenv.sim.outcome",
+        "pytest_logicenv.scenes.render.picture -> pytest_logicenv.sim.outcome",
+        "pytest_logicenv.scenes.render.route -> pytest_logicenv.sim.outcome",
+    ]
+)
+#: Modules that still import our modules inside a function.
+KNOWN_DEFERRING: frozenset[str] = frozenset(
+    [
+        "pytest_logicenv.cache",
+        "pytest_logicenv.cli.actions",
+        "pytest_logicenv.cli.args",
+        "pytest_logicenv.cli.eval",
+        "pytest_logicenv.cli.groot_palette",
+        "pytest_logicenv.cli.plan",
+        "pytest_logicenv.cli.run",
+        "pytest_logicenv.cli.scenes",
+        "pytest_logicenv.evaluation.ground_truth",
+        "pytest_logicenv.evaluation.llm_task",
+        "pytest_logicenv.evaluation.policies",
+        "pytest_logicenv.evaluation.suite",
+        "pytest_logicenv.evaluation.task",
+        "pytest_logicenv.llm.config",
+        "pytest_logicenv.llm.design_prompts",
+        "pytest_logicenv.llm.planner",
+        "pytest_logicenv.llm.scene_designer",
+        "pytest_logicenv.mutation.mutants",
+        "pytest_logicenv.pipeline.entry_files",
+        "pytest_logicenv.pipeline.failed_plans",
+        "pytest_logicenv.pipeline.generators",
+        "pytest_logicenv.pipeline.kept_scenes",
+        "pytest_logicenv.pipeline.plan_choice",
+        "pytest_logicenv.plugin",
+        "pytest_logicenv.report.files",
+        "pytest_logicenv.report.html",
+        "pytest_logicenv.report.runs",
+        "pytest_logicenv.scenes.catalog.metadata",
+        "pytest_logicenv.scenes.catalog.type_model",
+        "pytest_logicenv.scenes.catalog.user_types",
+        "pytest_logicenv.scenes.realization",
+        "pytest_logicenv.scenes.render.picture",
+        "pytest_logicenv.scenes.scene_model",
+        "pytest_logicenv.session.collection",
+        "pytest_logicenv.session.explore",
+        "pytest_logicenv.session.fixture",
+        "pytest_logicenv.session.generation",
+        "pytest_logicenv.session.marker",
+        "pytest_logicenv.session.mutate",
+        "pytest_logicenv.session.options",
+        "pytest_logicenv.session.partial",
+        "pytest_logicenv.session.reporter",
+        "pytest_logicenv.sim.bt.registry",
+        "pytest_logicenv.sim.runner",
+        "pytest_logicenv.strategies",
+    ]
+)
+#: Sets of modules that still import each other; a cycle found must lie inside one of these.
+KNOWN_CYCLES: tuple[frozenset[str], ...] = (
+    frozenset(
+        [
+            "pytest_logicenv.errors",
+            "pytest_logicenv.llm.exchange",
+            "pytest_logicenv.logic.facts",
+            "pytest_logicenv.logic.facts.fact_json",
+            "pytest_logicenv.logic.plan",
+            "pytest_logicenv.logic.plan.documents",
+            "pytest_logicenv.logic.plan.paper",
+            "pytest_logicenv.logic.plan.plan_json",
+            "pytest_logicenv.logic.plan.plan_model",
+            "pytest_logicenv.logic.plan.problems",
+            "pytest_logicenv.logic.trajectories",
+            "pytest_logicenv.logic.trajectories.minimal",
+            "pytest_logicenv.logic.trajectories.pairwise",
+            "pytest_logicenv.logic.trajectories.paths",
+            "pytest_logicenv.logic.trajectories.product",
+            "pytest_logicenv.logic.trajectories.search",
+            "pytest_logicenv.logic.trajectories.selection",
+            "pytest_logicenv.scenes.scene_json",
+            "pytest_logicenv.scenes.scene_model",
+            "pytest_logicenv.sim.actions",
+            "pytest_logicenv.sim.binding",
+            "pytest_logicenv.sim.branches",
+            "pytest_logicenv.sim.outcome",
+            "pytest_logicenv.sim.physics",
+            "pytest_logicenv.sim.preconditions",
+            "pytest_logicenv.sim.selectors",
+            "pytest_logicenv.sim.world",
+        ]
+    ),
+    frozenset(["pytest_logicenv.scenes.catalog.clip", "pytest_logicenv.scenes.catalog.type_model"]),
+    frozenset(
+        ["pytest_logicenv.scenes.catalog.loading", "pytest_logicenv.scenes.catalog.metadata"]
+    ),
+    frozenset(
+        [
+            "pytest_logicenv.scenes.design.assets",
+            "pytest_logicenv.scenes.design.distractors",
+            "pytest_logicenv.scenes.design.draft",
+            "pytest_logicenv.scenes.design.part_completion",
+            "pytest_logicenv.scenes.design.placement",
+        ]
+    ),
+    frozenset(
+        [
+            "pytest_logicenv.sim.bt",
+            "pytest_logicenv.sim.bt.builder",
+            "pytest_logicenv.sim.bt.policy",
+            "pytest_logicenv.sim.bt.registry",
+            "pytest_logicenv.sim.runner",
+        ]
+    ),
+    frozenset(
+        [
+            "pytest_logicenv",
+            "pytest_logicenv.pipeline.entry_files",
+            "pytest_logicenv.pipeline.environments",
+            "pytest_logicenv.pipeline.failed_plans",
+            "pytest_logicenv.pipeline.generators",
+            "pytest_logicenv.pipeline.plan_choice",
+            "pytest_logicenv.session.collection",
+            "pytest_logicenv.session.fixture",
+            "pytest_logicenv.session.generation",
+            "pytest_logicenv.session.options",
+        ]
+    ),
+)
+
+
+def part(module: str) -> str:
+    """The layer part a dotted module name belongs to."""
+    names = module.split(".")
+    return names[1] if len(names) > 1 else "__init__"
+
+
+def layer(module: str) -> int:
+    """The index in :data:`LAYERS` of the module's part."""
+    name = part(module)
+    for index, parts in enumerate(LAYERS):
+        if name in parts:
+            return index
+    raise LookupError(f"{module}: its part {name!r} has no layer; add it to LAYERS")
+
+
+def upward(graph: Iterable[Edge]) -> list[Edge]:
+    """Imports of a higher layer, wherever they are (``TYPE_CHECKING`` blocks too)."""
+    return [edge for edge in graph if layer(edge.target) > layer(edge.source)]
+
+
+def deferred(graph: Iterable[Edge]) -> list[Edge]:
+    """Function-local imports of our modules outside :data:`DEFERRING`."""
+    return [e for e in graph if e.where is Where.FUNCTION and e.source not in DEFERRING]
+
+
+def cycles(graph: Iterable[Edge]) -> list[frozenset[str]]:
+    """Every set of modules that import each other, however far round (Tarjan's SCCs)."""
+    successors: dict[str, set[str]] = {}
+    for edge in graph:
+        successors.setdefault(edge.source, set()).add(edge.target)
+        successors.setdefault(edge.target, set())
+    return [frozenset(c) for c in _components(successors) if len(c) > 1]
+
+
+def _components(successors: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for successor in sorted(successors[node]):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            component = []
+            while (member := stack.pop()) != node:
+                component.append(member)
+            found.append([*component, node])
+
+    for node in sorted(successors):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def violations(root: Path) -> list[str]:
+    """What breaks the contract in the package at ``root``, beyond the known violations."""
+    graph = edges(root)
+    found = [f"upward: {e}" for e in upward(graph) if e.pair not in KNOWN_UPWARD]
+    found += [f"function-local: {e}" for e in deferred(graph) if e.source not in KNOWN_DEFERRING]
+    found += [
+        "cycle: " + " <-> ".join(sorted(cycle))
+        for cycle in cycles(graph)
+        if not any(cycle <= known for known in KNOWN_CYCLES)
+    ]
+    return found
+
+
+GRAPH = edges(PACKAGE)
+
+
+def test_every_part_has_a_layer() -> None:
+    for edge in GRAPH:
+        layer(edge.source), layer(edge.target)
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    assert [f"{e}" for e in upward(GRAPH) if e.pair not in KNOWN_UPWARD] == []
+
+
+def test_no_module_imports_ours_inside_a_function() -> None:
+    assert [f"{e}" for e in deferred(GRAPH) if e.source not in KNOWN_DEFERRING] == []
+
+
+def test_no_modules_import_each_other() -> None:
+    found = [sorted(c) for c in cycles(GRAPH) if not any(c <= k for k in KNOWN_CYCLES)]
+    assert found == []
+
+
+def test_errors_imports_nothing_above_the_ground_floor() -> None:
+    above = [e for e in GRAPH if part(e.source) == "errors" and layer(e.target) > 0]
+    assert [f"{e}" for e in above if e.pair not in KNOWN_UPWARD] == []
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """A package named as ours under ``root``, from ``path -> source``."""
+    for name, text in files.items():
+        path = root / ROOT_PACKAGE / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root / ROOT_PACKAGE
+
+
+def test_the_checks_catch_each_kind_of_violation(tmp_path: Path) -> None:
+    package = write_tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "errors.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from pytest_logicenv.sim.outcome import Outcome\n",
+            "logic/__init__.py": "",
+            "logic/a.py": "import pytest_logicenv.logic.b\n",
+            "logic/b.py": "from pytest_logicenv.logic import a\n",
+            "sim/__init__.py": "",
+            "sim/outcome.py": "def f():\n    from pytest_logicenv.errors import LogicEnvError\n",
+        },
+    )
+    graph = edges(package)
+    assert [e.pair for e in upward(graph)] == [
+        "pytest_logicenv.errors -> pytest_logicenv.sim.outcome"
+    ]
+    assert [e.where for e in upward(graph)] == [Where.TYPE_CHECKING]
+    assert [str(e) for e in deferred(graph)] == [
+        "pytest_logicenv.sim.outcome:2 -> pytest_logicenv.errors (function-local)"
+    ]
+    assert set(cycles(graph)) == {
+        frozenset({"pytest_logicenv.logic.a", "pytest_logicenv.logic.b"}),
+        frozenset({"pytest_logicenv.errors", "pytest_logicenv.sim.outcome"}),
+    }
+
+
+def test_the_contract_fails_on_an_upward_import_added_to_the_package(tmp_path: Path) -> None:
+    copy = shutil.copytree(PACKAGE, tmp_path / ROOT_PACKAGE)
+    facts = copy / "logic" / "facts" / "__init__.py"
+    facts.write_text(facts.read_text(encoding="utf-8") + "\nfrom pytest_logicenv.cli import args\n")
+    line = len(facts.read_text(encoding="utf-8").splitlines())
+    upward_import = f"pytest_logicenv.logic.facts:{line} -> pytest_logicenv.cli.args (module level)"
+    assert f"upward: {upward_import}" in violations(copy)
+    assert violations(PACKAGE) == []
