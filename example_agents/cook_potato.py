@@ -35,7 +35,7 @@ from pathlib import Path
 
 import py_trees
 
-from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
+from pytest_logicenv import XmlPolicy, load_bt_xml
 from pytest_logicenv.sim.controls import fallback, sequence
 from pytest_logicenv.sim.leaves import (
     Close,

@@ -13,7 +13,7 @@ import pytest
 from breakfast import POLICIES, xml_policy
 from faults import policy_params  # example_agents is on the pythonpath
 
-from pytest_logicenv.session.fixture import LogicEnv
+from pytest_logicenv import LogicEnv
 
 TASK_FILE = Path(__file__).parent / "tasks" / "breakfast.json"
 TASK = json.loads(TASK_FILE.read_text(encoding="utf-8"))["description"]

@@ -13,7 +13,7 @@ import pytest
 from faults import policy_params  # example_agents is on the pythonpath
 from living_room_pillow_toy import POLICIES
 
-from pytest_logicenv.session.fixture import LogicEnv
+from pytest_logicenv import LogicEnv
 
 TASK_FILE = Path(__file__).parent / "tasks" / "living_room_pillow_toy.json"
 TASK = json.loads(TASK_FILE.read_text(encoding="utf-8"))["description"]

@@ -95,7 +95,8 @@ def pytest_logicenv_scene_generated(
 @pytest.hookspec
 def pytest_logicenv_outcome(item: pytest.Item, outcome: Outcome) -> None:
     """Called after every ``logic_env.run(policy)`` that ran to an outcome, before the test
-    asserts it.
+    asserts it. Like pytest's own per-item hooks it goes through ``item.ihook``: a
+    ``conftest.py`` sees the items below its folder only.
 
     :param item: The test item (one environment of a marked test function).
     :param outcome: The run's :class:`pytest_logicenv.sim.outcome.Outcome`: its ``kind``

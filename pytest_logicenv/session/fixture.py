@@ -358,8 +358,8 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         )
     item, state = request.node, request.config.stash[STATE]
 
-    def on_outcome(outcome: Outcome) -> None:
-        item.config.hook.pytest_logicenv_outcome(item=item, outcome=outcome)
+    def on_outcome(outcome: Outcome) -> None:  # the item's conftests only, as pytest's own
+        item.ihook.pytest_logicenv_outcome(item=item, outcome=outcome)
 
     env = LogicEnv(
         param.case,
