@@ -18,4 +18,6 @@
 * :mod:`~pytest_logicenv.session.explore`: ``--logicenv-explore``, a passing run again in
   other scenes of its situation, drawn and shrunk by Hypothesis.
 * :mod:`~pytest_logicenv.session.mutate`: ``--logicenv-mutate``, a run's mutants in its scene.
+* :mod:`~pytest_logicenv.session.disabled`: under ``-p no:logicenv``, marked tests skipped
+  with the reason (a plugin of its own, ``logicenv-off``: pytest never imports a blocked one).
 """

@@ -232,13 +232,15 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
     result.assert_outcomes(passed=1)
     # The plugin, its hook specs and errors, and what every run needs at start-up: the
     # options (addoption, the run's state) and the marker (its line in --markers, the check
-    # that a marked test takes the fixture). Collection, the fixture, the reporter and the
-    # report load only when a run has marked tests.
+    # that a marked test takes the fixture), and the guard that skips marked tests under
+    # -p no:logicenv. Collection, the fixture, the reporter and the report load only when a
+    # run has marked tests.
     loaded = [
         "pytest_logicenv.errors",
         "pytest_logicenv.hookspec",
         "pytest_logicenv.plugin",
         "pytest_logicenv.session",
+        "pytest_logicenv.session.disabled",
         "pytest_logicenv.session.marker",
         "pytest_logicenv.session.options",
     ]
