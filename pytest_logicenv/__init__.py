@@ -27,23 +27,22 @@ from pytest_logicenv.errors import (
     LayoutError,
     LayoutTimeout,
     LLMError,
-    LLMRequestError,
     LogicEnvError,
     LogicEnvWarning,
     MarkerError,
-    PlanDerivationError,
     PlanError,
     PlanNotAcceptedError,
     PolicyError,
     PolicyFault,
-    SceneDesignError,
     SceneError,
     SelectionError,
     TypeFileError,
     Violation,
 )
+from pytest_logicenv.version import __version__
 
 if TYPE_CHECKING:
+    from pytest_logicenv.llm.exchange import LLMRequestError, PlanDerivationError, SceneDesignError
     from pytest_logicenv.logic.facts import evaluate, parse_fact
     from pytest_logicenv.logic.plan import Plan, load_plan
     from pytest_logicenv.logic.trajectories import Selection, Trajectory, select
@@ -53,7 +52,6 @@ if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome
     from pytest_logicenv.sim.runner import run_policy
 
-__version__ = "0.1.0"
 
 #: Public name -> the module that defines it; imported when first asked for.
 _LAZY = {
@@ -70,6 +68,9 @@ _LAZY = {
     "parse_fact": "pytest_logicenv.logic.facts",
     "evaluate": "pytest_logicenv.logic.facts",
     "Scene": "pytest_logicenv.scenes.scene_model",
+    "LLMRequestError": "pytest_logicenv.llm.exchange",
+    "PlanDerivationError": "pytest_logicenv.llm.exchange",
+    "SceneDesignError": "pytest_logicenv.llm.exchange",
     "load_scene": "pytest_logicenv.scenes.scene_model",
 }
 

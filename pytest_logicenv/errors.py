@@ -8,7 +8,7 @@ traceback. The family, by stage::
     LogicEnvError
     ├── PlanError                   a plan file or object is malformed or breaks the plan rules
     │   ├── PlanNotAcceptedError    ... a derived one, kept in the cache for a person to fix
-    │   └── PlanDerivationError     ... and the LLM kept answering so (also an LLMError)
+    │   └── PlanDerivationError     ... and the LLM kept answering so (also an LLMError) *
     ├── FactError                   a fact of the facts language is malformed
     ├── SelectionError              trajectories cannot be selected as asked
     ├── SceneError                  a scene file or design is malformed or cannot be built
@@ -24,18 +24,20 @@ traceback. The family, by stage::
     ├── MarkerError                 a ``logic_env`` marker is used wrongly
     │   └── ExpectFaultError        ``expect_fault`` names no fault class (marker or run)
     ├── LLMError                    the LLM endpoint failed or answered unusably
-    │   ├── LLMRequestError         the endpoint kept failing
+    │   ├── LLMRequestError         the endpoint kept failing *
     │   ├── AnswerError             an answer is not the JSON object asked for
-    │   └── SceneDesignError        the model's scene design kept breaking the rules
+    │   └── SceneDesignError        the model's scene design kept breaking the rules *
     ├── Rejected                    an answer broke rules (goes back to the model)
     ├── LogicEnvWarning             a test passed though a policy run in it did not
     └── CacheRebuilt                a stale cache entry was rebuilt (a warning: why)
 
     CatalogHookWarning              the catalog hook adds types the CLI cannot see
 
-One class stands outside the root on purpose: :class:`PolicyStopped` derives from
-``BaseException`` (as Hypothesis's ``StopTest`` does), so that a user's leaf catching
-``Exception`` cannot swallow the end of a run.
+The three marked ``*`` carry an LLM conversation, so they live beside it in
+:mod:`pytest_logicenv.llm.exchange` (this module is the ground floor and imports nothing of
+ours); ``pytest_logicenv`` exports them with the rest. One class stands outside the root on
+purpose: ``sim.actions.PolicyStopped`` derives from ``BaseException`` (as Hypothesis's
+``StopTest`` does), so that a user's leaf catching ``Exception`` cannot swallow the end of a run.
 
 >>> try:
 ...     raise PlanError("plan.json", [Violation("syntax", "subtasks[0]", "empty tree")])
@@ -47,14 +49,9 @@ plan.json: 1 problem
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pytest_logicenv.llm.exchange import Attempt, Exchange
-    from pytest_logicenv.sim.actions import PreconditionViolation
-    from pytest_logicenv.sim.outcome import Outcome
+from typing import Generic, Protocol, TypeVar
 
 __all__ = [
     "AnswerError",
@@ -65,22 +62,18 @@ __all__ = [
     "ExpectFaultError",
     "FactError",
     "LLMError",
-    "LLMRequestError",
     "LayoutError",
     "LayoutTimeout",
     "LogicEnvError",
     "LogicEnvWarning",
     "MarkerError",
-    "PlanDerivationError",
     "PlanError",
     "PlanNotAcceptedError",
     "PolicyError",
     "PolicyFault",
     "PolicyRuntimeError",
-    "PolicyStopped",
     "Rejected",
     "RunFileError",
-    "SceneDesignError",
     "SceneError",
     "SelectionError",
     "TypeFileError",
@@ -190,29 +183,28 @@ class PolicyRuntimeError(PolicyError):
     names the file, line and node; a run that meets one ends as an ``error`` outcome."""
 
 
-class PolicyFault(LogicEnvError, AssertionError):
+class Explained(Protocol):
+    """What a policy fault carries: a run's outcome (``sim.outcome.Outcome``), which can say
+    why it did not pass. A protocol, since this floor may not import the simulator."""
+
+    def explain(self) -> str: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=Explained)
+
+
+class PolicyFault(LogicEnvError, AssertionError, Generic[OutcomeT]):
     """A policy run that did not pass; the message is the outcome's explanation.
 
     It is an ``AssertionError`` too, so pytest reports it as a test failure, not an error."""
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: OutcomeT) -> None:
         super().__init__(outcome.explain())
         self.outcome = outcome
 
 
 class RunFileError(LogicEnvError):
     """A policy run's JSON (``Outcome.to_json``, as the JSON report carries it) is malformed."""
-
-
-class PolicyStopped(BaseException):
-    """Ends a run at the first broken precondition (the runner catches it).
-
-    A ``BaseException``, outside the root, so that a policy's own ``except Exception`` cannot
-    swallow it and act on after the run has ended."""
-
-    def __init__(self, violation: PreconditionViolation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 # --------------------------------------------------------------------------- the pytest side
@@ -264,14 +256,6 @@ class LLMError(LogicEnvError):
     """The LLM endpoint failed or kept answering with something unusable."""
 
 
-class LLMRequestError(LLMError):
-    """An endpoint kept failing; ``attempts`` says how, attempt by attempt."""
-
-    def __init__(self, message: str, attempts: tuple[Attempt, ...]) -> None:
-        super().__init__(message)
-        self.attempts = attempts
-
-
 class AnswerError(LLMError):
     """An answer is not the JSON object asked for; ``reason`` says why, for the model."""
 
@@ -298,39 +282,3 @@ class PlanNotAcceptedError(PlanError):
 
     def __str__(self) -> str:
         return f"{super().__str__()}\n{self.fix}"
-
-
-class PlanDerivationError(PlanError, LLMError):
-    """The model's answers still broke the rules after the last round: both a plan error (the
-    violations) and an LLM error (the model kept answering with something unusable).
-    ``exchanges`` holds the conversation, to record and inspect; ``document`` the last plan
-    the model answered with (a plan's JSON form, ``None`` when no answer got that far), for a
-    person to fix by hand."""
-
-    def __init__(
-        self,
-        source: str,
-        violations: Sequence[Violation],
-        exchanges: tuple[Exchange, ...],
-        *,
-        document: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(source, violations)
-        self.exchanges = exchanges
-        self.document = document
-
-
-class SceneDesignError(LLMError):
-    """The model's design still broke the rules after the last round; ``violations`` are
-    those of its last answer, ``exchanges`` the conversation, to record and inspect."""
-
-    def __init__(
-        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
-    ) -> None:
-        self.violations = tuple(violations)
-        self.exchanges = exchanges
-        super().__init__(
-            listing(source, self.violations)
-            + "\nthe scene designer cannot use it: try again (another model may do better), "
-            "or design the scenes procedurally (--logicenv-designer=procedural)"
-        )

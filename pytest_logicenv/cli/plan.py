@@ -31,8 +31,8 @@ from typing import Any
 
 from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, ini_llm_defaults, positive_int
-from pytest_logicenv.errors import LLMError, LogicEnvError, PlanDerivationError, PlanError
-from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
+from pytest_logicenv.errors import LLMError, LogicEnvError, PlanError
+from pytest_logicenv.llm.exchange import Exchange, PlanDerivationError, exchange_to_json
 from pytest_logicenv.logic.plan import dump_plan, load_plan
 from pytest_logicenv.logic.trajectories import STRATEGIES, plan_paths
 

@@ -23,10 +23,10 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from pytest_logicenv.errors import LLMError, LLMRequestError
+from pytest_logicenv.errors import LLMError
 from pytest_logicenv.llm.config import CONFIGURE_HINT, TIMEOUT_VAR, LLMConfig
 from pytest_logicenv.llm.deadline import DeadlineLoop
-from pytest_logicenv.llm.exchange import Attempt, Exchange, Message, now
+from pytest_logicenv.llm.exchange import Attempt, Exchange, LLMRequestError, Message, now
 from pytest_logicenv.llm.redaction import redact, redact_logs
 
 # Request parameters we can do without, in the order they are given up on an unclear 400.

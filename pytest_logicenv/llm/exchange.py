@@ -1,5 +1,6 @@
 """What one request to an LLM was: its :class:`Message` s, every :class:`Attempt`, and the
-answer, as an immutable :class:`Exchange` that the cache records as JSON (never an API key).
+answer, as an immutable :class:`Exchange` that the cache records as JSON (never an API key);
+and the errors that carry exchanges (the ground floor, ``errors``, cannot name them).
 
 >>> exchange = Exchange("demo", "local", "m", (Message("user", "Hi"),), {}, '{"ok": true}')
 >>> exchange_from_json(exchange_to_json(exchange)) == exchange
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pytest_logicenv.errors import LLMError
+from pytest_logicenv.errors import LLMError, PlanError, Violation, listing
 
 Role = Literal["system", "user", "assistant"]
 
@@ -149,6 +150,53 @@ def exchange_from_json(data: Any, source: str = "exchange") -> Exchange:
         raise LLMError(
             f"{source}: not a recorded LLM exchange ({error!s}); delete it to record it again"
         ) from None
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class LLMRequestError(LLMError):
+    """An endpoint kept failing; ``attempts`` says how, attempt by attempt."""
+
+    def __init__(self, message: str, attempts: tuple[Attempt, ...]) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
+class PlanDerivationError(PlanError, LLMError):
+    """The model's answers still broke the rules after the last round: both a plan error (the
+    violations) and an LLM error (the model kept answering with something unusable).
+    ``exchanges`` holds the conversation, to record and inspect; ``document`` the last plan
+    the model answered with (a plan's JSON form, ``None`` when no answer got that far), for a
+    person to fix by hand."""
+
+    def __init__(
+        self,
+        source: str,
+        violations: Sequence[Violation],
+        exchanges: tuple[Exchange, ...],
+        *,
+        document: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(source, violations)
+        self.exchanges = exchanges
+        self.document = document
+
+
+class SceneDesignError(LLMError):
+    """The model's design still broke the rules after the last round; ``violations`` are
+    those of its last answer, ``exchanges`` the conversation, to record and inspect."""
+
+    def __init__(
+        self, source: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
+    ) -> None:
+        self.violations = tuple(violations)
+        self.exchanges = exchanges
+        super().__init__(
+            listing(source, self.violations)
+            + "\nthe scene designer cannot use it: try again (another model may do better), "
+            "or design the scenes procedurally (--logicenv-designer=procedural)"
+        )
 
 
 def now() -> str:

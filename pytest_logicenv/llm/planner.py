@@ -38,16 +38,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.errors import (
-    LLMError,
-    PlanDerivationError,
-    PlanError,
-    Rejected,
-    SceneError,
-    Violation,
-)
+from pytest_logicenv.errors import LLMError, PlanError, Rejected, SceneError, Violation
 from pytest_logicenv.llm.conversation import Conversation
-from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
+from pytest_logicenv.llm.exchange import Exchange, PlanDerivationError, exchange_to_json
 from pytest_logicenv.llm.plan_prompts import (
     DEFAULT_TYPES_HINT,
     EXAMPLE_PLAN,

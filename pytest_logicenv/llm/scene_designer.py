@@ -39,14 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_logicenv.errors import (
-    EnrichmentError,
-    LLMError,
-    Rejected,
-    SceneDesignError,
-    SceneError,
-    Violation,
-)
+from pytest_logicenv.errors import EnrichmentError, LLMError, Rejected, SceneError, Violation
 from pytest_logicenv.llm.conversation import Conversation
 from pytest_logicenv.llm.design_prompts import (
     ASK,
@@ -55,7 +48,7 @@ from pytest_logicenv.llm.design_prompts import (
     situation_prompt,
     system_prompt,
 )
-from pytest_logicenv.llm.exchange import Exchange, exchange_to_json
+from pytest_logicenv.llm.exchange import Exchange, SceneDesignError, exchange_to_json
 from pytest_logicenv.llm.protocol import LLM
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory

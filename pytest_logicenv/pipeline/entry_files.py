@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_logicenv import __version__
 from pytest_logicenv.cache import (
     CACHE_FORMAT,
     LLM_LOG,
@@ -30,6 +29,7 @@ from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.version import __version__
 
 PROCEDURAL = "procedural designer"
 

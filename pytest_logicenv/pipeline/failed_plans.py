@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_logicenv import __version__
 from pytest_logicenv.cache import (
     CACHE_FORMAT,
     LLM_LOG,
@@ -28,11 +27,13 @@ from pytest_logicenv.cache import (
     regenerate_hint,
     text_hash,
 )
-from pytest_logicenv.errors import PlanDerivationError, PlanNotAcceptedError, Violation
+from pytest_logicenv.errors import PlanNotAcceptedError, Violation
+from pytest_logicenv.llm.exchange import PlanDerivationError, exchange_to_json
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.cached import FAILED, FAILED_REASON
 from pytest_logicenv.pipeline.entry_files import exchange_files
 from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
+from pytest_logicenv.version import __version__
 
 
 def keep_failed(
@@ -40,7 +41,7 @@ def keep_failed(
 ) -> PlanNotAcceptedError:
     """Write the failed derivation's entry (the lock is held) and the error the test shows."""
     record: dict[str, Any] = {"made_by": made_by, FAILED: [str(v) for v in error.violations]}
-    files = exchange_files([_exchange_json(e) for e in error.exchanges])
+    files = exchange_files([exchange_to_json(e) for e in error.exchanges])
     if error.document is not None:
         plan_bytes = dumps(dict(error.document))
         files[PLAN] = plan_bytes
@@ -62,12 +63,6 @@ def keep_failed(
     return PlanNotAcceptedError(
         f"{where.nodeid}: {error.source}", error.violations, _fix(where, kept=kept)
     )
-
-
-def _exchange_json(exchange: Any) -> Mapping[str, Any]:
-    from pytest_logicenv.llm.exchange import exchange_to_json
-
-    return exchange_to_json(exchange)
 
 
 def derived_by_llm(record: Mapping[str, Any]) -> bool:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_logicenv.cache import Entry, file_hash, regenerate_hint
-from pytest_logicenv.errors import CacheError, PlanDerivationError
+from pytest_logicenv.errors import CacheError
+from pytest_logicenv.llm.exchange import PlanDerivationError
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.pipeline.cached import (
     FAILED,

@@ -153,6 +153,17 @@ class PreconditionViolation:
         )
 
 
+class PolicyStopped(BaseException):
+    """Ends a run at the first broken precondition (the runner catches it).
+
+    A ``BaseException``, outside the root, so that a policy's own ``except Exception`` cannot
+    swallow it and act on after the run has ended."""
+
+    def __init__(self, violation: PreconditionViolation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     """An action: its ports in order, its preconditions in the order they are checked, its

@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_logicenv.errors import PolicyStopped
 from pytest_logicenv.logic.facts import Fact, describe, evaluate, parse_fact
-from pytest_logicenv.sim.actions import ACTIONS, Target, perform
+from pytest_logicenv.sim.actions import ACTIONS, PolicyStopped, Target, perform
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.selectors import selector
 from pytest_logicenv.sim.view import WorldView, keep_inside, world_of

@@ -44,9 +44,10 @@ from typing import Any, TypeAlias
 import py_trees
 from py_trees.blackboard import Blackboard, KeyMetaData
 
-from pytest_logicenv.errors import PolicyError, PolicyRuntimeError, PolicyStopped
+from pytest_logicenv.errors import PolicyError, PolicyRuntimeError
 from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.actions import PolicyStopped
 from pytest_logicenv.sim.agent import Agent
 from pytest_logicenv.sim.branches import SubtaskBranches, diagnose
 from pytest_logicenv.sim.bt.node import SKIPPED

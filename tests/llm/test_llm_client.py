@@ -28,11 +28,16 @@ from fake_llm import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_logicenv.errors import AnswerError, LLMError, LLMRequestError
+from pytest_logicenv.errors import AnswerError, LLMError
 from pytest_logicenv.llm.answers import parse_json_answer
 from pytest_logicenv.llm.client import OpenAILLM, llm_from_env, retry_after_seconds
 from pytest_logicenv.llm.config import LLMConfig
-from pytest_logicenv.llm.exchange import Message, exchange_from_json, exchange_to_json
+from pytest_logicenv.llm.exchange import (
+    LLMRequestError,
+    Message,
+    exchange_from_json,
+    exchange_to_json,
+)
 
 KEY = "sk-test-0123456789abcdef"
 HELLO = [Message("system", "Answer in JSON."), Message("user", "Say hello.")]

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from fake_llm import MODEL, FakeLLMServer, Reply, answer, server_error, truncated
 
-from pytest_logicenv.errors import LLMError, SceneDesignError, SceneError
+from pytest_logicenv.errors import LLMError, SceneError
 from pytest_logicenv.llm.client import OpenAILLM
 from pytest_logicenv.llm.config import LLMConfig
-from pytest_logicenv.llm.exchange import exchange_from_json
+from pytest_logicenv.llm.exchange import SceneDesignError, exchange_from_json
 from pytest_logicenv.llm.planner import example_plan
 from pytest_logicenv.llm.protocol import CallableLLM
 from pytest_logicenv.llm.scene_designer import (

@@ -19,10 +19,10 @@ from plan_answers import (
     shared_factor_plan,
 )
 
-from pytest_logicenv.errors import LLMError, PlanDerivationError, PlanError, SceneError
+from pytest_logicenv.errors import LLMError, PlanError, SceneError
 from pytest_logicenv.llm.client import OpenAILLM
 from pytest_logicenv.llm.config import LLMConfig
-from pytest_logicenv.llm.exchange import exchange_from_json, exchange_to_json
+from pytest_logicenv.llm.exchange import PlanDerivationError, exchange_from_json, exchange_to_json
 from pytest_logicenv.llm.planner import (
     LLMPlanner,
     derive_plan,

@@ -21,9 +21,9 @@ from grounded_answers import (
     with_setting,
 )
 
-from pytest_logicenv.errors import PlanDerivationError
 from pytest_logicenv.llm.client import OpenAILLM
 from pytest_logicenv.llm.config import LLMConfig
+from pytest_logicenv.llm.exchange import PlanDerivationError
 from pytest_logicenv.llm.planner import derive_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.scenes.catalog import default_catalog
