@@ -288,7 +288,10 @@ def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
         listing = ", ".join(other.label for other in inside)
         facts = (f"{target.label} is full" + (f" ({listing} {relation} it)" if inside else ""),)
         if not inside:
-            facts = (f"{obj.label} is larger than {target.label}",)
+            facts = (
+                f"{obj.label} ({_size(obj, relation)}) is larger than {target.label} "
+                f"({_size(target, relation)})",
+            )
         return Broken(f"{target.label} has room for {obj.label}", facts)
 
     measure_text = "volume" if relation == "in" else "floor area"
@@ -297,6 +300,13 @@ def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
         "an object-specific receptacle takes one object)"
     )
     return Precondition("room", text, check)
+
+
+def _size(obj: WorldObject, relation: str) -> str:
+    """An object's size as the room rule measures it: width x height x depth for ``in``,
+    its floor area's width x depth for ``on``."""
+    x, y, z = (f"{round(side, 2):g}" for side in obj.size)
+    return f"{x} x {y} x {z} m" if relation == "in" else f"{x} x {z} m"
 
 
 # --------------------------------------------------------------------------- water and tools

@@ -28,6 +28,7 @@ contents, for conditions and actions alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+import dataclasses
 from dataclasses import dataclass
 
 from pytest_logicenv.logic.facts import matches
@@ -196,6 +197,16 @@ class WorldObject:
     def has(self, prop: str) -> bool:
         return prop in self.properties
 
+    def copy(self) -> WorldObject:
+        """A copy whose place and states change independently of this one's."""
+        twin = object.__new__(WorldObject)
+        twin.id, twin.type, twin.role, twin.room = self.id, self.type, self.role, self.room
+        twin.parent, twin.relation, twin.part_of = self.parent, self.relation, self.part_of
+        twin.states, twin.attrs = dict(self.states), dict(self.attrs)
+        twin.properties, twin.accepts, twin.size = self.properties, self.accepts, self.size
+        twin.footprint, twin.box, twin.beside = self.footprint, self.box, self.beside
+        return twin
+
     def __repr__(self) -> str:
         where = f"{self.relation} {self.parent}" if self.parent else self.relation
         return f"WorldObject({self.id!r}, {self.type!r}, {where})"
@@ -252,6 +263,13 @@ class WorldState:
         for obj in [o for o in objects if not world._located(o)]:
             obj.box = None
         return world
+
+    def copy(self) -> WorldState:
+        """An independent copy of this state (the same scene): a search tries an action on
+        a copy and keeps the original."""
+        twin = WorldState(self.scene, (obj.copy() for obj in self.objects.values()), self.agent)
+        twin.agent = dataclasses.replace(self.agent)
+        return twin
 
     def _located(self, obj: WorldObject) -> bool:
         """Whether ``obj``'s position can be trusted for the reach rule: its footprint touches

@@ -1,0 +1,70 @@
+"""Witnesses: proof that a scene's task can be done, by the simulator's own actions.
+
+A *witness* is a sequence of action calls that takes a scene from its start to every goal
+fact of its trajectory's leaves, found by a best-first search over the simulator's world
+states and then replayed as a policy: a scene without one is no valid test environment
+(issue 21; ``docs/explanation/witness.md`` says why the search runs on the simulator rather
+than a planning library, with the measurements).
+
+The API (what the pipeline, the evaluation and the LLM refinement round call)::
+
+    from pytest_logicenv.witness import Budget, find_witness
+    result = find_witness(scene, trajectory, Budget(max_steps=40, max_ms=2000))
+    result.verdict     # "found", "impossible" (the state space was exhausted) or "budget"
+    result.calls       # WitnessCall(action, arguments): GoTo(blanket), PickUp(blanket), ...
+    result.explain()   # "a passing sequence: GoTo(blanket), ..." or why there is none
+    result.blockers    # per goal fact left false: Blocker(leaf, fact, refusals), as data
+    result.to_json()   # the entry's <scene>.witness.json (witness_from_json reads it)
+
+``trajectory`` may also be a sequence of goal facts (then blockers name no leaf). A
+:class:`Blocker` says which leaf's goal fact was never made true and the calls on its objects
+the simulator refused, in its own words (``PutIn(blanket, basket) needs basket has room for
+blanket, but blanket (0.9 x 0.1 x 0.6 m) is larger than basket (0.35 x 0.2 x 0.3 m)``).
+
+The modules, one job each:
+
+* :mod:`.calls`: the calls a state allows, ground from the action table's preconditions;
+* :mod:`.estimate`: the goal-distance estimate that orders the search;
+* :mod:`.state_search`: weighted A* over world copies, bounded in steps, time and states;
+* :mod:`.blockers`: what refused the calls on a goal fact's objects (the diagnosis);
+* :mod:`.verdict`: the result, its explanation and its JSON;
+* :mod:`.finding`: :func:`find_witness`, and the replay of a witness as a policy.
+"""
+
+from pytest_logicenv.witness.blockers import Blocker, Goal, Refusal
+from pytest_logicenv.witness.finding import (
+    WitnessRefused,
+    as_policy,
+    find_witness,
+    goals_of,
+    replay,
+)
+from pytest_logicenv.witness.verdict import (
+    BUDGET,
+    FOUND,
+    IMPOSSIBLE,
+    WITNESS_FORMAT,
+    Budget,
+    WitnessCall,
+    WitnessResult,
+    witness_from_json,
+)
+
+__all__ = [
+    "BUDGET",
+    "FOUND",
+    "IMPOSSIBLE",
+    "WITNESS_FORMAT",
+    "Blocker",
+    "Budget",
+    "Goal",
+    "Refusal",
+    "WitnessCall",
+    "WitnessRefused",
+    "WitnessResult",
+    "as_policy",
+    "find_witness",
+    "goals_of",
+    "replay",
+    "witness_from_json",
+]
