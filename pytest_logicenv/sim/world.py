@@ -27,8 +27,8 @@ contents, for conditions and actions alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
 import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pytest_logicenv.logic.facts import matches

@@ -31,6 +31,11 @@ class Call:
     def ports(self) -> tuple[str, ...]:
         return ACTIONS[self.action].ports
 
+    @property
+    def arguments(self) -> dict[str, str]:
+        """The call as :func:`~pytest_logicenv.sim.actions.perform` takes it."""
+        return dict(zip(self.ports, self.objects, strict=True))
+
 
 #: Told of every call a rule refused: the action, its bound ids (partial: the ports bound so
 #: far), the index of the broken precondition in the action's order and what it reported.

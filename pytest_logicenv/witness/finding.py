@@ -109,7 +109,7 @@ def written(world: WorldState, calls: Sequence[Call]) -> tuple[WitnessCall, ...]
         return obj_id
 
     return tuple(
-        WitnessCall(call.action, tuple((p, reference(o)) for p, o in zip(call.ports, call.objects)))
+        WitnessCall(call.action, tuple((p, reference(o)) for p, o in call.arguments.items()))
         for call in calls
     )
 

@@ -97,7 +97,8 @@ def search(
 
     def stop(why: str) -> Searched:
         elapsed = (clock() - began) * 1000
-        return Searched(None, False, why, len(seen), elapsed, closest, frozenset(estimate.ever_true))
+        true = frozenset(estimate.ever_true)
+        return Searched(None, False, why, len(seen), elapsed, closest, true)
 
     while frontier:
         _, _, node = heapq.heappop(frontier)
@@ -110,7 +111,7 @@ def search(
             if (clock() - began) * 1000 > limits.max_ms:
                 return stop("time")
             world = node.world.copy()
-            if perform(world, call.action, dict(zip(call.ports, call.objects))).violation:
+            if perform(world, call.action, call.arguments).violation:
                 continue
             key = state_key(world)
             if key in seen:

@@ -78,9 +78,7 @@ def test_a_scene_of_three_thousand_objects_stops_at_its_time_budget() -> None:
 
 
 def test_a_goal_longer_than_the_step_budget_says_so() -> None:
-    books = tuple(
-        _obj(f"book_{i}", "Book", "pickupable", size=(0.2, 0.05, 0.3)) for i in range(8)
-    )
+    books = tuple(_obj(f"book_{i}", "Book", "pickupable", size=(0.2, 0.05, 0.3)) for i in range(8))
     shelf = _obj("shelf", "Shelf", "receptacle", size=(3.0, 2.0, 3.0))
     goal = parse_facts([{"on": [f"book_{i}", "shelf"]} for i in range(8)], "goal")
     result = find_witness(_bedroom(*books, shelf), goal, Budget(max_steps=6, max_ms=5000))
