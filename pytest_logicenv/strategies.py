@@ -5,16 +5,16 @@ one layout is what these strategies explore. :func:`scenes` draws scenes that ke
 trajectory's facts true (the setting's and its conditions'), each a :class:`DrawnScene` that
 carries its situation's goal: a run without the goal passes whatever the policy leaves
 undone (an unreachable fault is never seen), so run the policy with ``drawn.run(policy)``
-(its goal, situation and branches, as the plugin runs it) or pass ``goal=drawn.goal`` to
-:func:`~pytest_logicenv.sim.runner.run_policy`. The scenes vary: the room templates or the task
-objects alone, other design and layout seeds (other assets of the same type, other
-enrichment), another room for the agent to start in, distractors of the types the plan and
-the policy name (another room, another surface, one more window) and the objects listed in
-reverse order
-(:class:`~pytest_logicenv.scenes.variation.Variation`). Each choice is drawn as a small integer,
-a boolean or a list whose zero (``False``, empty) is the plain one, so Hypothesis shrinks a
-failing scene toward fewer objects and plainer layouts. Every scene drawn is checked as a
-generated scene is (Table 1, then the facts); one that cannot be built or checked is rejected.
+(its goal, situation and branches, as the plugin runs it: ``drawn.judged_by`` is the
+:class:`~pytest_logicenv.sim.judge.Situation` it is judged in). The scenes vary: the room
+templates or the task objects alone, other design and layout seeds (other assets of the same
+type, other enrichment), another room for the agent to start in, distractors of the types the
+plan and the policy name (another room, another surface, one more window) and the objects
+listed in reverse order (:class:`~pytest_logicenv.scenes.variation.Variation`). Each choice is
+drawn as a small integer, a boolean or a list whose zero (``False``, empty) is the plain one,
+so Hypothesis shrinks a failing scene toward fewer objects and plainer layouts. Every scene
+drawn is checked as a generated scene is (Table 1, then the facts); one that cannot be built or
+checked is rejected.
 
 Laying a scene out takes a fraction of a second, so a test drawing from :func:`scenes` needs
 ``deadline=None`` and the ``too_slow`` health check suppressed::
@@ -29,7 +29,7 @@ Laying a scene out takes a fraction of a second, so a test drawing from :func:`s
     @given(scenes(PLAN))
     def test_tidy_everywhere(drawn):
         drawn.run(tidy_policy).assert_ok()
-        # or, at the least: run_policy(tidy_policy, drawn.scene, goal=drawn.goal).assert_ok()
+        # the same: judge(tidy_policy, drawn.judged_by).assert_ok()
 
 The plugin's ``--logicenv-explore=N`` draws :func:`variations` and builds their scenes in the
 test body instead (``pytest_logicenv.session.explore``). Hypothesis is an optional dependency:
@@ -38,6 +38,7 @@ test body instead (``pytest_logicenv.session.explore``). Hypothesis is an option
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,7 @@ from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import DistractorRequest
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.scenes.variation import Variation, distractor_types, reorder, vary_scene
+from pytest_logicenv.sim.judge import Situation, situation_of
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome
@@ -179,20 +181,24 @@ class DrawnScene:
         """The situation's conditions in the plan's words (``(question, answer)`` pairs)."""
         return situation(self.plan, self.trajectory.paths)
 
-    def run(self, policy: Any, **options: Any) -> Outcome:
-        """Run ``policy`` in the scene as the plugin does: with the situation's goal, its
-        conditions and the plan's other branches (``options``: ``max_ticks``, ``known``)."""
-        from pytest_logicenv.sim.branches import branches_of
-        from pytest_logicenv.sim.runner import run_policy
+    @property
+    def judged_by(self) -> Situation:
+        """What a run in this scene is judged by, as the plugin judges it
+        (:func:`~pytest_logicenv.sim.judge.situation_of`)."""
+        return situation_of(self.plan, self.trajectory, self.scene)
 
-        return run_policy(
-            policy,
-            self.scene,
-            goal=self.goal,
-            situation=self.situation,
-            branches=branches_of(self.plan, self.trajectory),
-            **options,
+    def run(
+        self, policy: Any, *, max_ticks: int | None = None, known: Collection[str] | None = None
+    ) -> Outcome:
+        """Run ``policy`` in the scene as the plugin does: with the situation's goal, its
+        conditions and the plan's other branches; ``known`` names may be absent from it."""
+        from pytest_logicenv.sim.judge import judge
+
+        names = None if known is None else frozenset(known)
+        situation = situation_of(
+            self.plan, self.trajectory, self.scene, known=names, max_ticks=max_ticks
         )
+        return judge(policy, situation)
 
     def __repr__(self) -> str:  # what Hypothesis prints of a falsifying example
         goal = "; ".join(describe(fact) for fact in self.goal) or "nothing"

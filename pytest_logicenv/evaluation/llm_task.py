@@ -23,11 +23,11 @@ from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.ground_truth import Grounded, ground, jaccard, log_cov
-from pytest_logicenv.evaluation.task import Target, measure_runs, physics_metrics
-from pytest_logicenv.logic.plan import Plan, load_plan, located_facts
-from pytest_logicenv.logic.trajectories import situation
+from pytest_logicenv.evaluation.task import measure_runs, physics_metrics
+from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, TaskRequest, prepare
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
 
 
 def evaluate_llm_task(
@@ -68,10 +68,9 @@ def evaluate_llm_task(
     metrics = {**physics_metrics(scenes), "LogCov": log_cov(truth, grounded)}
     metrics["JI"] = jaccard(truth, grounded)
     notes = _notes(entry.manifest(fix="").get("plan", {}), own, scenes, grounded, metrics)
-    targets = [_target(truth, g) for g in grounded]
-    found, run_notes, errors, runs, findings = measure_runs(
-        policies_dir, task_id, targets, _known(truth)
-    )
+    known = plan_names(truth)
+    targets = [_target(truth, g, known) for g in grounded]
+    found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
     metrics.update(found)
     scene_ids = tuple(case.trajectory_id for case in environments.cases)
     return TaskResult(
@@ -106,30 +105,11 @@ def _inputs(
     return load_plan(truth_file), request
 
 
-def _target(truth: Plan, grounded: Grounded) -> Target | None:
+def _target(truth: Plan, grounded: Grounded, known: frozenset[str]) -> Situation | None:
+    """The ground truth's situation the scene realizes, judged with the truth's names."""
     if grounded.trajectory is None:
         return None
-    from pytest_logicenv.sim.branches import branches_of
-
-    trajectory = grounded.trajectory
-    return Target(
-        grounded.scene,
-        trajectory.goal,
-        situation(truth, trajectory.paths),
-        branches_of(truth, trajectory),
-    )
-
-
-def _known(truth: Plan) -> frozenset[str]:
-    """Names the task's policies may use though a scene lacks them: the ground truth's, every
-    catalog type and its rooms."""
-    from pytest_logicenv.scenes.catalog import default_catalog
-    from pytest_logicenv.sim.runner import vocabulary
-
-    names = set(vocabulary([], [fact for _, fact in located_facts(truth)]))
-    names.update(default_catalog().types)
-    names.update(truth.rooms)
-    return frozenset(names)
+    return situation_of(truth, grounded.trajectory, grounded.scene, known=known)
 
 
 def _notes(

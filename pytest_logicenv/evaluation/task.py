@@ -16,7 +16,6 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
-from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import jaccard_index
 from pytest_logicenv.pipeline.environments import (
@@ -29,7 +28,7 @@ from pytest_logicenv.pipeline.environments import (
 from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:
-    from pytest_logicenv.sim.branches import SubtaskBranches
+    from pytest_logicenv.sim.judge import Situation
 
 Metrics = dict[str, float | None]
 
@@ -67,24 +66,8 @@ def evaluate_task(
     notes: list[str] = []
     metrics = {**physics_metrics(prepared.scenes), "LogCov": _log_cov(prepared)}
     metrics["JI"] = _jaccard(prepared, notes)
-    from pytest_logicenv.session.fixture import known_names
-
-    # As under pytest: a name no scene of the task can have is a typo, not a lackbranch.
-    known = known_names(prepared.environments.entry.root)
-    from pytest_logicenv.logic.trajectories import trajectory_for
-    from pytest_logicenv.sim.branches import branches_of
-
-    plan = prepared.plan
-    targets = [
-        Target(
-            scene,
-            case.goal,
-            case.situation,
-            branches_of(plan, trajectory_for(plan, case.conditions)),
-        )
-        for case, scene in zip(prepared.environments.cases, prepared.scenes, strict=True)
-    ]
-    found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets, known)
+    targets = _situations(prepared)
+    found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
     metrics.update(found)
     notes += run_notes
     scene_ids = tuple(case.trajectory_id for case in prepared.environments.cases)
@@ -178,15 +161,18 @@ def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
     ]
 
 
-@dataclass(frozen=True)
-class Target:
-    """One scene to run a task's policies in, with the goal and situation they are judged by."""
+def _situations(prepared: _Prepared) -> list[Situation | None]:
+    """Each scene's situation, judged as under pytest: a name no scene of the task can have
+    is a typo, not a lackbranch (the entry plan's known names)."""
+    from pytest_logicenv.logic.trajectories import trajectory_for
+    from pytest_logicenv.sim.judge import plan_names, situation_of
 
-    scene: Scene
-    goal: tuple[Fact, ...]
-    situation: tuple[tuple[str, str], ...]
-    #: The plan's leaves per subtask, for diagnosis by branch (``sim.branches.branches_of``).
-    branches: tuple[SubtaskBranches, ...] = ()
+    plan = prepared.plan
+    known = plan_names(plan)
+    return [
+        situation_of(plan, trajectory_for(plan, case.conditions), scene, known=known)
+        for case, scene in zip(prepared.environments.cases, prepared.scenes, strict=True)
+    ]
 
 
 #: The outcome kind recorded for every policy in a scene that has no target (it realizes no
@@ -196,8 +182,7 @@ UNMATCHED = "unmatched"
 
 def run_policies(
     policies: Mapping[str, PolicyFactory],
-    targets: Sequence[Target | None],
-    known: frozenset[str],
+    targets: Sequence[Situation | None],
     errors: list[str],
 ) -> tuple[dict[str, list[str]], dict[str, float]]:
     """Each policy's outcome kind per scene, and its seconds over all scenes."""
@@ -205,16 +190,14 @@ def run_policies(
     seconds: dict[str, float] = {}
     for kind, policy in policies.items():
         try:
-            runs[kind], seconds[kind] = _run_all(policy, targets, known)
+            runs[kind], seconds[kind] = _run_all(policy, targets)
         except LogicEnvError as error:  # a policy that cannot even be built
             errors.append(f"the {kind} policy cannot run: {error}")
     return runs, seconds
 
 
-def _run_all(
-    policy: PolicyFactory, targets: Sequence[Target | None], known: frozenset[str]
-) -> tuple[list[str], float]:
-    from pytest_logicenv.sim.runner import run_policy
+def _run_all(policy: PolicyFactory, targets: Sequence[Situation | None]) -> tuple[list[str], float]:
+    from pytest_logicenv.sim.judge import judge
 
     kinds = []
     started = time.perf_counter()
@@ -222,28 +205,19 @@ def _run_all(
         if target is None:
             kinds.append(UNMATCHED)
             continue
-        outcome = run_policy(
-            policy,
-            target.scene,
-            goal=target.goal,
-            situation=target.situation,
-            known=known,
-            branches=target.branches,
-        )
-        kinds.append(outcome.kind)
+        kinds.append(judge(policy, target).kind)
     return kinds, time.perf_counter() - started
 
 
 def measure_runs(
     policies_dir: Path,
     task_id: str,
-    targets: Sequence[Target | None],
-    known: frozenset[str],
+    targets: Sequence[Situation | None],
 ) -> tuple[Metrics, list[str], list[str], dict[str, list[str]], tuple[FaultFinding, ...]]:
     """Run the task's policies in the targets: SceVR, FauDR, ClassAcc and ST, with notes,
     errors, each policy's outcome kinds and the fault findings."""
     policies, notes, errors = load_policies(policies_dir, task_id)
-    runs, seconds = run_policies(policies, targets, known, errors)
+    runs, seconds = run_policies(policies, targets, errors)
     found, findings, fault_notes = fault_metrics(runs, len(targets))
     notes += fault_notes
     if "correct" not in runs and policies:

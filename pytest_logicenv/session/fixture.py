@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pytest_logicenv.cache import Entry, regenerate_hint
 from pytest_logicenv.errors import CacheError, LogicEnvError, PolicyError
 from pytest_logicenv.logic.facts import Fact
-from pytest_logicenv.logic.plan import Plan, located_facts
+from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
 from pytest_logicenv.pipeline.task_request import Case
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from pytest_logicenv.session.explore import Exploration, Explored
     from pytest_logicenv.session.options import LogicEnvState
+    from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
 
 #: Runs a policy (as the runner takes it) in a scene of the environment.
@@ -45,19 +46,12 @@ MARKER_DEFAULT = _MarkerDefault()
 
 @lru_cache(maxsize=64)
 def known_names(entry_root: Path) -> frozenset[str]:
-    """Names a policy of this task may use though a scene lacks them: every catalog type and
-    room type, and every role and type the plan's facts name. Anything else a policy names
-    (a typo such as ``wet_wipe`` for ``wet_wipes``) is an error before the run, not a
-    misleading lackbranch."""
-    from pytest_logicenv.scenes.catalog import default_catalog
-    from pytest_logicenv.sim.runner import vocabulary
+    """The names a policy of this entry's task may use though a scene lacks them
+    (:func:`~pytest_logicenv.sim.judge.plan_names` of the entry's plan)."""
+    from pytest_logicenv.sim.judge import plan_names
 
     entry = Entry(entry_root)
-    plan = load_plan_of(entry, fix=f"regenerate {entry.root}")
-    names = set(vocabulary([], [fact for _, fact in located_facts(plan)]))
-    names.update(default_catalog().types)
-    names.update(plan.rooms)
-    return frozenset(names)
+    return plan_names(load_plan_of(entry, fix=f"regenerate {entry.root}"))
 
 
 class LogicEnv:
@@ -137,17 +131,6 @@ class LogicEnv:
     def trajectory(self) -> Trajectory:
         """The situation as the plan's decision paths (one per subtask), with their leaves."""
         return trajectory_for(self.plan, self.conditions)
-
-    @cached_property
-    def branches(self) -> tuple[Any, ...]:
-        """Per subtask, this situation's leaf and the others, for diagnosis by branch (none
-        when the entry's plan cannot be read: the run is then judged without it)."""
-        from pytest_logicenv.sim.branches import branches_of
-
-        try:
-            return branches_of(self.plan, self.trajectory)
-        except LogicEnvError:
-            return ()
 
     @property
     def _fix(self) -> str:
@@ -271,24 +254,33 @@ class LogicEnv:
             problem = f"the policy cannot run: {error}"
         _fail(problem)  # outside the except: the message alone, not an exception chain
 
-    def _simulator(self, max_ticks: int | None) -> Simulate:
-        """Runs a policy in a scene of this environment (its goal, situation, branches); a
-        policy that cannot be built raises its :class:`LogicEnvError`."""
-        from pytest_logicenv.sim.runner import run_policy
+    def judged_by(self, max_ticks: int | None = None) -> Situation:
+        """What a run in this environment is judged by (its scene, goal, answers, branches
+        and known names, :func:`~pytest_logicenv.sim.judge.situation_of`); a damaged entry
+        fails the test."""
+        from pytest_logicenv.sim.judge import situation_of
 
-        ticks = max_ticks or self.max_ticks
-        options: dict[str, Any] = {"goal": self.goal, "situation": self.situation}
-        options["branches"] = self.branches
-        if ticks:
-            options["max_ticks"] = ticks
         try:
             known = known_names(self.case.entry_root)
-            self.scene  # noqa: B018  # read now: a damaged entry fails here, not mid-run
+            return situation_of(
+                self.plan,
+                self.trajectory,
+                self.scene,
+                known=known,
+                max_ticks=max_ticks or self.max_ticks,
+            )
         except LogicEnvError as error:
             _fail(f"this environment's cache entry is damaged: {error}")
 
+    def _simulator(self, max_ticks: int | None) -> Simulate:
+        """Runs a policy in a scene of this environment's situation; a policy that cannot
+        be built raises its :class:`LogicEnvError`."""
+        from pytest_logicenv.sim.judge import judge
+
+        situation = self.judged_by(max_ticks)
+
         def simulate(policy: Any, scene: Scene) -> Outcome:
-            return run_policy(policy, scene, known=known, **options)
+            return judge(policy, situation.in_scene(scene))
 
         return simulate
 

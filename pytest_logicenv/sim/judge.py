@@ -1,0 +1,123 @@
+"""Judge a policy in a situation: the one way a run is set up, whoever asks for it.
+
+A :class:`Situation` is everything a run is judged by besides the policy: the scene, the goal
+facts a SUCCESS must have made true, the situation's answers in the plan's words, the plan's
+branches (for diagnosis by branch), the names a policy may use though the scene lacks them,
+and the tick budget. :func:`situation_of` makes one from a plan, a trajectory and a scene,
+the way the fixture, ``logicenv run``, the evaluation, the strategies and exploration all
+make it; :func:`judge` runs a policy in it. Nothing else calls
+:func:`~pytest_logicenv.sim.runner.run_policy` with a plan's facts, so the five cannot judge
+the same run differently.
+
+>>> from pytest_logicenv.logic.plan import plan_from_paper
+>>> from pytest_logicenv.logic.trajectories import select
+>>> from pytest_logicenv.scenes.scene_model import Scene
+>>> plan = plan_from_paper([{"Is the window open?": {"YES": "Close it.", "NO": "Do nothing."}}])
+>>> trajectory = select(plan).trajectories[0]
+>>> situation = situation_of(plan, trajectory, Scene("empty"))
+>>> situation.id, situation.answers
+('window=yes', (('Is the window open?', 'YES'),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from pytest_logicenv.logic.facts import Fact
+from pytest_logicenv.logic.plan import Plan, located_facts
+from pytest_logicenv.logic.trajectories import Trajectory, situation
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.branches import SubtaskBranches, branches_of
+from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, Policy, run_policy, vocabulary
+
+__all__ = ["Situation", "judge", "plan_names", "scene_situation", "situation_of"]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a run in one scene is judged by. ``answers`` are the trajectory's conditions as
+    ``(question, answer)`` pairs (``None``: the scene's provenance conditions); ``known`` the
+    names a policy may use though this scene lacks them (``None``: names are not checked);
+    ``plan`` and ``trajectory`` the situation's source, when it has one."""
+
+    id: str
+    scene: Scene
+    goal: tuple[Fact, ...] = ()
+    answers: tuple[tuple[str, str], ...] | None = None
+    branches: tuple[SubtaskBranches, ...] = ()
+    known: frozenset[str] | None = None
+    max_ticks: int = DEFAULT_MAX_TICKS
+    plan: Plan | None = None
+    trajectory: Trajectory | None = None
+
+    def in_scene(self, scene: Scene) -> Situation:
+        """The same situation in another scene of it (a variation, a redesigned layout)."""
+        return replace(self, scene=scene)
+
+    def adding_goal(self, facts: Iterable[Fact]) -> Situation:
+        """This situation with more goal facts (``logicenv run --goal`` beside a plan)."""
+        return replace(self, goal=(*self.goal, *facts))
+
+
+def situation_of(
+    plan: Plan,
+    trajectory: Trajectory,
+    scene: Scene,
+    *,
+    known: frozenset[str] | None = None,
+    max_ticks: int | None = None,
+) -> Situation:
+    """The situation ``trajectory`` of ``plan`` is in ``scene``: its goal, its answers in the
+    plan's words and the plan's branches, as every caller judges it."""
+    return Situation(
+        trajectory.id,
+        scene,
+        goal=trajectory.goal,
+        answers=situation(plan, trajectory.paths),
+        branches=branches_of(plan, trajectory),
+        known=known,
+        max_ticks=max_ticks or DEFAULT_MAX_TICKS,
+        plan=plan,
+        trajectory=trajectory,
+    )
+
+
+def scene_situation(
+    scene: Scene,
+    *,
+    goal: Iterable[Fact] = (),
+    known: frozenset[str] | None = None,
+    max_ticks: int | None = None,
+) -> Situation:
+    """A scene judged without a plan: only ``goal`` must hold (``logicenv run --goal``)."""
+    return Situation(
+        scene.id, scene, goal=tuple(goal), known=known, max_ticks=max_ticks or DEFAULT_MAX_TICKS
+    )
+
+
+def judge(policy: Policy, situation: Situation) -> Outcome:
+    """Run ``policy`` once in ``situation`` and classify the outcome (what
+    :func:`~pytest_logicenv.sim.runner.run_policy` raises for bad input, this raises)."""
+    return run_policy(
+        policy,
+        situation.scene,
+        goal=situation.goal,
+        situation=situation.answers,
+        max_ticks=situation.max_ticks,
+        known=situation.known,
+        branches=situation.branches,
+    )
+
+
+def plan_names(plan: Plan) -> frozenset[str]:
+    """Names a policy of this plan's task may use though a scene lacks them: every catalog
+    type and room type, and every role and type the plan's facts name. Anything else a
+    policy names (``wet_wipe`` for ``wet_wipes``) is an error before the run, not a
+    misleading lackbranch."""
+    names = set(vocabulary([], [fact for _, fact in located_facts(plan)]))
+    names.update(default_catalog().types)
+    names.update(plan.rooms)
+    return frozenset(names)
