@@ -40,7 +40,7 @@ from __future__ import annotations
 import difflib
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pytest_logicenv.errors import PolicyError
@@ -51,6 +51,7 @@ from pytest_logicenv.sim.preconditions import (
     Bound,
     Broken,
     Precondition,
+    Requirement,
     accepts,
     appliance_closed,
     appliance_off,
@@ -165,9 +166,37 @@ class PolicyStopped(BaseException):
 
 
 @dataclass(frozen=True)
+class Change:
+    """One fact an action makes true, as data: ``port``'s state ``state`` becomes ``value``
+    (``kind`` ``state``), the agent holds ``port`` (``held``), or ``port`` rests on or in
+    ``target`` (``on``/``in``; ``target`` "" is the floor). The effect the simulator runs is
+    made of these (:func:`_applied`), so what checks read is what runs."""
+
+    kind: str
+    port: str
+    state: str = ""
+    value: bool = True
+    target: str = ""
+
+    def apply(self, world: WorldState, bound: Bound) -> None:
+        obj = bound[self.port]
+        if self.kind == "state":
+            world.set_state(obj, self.state, self.value)
+        elif self.kind == "held":
+            world.hold(obj)
+        else:
+            world.place(obj, bound[self.target] if self.target else None, self.kind)
+
+
+def _state(port: str, state: str, value: bool) -> Change:
+    return Change("state", port, state, value)
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     """An action: its ports in order, its preconditions in the order they are checked, its
-    effect (called only when every precondition holds) and the effect in words."""
+    effect (called only when every precondition holds), the effect in words and, as data,
+    the facts it makes true (``changes``; GoTo moves the agent and changes none)."""
 
     name: str
     ports: tuple[str, ...]
@@ -176,6 +205,7 @@ class ActionSpec:
     effects: tuple[str, ...]
     #: Ports that may also name a room (``GoTo(Kitchen)``).
     room_ports: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
 
     @property
     def does(self) -> str:
@@ -203,40 +233,23 @@ def _go_to(world: WorldState, bound: Bound) -> None:
     world.move_agent(room, world.ground(target), station, at if at[0] else None)
 
 
-def _pick_up(world: WorldState, bound: Bound) -> None:
-    world.hold(bound["object"])
-
-
-def _put(relation: str) -> Callable[[WorldState, Bound], None]:
+def _applied(changes: Sequence[Change]) -> Callable[[WorldState, Bound], None]:
     def effect(world: WorldState, bound: Bound) -> None:
-        world.place(bound["object"], bound["target"], relation)
+        for change in changes:
+            change.apply(world, bound)
 
     return effect
 
 
-def _set(port: str, state: str, value: bool) -> Callable[[WorldState, Bound], None]:
-    def effect(world: WorldState, bound: Bound) -> None:
-        world.set_state(bound[port], state, value)
+def _with_controls(changes: Sequence[Change]) -> Callable[[WorldState, Bound], None]:
+    """The changes, to the target and what it controls (a knob's burner) alike."""
 
-    return effect
-
-
-def _toggle(value: bool) -> Callable[[WorldState, Bound], None]:
     def effect(world: WorldState, bound: Bound) -> None:
         target = bound["target"]
         for obj in (target, *controlled_by(world, target)):
-            world.set_state(obj, "toggled", value)
+            _applied(changes)(world, {**bound, "target": obj})
 
     return effect
-
-
-def _pour(world: WorldState, bound: Bound) -> None:
-    world.set_state(bound["target"], "filled", True)
-    world.set_state(bound["object"], "filled", False)
-
-
-def _drop(world: WorldState, bound: Bound) -> None:
-    world.place(bound["object"], None, "on")
 
 
 # --------------------------------------------------------------------------- the actions
@@ -246,12 +259,20 @@ def _spec(
     name: str,
     ports: Sequence[str],
     preconditions: Sequence[Precondition],
-    effect: Callable[[WorldState, Bound], None],
+    changes: Sequence[Change],
     effects: Sequence[str],
+    effect: Callable[[WorldState, Bound], None] | None = None,
     room_ports: Sequence[str] = (),
 ) -> ActionSpec:
+    """An action whose effect is its ``changes`` (or ``effect``, which makes them and more)."""
     return ActionSpec(
-        name, tuple(ports), tuple(preconditions), effect, tuple(effects), tuple(room_ports)
+        name,
+        tuple(ports),
+        tuple(preconditions),
+        effect or _applied(changes),
+        tuple(effects),
+        tuple(room_ports),
+        tuple(changes),
     )
 
 
@@ -262,10 +283,12 @@ def _switch(
     value: bool,
     extra: Sequence[Precondition] = (),
     effect: str = "",
-    apply: Callable[[WorldState, Bound], None] | None = None,
+    controls: bool = False,
 ) -> ActionSpec:
     """An action that sets ``state`` of a reachable ``target`` that has ``prop`` and is not
-    already in that state (Open, Close, ToggleOn, ToggleOff, Fill, Wet)."""
+    already in that state (Open, Close, ToggleOn, ToggleOff, Fill, Wet); with ``controls``,
+    of what the target controls too."""
+    changes = [_state("target", state, value)]
     return _spec(
         name,
         ["target"],
@@ -275,8 +298,9 @@ def _switch(
             in_state("target", state, not value),
             *extra,
         ],
-        apply or _set("target", state, value),
+        changes,
         [effect or f"`target` is {state_word(state, value)}"],
+        _with_controls(changes) if controls else None,
     )
 
 
@@ -308,29 +332,30 @@ ACTIONS: Mapping[str, ActionSpec] = {
             "GoTo",
             ["target"],
             [open_way("target")],
-            _go_to,
+            [],
             ["the agent stands next to `target` (a room: in it, at no object), with what it holds"],
+            _go_to,
             room_ports=["target"],
         ),
         _spec(
             "PickUp",
             ["object"],
             [next_to("object"), has_property("object", "pickupable"), hand_free()],
-            _pick_up,
+            [Change("held", "object")],
             ["the agent holds `object`"],
         ),
         _spec(
             "PutOn",
             ["object", "target"],
             _receive("on"),
-            _put("on"),
+            [Change("on", "object", target="target")],
             ["`object` rests on `target`; the agent's hand is free"],
         ),
         _spec(
             "PutIn",
             ["object", "target"],
             _receive("in"),
-            _put("in"),
+            [Change("in", "object", target="target")],
             ["`object` is in `target`; the agent's hand is free"],
         ),
         _switch("Open", "openable", "open", True, [appliance_off("target")]),
@@ -342,7 +367,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
             True,
             [appliance_closed("target")],
             f"`target` is on; {_KNOB}",
-            _toggle(True),
+            controls=True,
         ),
         _switch(
             "ToggleOff",
@@ -350,7 +375,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
             "toggled",
             False,
             effect=f"`target` is off; {_KNOB}",
-            apply=_toggle(False),
+            controls=True,
         ),
         _spec(
             "Clean",
@@ -361,7 +386,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 wet_if_wettable("tool"),
                 in_state("target", "dirty", True),
             ],
-            _set("target", "dirty", False),
+            [_state("target", "dirty", False)],
             ["`target` is clean"],
         ),
         _switch(
@@ -384,7 +409,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
             "Empty",
             ["target"],
             [holding("target"), in_state("target", "filled", True)],
-            _set("target", "filled", False),
+            [_state("target", "filled", False)],
             ["`target` is empty"],
         ),
         _spec(
@@ -398,7 +423,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 has_property("target", "fillable"),
                 in_state("target", "filled", False),
             ],
-            _pour,
+            [_state("target", "filled", True), _state("object", "filled", False)],
             ["`target` is filled; `object` is empty"],
         ),
         _spec(
@@ -410,7 +435,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "sliced", False),
                 *_tool("tool", "cutting_tool"),
             ],
-            _set("target", "sliced", True),
+            [_state("target", "sliced", True)],
             ["`target` is sliced"],
         ),
         _spec(
@@ -422,14 +447,14 @@ ACTIONS: Mapping[str, ActionSpec] = {
                 in_state("target", "used_up", True),
                 *_tool("source", "refill_source"),
             ],
-            _set("target", "used_up", False),
+            [_state("target", "used_up", False)],
             ["`target` is no longer used up (extension)"],
         ),
         _spec(
             "Drop",
             ["object"],
             [holding("object")],
-            _drop,
+            [Change("on", "object")],
             ["`object` lies on the floor where the agent stands"],
         ),
     )
@@ -442,12 +467,16 @@ ACTIONS: Mapping[str, ActionSpec] = {
 @dataclass(frozen=True)
 class RuleRow:
     """One row of the action table: an action (or a rule every action obeys) with its ports,
-    its preconditions in order as ``(rule, text, outcome when broken)``, and its effects."""
+    its preconditions in order as ``(rule, text, outcome when broken)``, and its effects; as
+    data, the facts it makes true and what its rules ask that a check before any scene can
+    judge (:mod:`pytest_logicenv.sim.achievable` reads them)."""
 
     action: str
     ports: tuple[str, ...]
     preconditions: tuple[tuple[str, str, str], ...]
     effects: tuple[str, ...]
+    changes: tuple[Change, ...] = ()
+    requires: tuple[Requirement, ...] = ()
 
 
 #: The name the table gives the binding rules and the physics.
@@ -461,7 +490,9 @@ def action_table() -> list[RuleRow]:
     rows = [RuleRow(EVERY_PORT, (), _with_outcomes(BINDING_RULES), ())]
     for spec in ACTIONS.values():
         rules = tuple((rule.code, rule.text) for rule in spec.preconditions)
-        rows.append(RuleRow(spec.name, spec.ports, _with_outcomes(rules), spec.effects))
+        needs = tuple(rule.requires for rule in spec.preconditions if rule.requires)
+        row = RuleRow(spec.name, spec.ports, _with_outcomes(rules), spec.effects)
+        rows.append(replace(row, changes=spec.changes, requires=needs))
     rows.append(RuleRow(AFTER_EVERY_ACTION, (), (), PHYSICS_RULES))
     return rows
 

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from pytest_logicenv.sim.world import BASIN_TYPES, WATER_SOURCE_TYPES, WorldObject, WorldState
 
@@ -47,6 +48,30 @@ PHYSICS_RULES: tuple[str, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Settling:
+    """One state heat or water sets by itself, on an object with property ``needs`` (""
+    for any): what :func:`settle` runs and what checks before any scene read."""
+
+    rule: str
+    needs: str
+    state: str
+    value: bool
+
+
+#: What heat does to what it holds; an object-specific source (a coffee machine) fills too.
+HEAT: tuple[Settling, ...] = (Settling("heat", "cookable", "cooked", True),)
+HEAT_FILL = Settling("heat", "fillable", "filled", True)
+#: What running water does to what lies in or on its basin.
+WATER: tuple[Settling, ...] = (
+    Settling("water", "fillable", "filled", True),
+    Settling("water", "wettable", "wet", True),
+    Settling("water", "", "dirty", False),
+)
+#: Every state the physics sets.
+SETTLINGS: tuple[Settling, ...] = (*HEAT, HEAT_FILL, *WATER)
+
+
 def settle(world: WorldState) -> None:
     """Apply heat and water to everything they reach."""
     for source in list(world.objects.values()):
@@ -59,26 +84,21 @@ def settle(world: WorldState) -> None:
 
 
 def _heat(world: WorldState, source: WorldObject) -> None:
+    rules = (*HEAT, HEAT_FILL) if source.accepts else HEAT
     for inner in world.descendants(source):
-        if inner.has("cookable"):
-            _set(world, inner, "cooked", True)
-        if source.accepts and inner.has("fillable"):
-            _set(world, inner, "filled", True)
+        _apply(world, inner, rules)
 
 
 def soak(world: WorldState, obj: WorldObject) -> None:
     """What running water does to ``obj``: fills it, wets it, washes it."""
-    if obj.has("fillable"):
-        _set(world, obj, "filled", True)
-    if obj.has("wettable"):
-        _set(world, obj, "wet", True)
-    if obj.states.get("dirty", False):
-        _set(world, obj, "dirty", False)
+    _apply(world, obj, WATER)
 
 
-def _set(world: WorldState, obj: WorldObject, state: str, value: bool) -> None:
-    if obj.states.get(state, False) != value:
-        world.set_state(obj, state, value)
+def _apply(world: WorldState, obj: WorldObject, rules: tuple[Settling, ...]) -> None:
+    for rule in rules:
+        able = not rule.needs or obj.has(rule.needs)
+        if able and obj.states.get(rule.state, False) != rule.value:
+            world.set_state(obj, rule.state, rule.value)
 
 
 def controlled_by(world: WorldState, control: WorldObject) -> list[WorldObject]:

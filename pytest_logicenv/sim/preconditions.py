@@ -33,14 +33,31 @@ class Broken:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """What a rule asks of the objects, as data that checks before any scene read (the plan's
+    goal checks, :mod:`pytest_logicenv.sim.achievable`): ``property`` (``port`` has property
+    ``name``), ``state`` (``port``'s state ``name`` is ``value``), ``held`` (the agent holds
+    ``port``), ``accepts`` and ``room`` (``port`` fits ``other``, by the relation ``name``),
+    ``water`` (``port`` is under running water)."""
+
+    kind: str
+    port: str
+    name: str = ""
+    value: bool = True
+    other: str = ""
+
+
+@dataclass(frozen=True)
 class Precondition:
-    """One rule an action checks: its name, its text in the table, its check, and the ports
-    it needs within reach (the binder prefers the candidate at hand for those)."""
+    """One rule an action checks: its name, its text in the table, its check, the ports it
+    needs within reach (the binder prefers the candidate at hand for those) and, for the
+    rules a check before any scene can judge, what it asks as data."""
 
     code: str
     text: str
     check: Callable[[WorldState, Bound], Broken | None]
     reach: tuple[str, ...] = ()
+    requires: Requirement | None = None
 
 
 # How a boolean state reads in messages: (when true, when false).
@@ -155,7 +172,8 @@ def holding(port: str) -> Precondition:
         fact = "the agent holds nothing" if held is None else f"the agent holds {held.label}"
         return Broken(f"the agent holds {obj.label}", (fact,))
 
-    return Precondition("holding", f"the agent holds {_port(port)}", check, reach=(port,))
+    text = f"the agent holds {_port(port)}"
+    return Precondition("holding", text, check, (port,), Requirement("held", port))
 
 
 # --------------------------------------------------------------------------- what objects are
@@ -170,7 +188,8 @@ def has_property(port: str, prop: str) -> Precondition:
             return None
         return Broken(f"{obj.label} is {word}", (f"{obj.label} ({obj.type}) is not {word}",))
 
-    return Precondition(prop, f"{_port(port)} is {word} (property `{prop}`)", check)
+    text = f"{_port(port)} is {word} (property `{prop}`)"
+    return Precondition(prop, text, check, requires=Requirement("property", port, prop))
 
 
 def in_state(port: str, state: str, value: bool) -> Precondition:
@@ -184,7 +203,8 @@ def in_state(port: str, state: str, value: bool) -> Precondition:
         )
 
     code = state if value else f"not_{state}"
-    return Precondition(code, f"{_port(port)} is {state_word(state, value)}", check)
+    text = f"{_port(port)} is {state_word(state, value)}"
+    return Precondition(code, text, check, requires=Requirement("state", port, state, value))
 
 
 def open_if_openable(port: str) -> Precondition:
@@ -261,16 +281,23 @@ def accepts(obj_port: str, target_port: str) -> Precondition:
         )
 
     text = f"an object-specific {_port(target_port)} takes the type of {_port(obj_port)}"
-    return Precondition("compatible", text, check)
+    needs = Requirement("accepts", obj_port, other=target_port)
+    return Precondition("compatible", text, check, requires=needs)
+
+
+def room_measure(size: tuple[float, float, float], relation: str) -> float:
+    """What a receptacle's room is measured in: volume for ``in``, floor area for ``on``."""
+    x, y, z = size
+    return x * y * z if relation == "in" else x * z
 
 
 def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
     """An object-specific receptacle (a toaster, a towel holder) takes one object at a time;
-    others take what fits: volumes for ``in``, floor areas for ``on``."""
+    others take what fits: volumes for ``in``, floor areas for ``on``
+    (:func:`room_measure`)."""
 
     def measure(obj: WorldObject) -> float:
-        x, y, z = obj.size
-        return x * y * z if relation == "in" else x * z
+        return room_measure(obj.size, relation)
 
     def check(world: WorldState, bound: Bound) -> Broken | None:
         obj, target = bound[obj_port], bound[target_port]
@@ -299,7 +326,8 @@ def has_room(obj_port: str, target_port: str, relation: str) -> Precondition:
         f"{_port(target_port)} has room for {_port(obj_port)} (by {measure_text}; "
         "an object-specific receptacle takes one object)"
     )
-    return Precondition("room", text, check)
+    needs = Requirement("room", obj_port, relation, other=target_port)
+    return Precondition("room", text, check, requires=needs)
 
 
 def _size(obj: WorldObject, relation: str) -> str:
@@ -329,7 +357,7 @@ def under_running_water(port: str) -> Precondition:
         f"{_port(port)} is under a running faucet: in or on its basin, or held while the "
         "agent stands at that sink (not elsewhere along its counter)"
     )
-    return Precondition("running_water", text, check)
+    return Precondition("running_water", text, check, requires=Requirement("water", port))
 
 
 def _no_water_facts(world: WorldState, obj: WorldObject) -> tuple[str, ...]:
