@@ -14,7 +14,8 @@ Answers are parsed tolerantly but only as JSON, read by
 :func:`~pytest_logicenv.logic.plan.plan_from_json` and checked by everything that would reject
 the plan later: the plan rules (:func:`~pytest_logicenv.logic.rules.check_plan`) and, with a
 catalog, what the scene stages find (:func:`~pytest_logicenv.scenes.feasibility.world_violations`:
-states a type cannot have, rooms, parts, designs that cannot hold a situation). Every
+states a type cannot have, rooms, parts, designs that cannot hold a situation) and goals no
+action reaches (:func:`~pytest_logicenv.sim.achievable.goal_violations`). Every
 violation goes back to the model, which answers again (the paper's rule-guided iterative
 refinement), up to ``max_rounds`` answers per step; then :class:`PlanDerivationError` holds
 the last violations, every exchange and, when the last answer was a plan, that plan document,
@@ -171,16 +172,19 @@ def acceptance_violations(
     strategy: str = "minimal",
 ) -> list[Violation]:
     """Everything a derived plan must pass: the plan rules (facts required), then, with a
-    ``catalog``, what the scene stages would reject. ``logicenv plan`` and the planner's
-    refinement loop apply the same."""
+    ``catalog``, what the scene stages would reject and the goals no action of the simulator
+    reaches (:func:`~pytest_logicenv.sim.achievable.goal_violations`). ``logicenv plan`` and
+    the planner's refinement loop apply the same."""
     if catalog is not None and known_types is None:
         known_types = frozenset(catalog.types)
     violations = check_plan(plan, known_types=known_types, require_facts=True)
     if violations or catalog is None:
         return violations
-    from pytest_logicenv.scenes.feasibility import world_violations  # the designer, lazily
+    # the designer and the simulator's rules, lazily: a plan without facts needs neither
+    from pytest_logicenv.scenes.feasibility import world_violations
+    from pytest_logicenv.sim.achievable import goal_violations
 
-    return world_violations(plan, catalog, strategy=strategy)
+    return [*world_violations(plan, catalog, strategy=strategy), *goal_violations(plan, catalog)]
 
 
 class LLMPlanner:

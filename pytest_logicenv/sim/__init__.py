@@ -3,7 +3,11 @@
 * :mod:`~pytest_logicenv.sim.world`: the mutable state of one run (objects, parents, states,
   the agent).
 * :mod:`~pytest_logicenv.sim.actions`: what the agent can do, with preconditions and effects
-  after AI2-THOR; a broken precondition is a structured violation.
+  after AI2-THOR; a broken precondition is a structured violation. What each action makes
+  true and what its rules ask are data too (``Change``, ``Requirement``), and its effect is
+  made of them.
+* :mod:`~pytest_logicenv.sim.achievable`: goal facts of a plan no sequence of actions can
+  make true, read from that data before any scene (the plan checks' ``goal`` and ``label``).
 * :mod:`~pytest_logicenv.sim.agent`: the API a policy acts and looks through.
 * :mod:`~pytest_logicenv.sim.leaves` and :mod:`~pytest_logicenv.sim.controls`: py_trees
   leaves (one per action, conditions over facts) and control helpers: what policies are built

@@ -86,6 +86,11 @@ def state_word(state: str, value: bool) -> str:
     return true_word if value else false_word
 
 
+def property_word(prop: str) -> str:
+    """How having ``prop`` reads: ``a receptacle``, ``a cleaning tool``, ``pickupable``."""
+    return _PROPERTY_WORDS.get(prop, prop)
+
+
 def _port(port: str) -> str:
     return f"`{port}`"
 
