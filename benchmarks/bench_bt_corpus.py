@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from pytest_logicenv.errors import PolicyError
-from pytest_logicenv.scenes.scene_model import load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.bt import load_bt_xml
 from pytest_logicenv.sim.bt.catalog import BUILTINS
 from pytest_logicenv.sim.runner import run_policy

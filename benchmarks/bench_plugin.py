@@ -76,7 +76,7 @@ def write_plain(root: Path, count: int) -> None:
         "from policies import correct",
         "from pytest_logicenv.logic.facts import parse_facts",
         "from pytest_logicenv.sim.runner import run_policy",
-        "from pytest_logicenv.scenes.scene_model import load_scene",
+        "from pytest_logicenv.scenes.scene_json import load_scene",
         f"ENTRY = Path({str(entry)!r})",
         "TRAJ = json.loads((ENTRY / 'trajectories.json').read_text())['trajectories']",
         "SCENES = [load_scene(ENTRY / 'scenes' / (t['id'] + '.json')) for t in TRAJ]",

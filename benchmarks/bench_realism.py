@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.realism import Realism, measure
-from pytest_logicenv.scenes.scene_model import load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 

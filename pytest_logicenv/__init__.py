@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from pytest_logicenv.logic.facts import evaluate, parse_fact
     from pytest_logicenv.logic.plan import Plan, load_plan
     from pytest_logicenv.logic.trajectories import Selection, Trajectory, select
-    from pytest_logicenv.scenes.scene_model import Scene, load_scene
+    from pytest_logicenv.scenes.scene_json import load_scene
+    from pytest_logicenv.scenes.scene_model import Scene
     from pytest_logicenv.session.fixture import LogicEnv
     from pytest_logicenv.sim.bt.policy import XmlPolicy, load_bt_xml
     from pytest_logicenv.sim.outcome import Outcome
@@ -71,7 +72,7 @@ _LAZY = {
     "LLMRequestError": "pytest_logicenv.llm.exchange",
     "PlanDerivationError": "pytest_logicenv.llm.exchange",
     "SceneDesignError": "pytest_logicenv.llm.exchange",
-    "load_scene": "pytest_logicenv.scenes.scene_model",
+    "load_scene": "pytest_logicenv.scenes.scene_json",
 }
 
 __all__ = [

@@ -69,7 +69,6 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
         "pytest_logicenv.llm.planner",
         "pytest_logicenv.llm.scene_designer",
         "pytest_logicenv.mutation.mutants",
-        "pytest_logicenv.pipeline.entry_files",
         "pytest_logicenv.pipeline.generators",
         "pytest_logicenv.pipeline.kept_scenes",
         "pytest_logicenv.pipeline.plan_choice",
@@ -77,12 +76,9 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
         "pytest_logicenv.report.files",
         "pytest_logicenv.report.html",
         "pytest_logicenv.report.runs",
-        "pytest_logicenv.scenes.catalog.metadata",
-        "pytest_logicenv.scenes.catalog.type_model",
         "pytest_logicenv.scenes.catalog.user_types",
         "pytest_logicenv.scenes.realization",
         "pytest_logicenv.scenes.render.picture",
-        "pytest_logicenv.scenes.scene_model",
         "pytest_logicenv.session.collection",
         "pytest_logicenv.session.explore",
         "pytest_logicenv.session.fixture",
@@ -99,20 +95,6 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
 )
 #: Sets of modules that still import each other; a cycle found must lie inside one of these.
 KNOWN_CYCLES: tuple[frozenset[str], ...] = (
-    frozenset(["pytest_logicenv.scenes.scene_json", "pytest_logicenv.scenes.scene_model"]),
-    frozenset(["pytest_logicenv.scenes.catalog.clip", "pytest_logicenv.scenes.catalog.type_model"]),
-    frozenset(
-        ["pytest_logicenv.scenes.catalog.loading", "pytest_logicenv.scenes.catalog.metadata"]
-    ),
-    frozenset(
-        [
-            "pytest_logicenv.scenes.design.assets",
-            "pytest_logicenv.scenes.design.distractors",
-            "pytest_logicenv.scenes.design.draft",
-            "pytest_logicenv.scenes.design.part_completion",
-            "pytest_logicenv.scenes.design.placement",
-        ]
-    ),
     frozenset(
         [
             "pytest_logicenv.sim.bt",

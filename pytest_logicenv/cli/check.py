@@ -16,7 +16,8 @@ from typing import Any
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
-from pytest_logicenv.scenes.scene_model import SCENE_FORMAT, Scene
+from pytest_logicenv.scenes.scene_json import scene_from_json
+from pytest_logicenv.scenes.scene_model import SCENE_FORMAT
 
 _FORMAT_FAMILY = SCENE_FORMAT.split("/")[0] + "/"
 
@@ -74,7 +75,7 @@ def _summary(result: SceneCheck) -> str:
 def run(args: argparse.Namespace) -> int:
     results = []
     for path, data in scene_files(args.paths):
-        scene = Scene.from_json(data, source=str(path))
+        scene = scene_from_json(data, source=str(path))
         result = check_scene(scene)
         results.append(result)
         print(f"{path}: {'PASS' if result.passed else 'FAIL'}: {_summary(result)}")

@@ -79,7 +79,7 @@ def run_command(args: argparse.Namespace) -> int:
     from pytest_logicenv.logic.plan import load_plan
     from pytest_logicenv.logic.trajectories import situation as situation_of
     from pytest_logicenv.logic.trajectories import trajectory_for
-    from pytest_logicenv.scenes.scene_model import load_scene
+    from pytest_logicenv.scenes.scene_json import load_scene
     from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
 
     scenes = [load_scene(path) for path in args.scenes]

@@ -17,7 +17,7 @@ from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
 from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.render import render_svg
-from pytest_logicenv.scenes.scene_model import load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -57,7 +57,7 @@ def evaluate_llm_task(
             rootdir=rootdir,
         )
         from pytest_logicenv.pipeline.environments import load_plan_of
-        from pytest_logicenv.scenes.scene_model import load_scene
+        from pytest_logicenv.scenes.scene_json import load_scene
 
         entry = environments.entry
         own = load_plan_of(entry, fix=f"delete {entry.root} to derive the plan again")

@@ -89,7 +89,7 @@ def _prepare(
     """The task's environments, exactly as the plugin prepares them (same cache and keys, so a
     committed cache is reused), or why there are none."""
     from pytest_logicenv.pipeline.environments import load_plan_of
-    from pytest_logicenv.scenes.scene_model import load_scene
+    from pytest_logicenv.scenes.scene_json import load_scene
 
     try:
         task = json.loads(task_file.read_text(encoding="utf-8"))

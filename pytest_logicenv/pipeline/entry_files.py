@@ -28,6 +28,9 @@ from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.scenes.export import to_house
+from pytest_logicenv.scenes.render import render_svg
+from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.version import __version__
 
@@ -115,12 +118,9 @@ def exchange_files(exchanges: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
 
 def _scene_files(scene: Scene, trajectory_id: str) -> dict[str, bytes]:
     """A scene, its picture and its AI2-THOR house, side by side in the entry."""
-    from pytest_logicenv.scenes.export import to_house
-    from pytest_logicenv.scenes.render import render_svg
-
     stem = f"{SCENES}/{safe_file_name(trajectory_id)}"
     return {
-        f"{stem}.json": dumps(scene.to_json()),
+        f"{stem}.json": dumps(scene_to_json(scene)),
         f"{stem}.svg": render_svg(scene).encode("utf-8"),
         f"{stem}.house.json": dumps(to_house(scene)),
     }

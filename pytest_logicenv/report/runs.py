@@ -117,7 +117,7 @@ def _picture(
     if not result:
         return ""
     from pytest_logicenv.scenes.render import render_svg
-    from pytest_logicenv.scenes.scene_model import load_scene
+    from pytest_logicenv.scenes.scene_json import load_scene
     from pytest_logicenv.sim.outcome import Outcome
 
     try:

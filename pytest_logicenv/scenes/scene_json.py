@@ -1,10 +1,8 @@
 """The JSON form of a :class:`~pytest_logicenv.scenes.scene_model.Scene`: one writer and one reader
-per part, so that a new field is one line in each.
+per part, so that a new field is one line in each, and :func:`load_scene` for a scene file.
 
-``Scene.to_json`` and ``Scene.from_json`` call :func:`scene_to_json` and
-:func:`scene_from_json`. Reading checks the format version, and turns any missing key or
-value of the wrong type into a :class:`~pytest_logicenv.errors.SceneError` that names the
-source.
+Reading checks the format version, and turns any missing key or value of the wrong type into a
+:class:`~pytest_logicenv.errors.SceneError` that names the source.
 
 >>> from pytest_logicenv.scenes.scene_model import Room, Scene
 >>> scene = Scene("s", rooms=(Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3))),))
@@ -19,8 +17,10 @@ pytest_logicenv.errors.SceneError: s.json: malformed scene (KeyError: 'id')
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import read_json_file
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
@@ -173,6 +173,18 @@ def _dropped_object_json(dropped: DroppedObject) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- reading
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read a scene file; errors name the file."""
+    path = Path(path)
+    try:
+        data = read_json_file(path, SceneError)
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such scene file") from None
+    except OSError as error:
+        raise SceneError(f"{path}: cannot be read ({error.strerror or error})") from None
+    return scene_from_json(data, source=str(path))
 
 
 def scene_from_json(data: Any, source: str = "scene") -> Scene:

@@ -22,8 +22,8 @@ on it directly:
 >>> from pytest_logicenv.logic.facts import evaluate, parse_fact
 >>> evaluate(parse_fact({"exists": "toy", "where": {"on": "Floor"}}), scene)
 True
->>> Scene.from_json(scene.to_json()) == scene
-True
+
+Its JSON form, and reading a scene file, are in :mod:`pytest_logicenv.scenes.scene_json`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from pathlib import Path
-from typing import Any
 
 from pytest_logicenv.errors import SceneError
 
@@ -440,21 +438,6 @@ class Scene:
     def with_objects(self, objects: Sequence[SceneObject]) -> Scene:
         return replace(self, objects=tuple(objects))
 
-    # -- JSON (scenes/scene_json.py, which imports this module, hence the local imports) ---
-
-    def to_json(self) -> dict[str, Any]:
-        """This scene as JSON (written by :mod:`pytest_logicenv.scenes.scene_json`)."""
-        from pytest_logicenv.scenes.scene_json import scene_to_json
-
-        return scene_to_json(self)
-
-    @classmethod
-    def from_json(cls, data: Any, source: str = "scene") -> Scene:
-        """Read a scene; a :class:`SceneError` names ``source`` and the bad key."""
-        from pytest_logicenv.scenes.scene_json import scene_from_json
-
-        return scene_from_json(data, source)
-
 
 # --------------------------------------------------------------------------- the design
 
@@ -532,17 +515,3 @@ def footprint_gap(
     dx = max(second[0] - first[2], first[0] - second[2], 0.0)
     dz = max(second[1] - first[3], first[1] - second[3], 0.0)
     return float((dx * dx + dz * dz) ** 0.5)
-
-
-def load_scene(path: str | Path) -> Scene:
-    """Read a scene file; errors name the file."""
-    from pytest_logicenv.bounded import read_json_file
-
-    path = Path(path)
-    try:
-        data = read_json_file(path, SceneError)
-    except FileNotFoundError:
-        raise SceneError(f"{path}: no such scene file") from None
-    except OSError as error:
-        raise SceneError(f"{path}: cannot be read ({error.strerror or error})") from None
-    return Scene.from_json(data, source=str(path))

@@ -13,6 +13,7 @@ from synthetic import synthetic_spec
 
 from pytest_logicenv.cli import main
 from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene, SceneObject
 
 
@@ -25,7 +26,7 @@ def solved() -> Scene:
 
 def write(path: Path, scene: Scene) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(scene.to_json()), encoding="utf-8")
+    path.write_text(json.dumps(scene_to_json(scene)), encoding="utf-8")
     return path
 
 

@@ -12,6 +12,7 @@ from helpers import ROOT
 from living_room import cases
 
 from pytest_logicenv.cli import main
+from pytest_logicenv.scenes.scene_json import scene_to_json
 
 XML = str(ROOT / "example_agents" / "clean_living_room.xml")
 PY = str(ROOT / "example_agents" / "clean_living_room.py")
@@ -23,7 +24,7 @@ def scenes(tmp_path: Path) -> dict[str, Path]:
     paths = {}
     for _, trajectory, scene in cases():
         path = tmp_path / f"{trajectory.id}.json"
-        path.write_text(json.dumps(scene.to_json()))
+        path.write_text(json.dumps(scene_to_json(scene)))
         paths[trajectory.id] = path
         goal = [{"state": "stain", "dirty": False}]
         (tmp_path / f"{trajectory.id}.goal.json").write_text(json.dumps(goal))

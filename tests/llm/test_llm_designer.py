@@ -29,6 +29,7 @@ from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import condition_types
 from pytest_logicenv.scenes.physics import check_scene
 from pytest_logicenv.scenes.realization import require_realized
+from pytest_logicenv.scenes.scene_json import scene_to_json
 
 KEY = "sk-designer-test-key-7"
 PLAN = example_plan()  # the paper's Clean Living Room
@@ -266,7 +267,7 @@ def test_the_same_answers_give_the_same_scene(fake_llm: FakeLLMServer) -> None:
     scenes = []
     for _ in range(2):
         fake_llm.push(*replies, answer(GOOD))
-        scenes.append(llm_scene_builder(designer_llm(fake_llm))(PLAN, NO_TOY, 3).to_json())
+        scenes.append(scene_to_json(llm_scene_builder(designer_llm(fake_llm))(PLAN, NO_TOY, 3)))
     assert scenes[0] == scenes[1]
     assert fake_llm.requests[0].body == fake_llm.requests[2].body  # the same question too
 

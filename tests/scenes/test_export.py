@@ -19,6 +19,7 @@ from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import design_scene
 from pytest_logicenv.scenes.export import HOUSE_SCHEMA, to_house
 from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.scenes.scene_model import Room, Scene, SceneObject
 
 CATALOG = default_catalog()
@@ -189,7 +190,7 @@ def test_a_state_exports_differently_from_its_absence(state: str, action: str) -
 
 def test_cli_export_writes_the_house(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "scene.json"
-    source.write_text(json.dumps(two_rooms().to_json()))
+    source.write_text(json.dumps(scene_to_json(two_rooms())))
     assert main(["export", str(source)]) == 0
     out = capsys.readouterr().out
     assert f"wrote {tmp_path / 'scene.house.json'}: 2 rooms, 2 doors, 2 windows, 9 objects" in out
@@ -260,7 +261,7 @@ def _kitchen_with_sink_and_stove(tmp_path: Path) -> tuple[Scene, Path]:
     faucet = next(o for o in scene.objects if o.type == "Faucet")
     scene = _with(scene, replace(faucet, asset_id="Bathtub_Faucet_1"))
     source = tmp_path / "kitchen.json"
-    source.write_text(json.dumps(scene.to_json()))
+    source.write_text(json.dumps(scene_to_json(scene)))
     return scene, source
 
 

@@ -21,8 +21,8 @@ from pytest_logicenv.scenes.design import ROOM_TYPES, design_scene
 from pytest_logicenv.scenes.design.templates import TEMPLATES, Slot
 from pytest_logicenv.scenes.layout import solve_layout
 from pytest_logicenv.scenes.realism import measure
-from pytest_logicenv.scenes.scene_json import scene_to_json
-from pytest_logicenv.scenes.scene_model import Provenance, Room, Scene, SceneObject, load_scene
+from pytest_logicenv.scenes.scene_json import load_scene, scene_to_json
+from pytest_logicenv.scenes.scene_model import Provenance, Room, Scene, SceneObject
 
 CATALOG = default_catalog()
 ROOM = Room("r", "LivingRoom", ((0, 0), (4, 0), (4, 4), (0, 4)))

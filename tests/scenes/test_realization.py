@@ -91,7 +91,7 @@ plan = load_plan(sys.argv[2])
 digest = hashlib.sha256()
 for trajectory in select(plan, "pairwise").trajectories:
     scene = generate_scene(plan, trajectory, seed=5)
-    digest.update(json.dumps(scene.to_json(), sort_keys=True).encode())
+    digest.update(json.dumps(scene_to_json(scene), sort_keys=True).encode())
     digest.update(json.dumps(to_house(scene), sort_keys=True).encode())
     digest.update(render_svg(scene).encode())
     for policy in (correct_policy, xml_policy("lackbranch")):

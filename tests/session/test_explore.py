@@ -9,7 +9,7 @@ import json
 import pytest
 from helpers import ROOT
 
-from pytest_logicenv.scenes.scene_model import load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
 
 pytest_plugins = ["pytester"]
 

@@ -11,7 +11,8 @@ from sim_scenes import obj, scene
 
 from pytest_logicenv.logic.plan import Plan, load_plan, plan_from_json
 from pytest_logicenv.logic.trajectories import Trajectory, select, trajectory_for
-from pytest_logicenv.scenes.scene_model import Scene, load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
+from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.branches import branches_of
 from pytest_logicenv.sim.controls import carry, fallback, sequence
 from pytest_logicenv.sim.leaves import GoTo, HasAttr

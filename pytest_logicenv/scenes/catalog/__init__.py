@@ -26,7 +26,8 @@ from pytest_logicenv.scenes.catalog.clip import (
     clip_unavailable_reason,
 )
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
-from pytest_logicenv.scenes.catalog.loading import databases_dir, default_catalog
+from pytest_logicenv.scenes.catalog.loading import default_catalog
+from pytest_logicenv.scenes.catalog.metadata import databases_dir
 from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,

@@ -32,7 +32,6 @@ adds a user's types (``user_types.py``).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from typing import Any
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
-from pytest_logicenv.scenes.catalog.metadata import thor_types
+from pytest_logicenv.scenes.catalog.metadata import databases_dir, thor_types
 from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec, part_attrs, part_types
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
@@ -77,20 +76,6 @@ class Databases:
     materials: Mapping[str, list[str]]
     metadata: Mapping[str, Raw]
     groups: tuple[Raw, ...] = ()
-
-
-def databases_dir() -> Path:
-    """The ``procthor/databases`` folder, found without importing ``procthor``."""
-    spec = importlib.util.find_spec("procthor")
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    for location in locations:
-        path = Path(location) / "databases"
-        if (path / "asset-database.json").is_file():
-            return path
-    raise SceneError(
-        "the procthor package's databases were not found; install it with "
-        "'pip install procthor==0.0.1.dev2' (a dependency of pytest-logicenv)"
-    )
 
 
 def _read(path: Path) -> Any:

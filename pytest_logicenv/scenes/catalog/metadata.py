@@ -29,6 +29,7 @@ each type; ``part_of``, the types whose object id it extends (AI2-THOR names a s
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import statistics
 from collections import Counter, defaultdict
@@ -162,6 +163,20 @@ def thor_types() -> Mapping[str, Mapping[str, Any]]:
     return data
 
 
+def databases_dir() -> Path:
+    """The ``procthor/databases`` folder, found without importing ``procthor``."""
+    spec = importlib.util.find_spec("procthor")
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for location in locations:
+        path = Path(location) / "databases"
+        if (path / "asset-database.json").is_file():
+            return path
+    raise SceneError(
+        "the procthor package's databases were not found; install it with "
+        "'pip install procthor==0.0.1.dev2' (a dependency of pytest-logicenv)"
+    )
+
+
 def summary_text(metadata_file: Path) -> str:
     """The summary of ``metadata_file`` as the committed file holds it."""
     raw = json.loads(metadata_file.read_text("utf-8"))
@@ -169,8 +184,6 @@ def summary_text(metadata_file: Path) -> str:
 
 
 def main() -> None:  # pragma: no cover - run by hand when procthor's metadata changes
-    from pytest_logicenv.scenes.catalog.loading import databases_dir
-
     SUMMARY_FILE.write_text(summary_text(databases_dir() / "ai2thor-object-metadata.json"))
     print(f"wrote {SUMMARY_FILE}")
 

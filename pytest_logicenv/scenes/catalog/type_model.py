@@ -203,19 +203,10 @@ class Catalog:
         asset_id = obj_type.assets[0].id if obj_type.assets else ""
         return Match(name, asset_id, score, "lexical")
 
-    def resolve(self, description: str, backend: str = "lexical") -> Match:
-        """Map a description (``"laundry basket"``) to a type and a suggested asset.
-
-        ``backend`` is ``"lexical"`` (names and synonyms; the default) or ``"clip"`` (CLIP
-        text embeddings; needs ``open_clip`` and a local model file, see
-        :func:`clip_unavailable_reason`).
-        """
-        if backend == "clip":
-            from pytest_logicenv.scenes.catalog.clip import clip_retriever
-
-            return clip_retriever(self).resolve(description)
-        if backend != "lexical":
-            raise SceneError(f"unknown retrieval backend {backend!r}; use 'lexical' or 'clip'")
+    def resolve(self, description: str) -> Match:
+        """Map a description (``"laundry basket"``) to a type and a suggested asset, by names
+        and synonyms (``catalog.clip.clip_retriever`` matches by CLIP text embeddings instead,
+        when ``open_clip`` and a local model file are there)."""
         match = self.resolve_or_none(description)
         if match is None:
             close = self.suggestions(camel(description))

@@ -56,7 +56,7 @@ from pytest_logicenv.scenes.design.design_request import (
     EnrichmentRelation,
     RoomMaterials,
 )
-from pytest_logicenv.scenes.design.distractors import DistractorRequest
+from pytest_logicenv.scenes.design.draft import DistractorRequest
 from pytest_logicenv.scenes.design.entry import (
     DESIGNER,
     condition_types,

@@ -22,11 +22,10 @@ in the room where the object may stand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pytest_logicenv.scenes.catalog import occurs_in
 from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
-from pytest_logicenv.scenes.design.draft import Draft, DraftObject, WindowRequest
+from pytest_logicenv.scenes.design.draft import DistractorRequest, Draft, DraftObject, WindowRequest
 from pytest_logicenv.scenes.design.packing import fits
 from pytest_logicenv.scenes.design.part_completion import complete_parts
 from pytest_logicenv.scenes.design.placement import REASON, placement_kind
@@ -35,17 +34,6 @@ from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, SpatialRelat
 #: The places a distractor may stand besides a holder: the floor, and a wall.
 FLOOR, WALL = "the floor", "a wall"
 Place = DraftObject | str
-
-
-@dataclass(frozen=True)
-class DistractorRequest:
-    """One more object of type ``type``: in the ``room``-th room of the design of a type it
-    occurs in, on its ``support``-th place (``0``: the floor; then the room's surfaces that can
-    hold it, by id)."""
-
-    type: str
-    room: int = 0
-    support: int = 0
 
 
 def add_distractors(draft: Draft, requests: Sequence[DistractorRequest]) -> None:

@@ -41,7 +41,6 @@ from pytest_logicenv.scenes.scene_model import (
 
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.design.design_request import Enrichment
-    from pytest_logicenv.scenes.design.distractors import DistractorRequest
 
 
 @dataclass
@@ -85,6 +84,17 @@ class NotNear:
 
     subject: str
     target: str
+
+
+@dataclass(frozen=True)
+class DistractorRequest:
+    """One more object of type ``type``: in the ``room``-th room of the design of a type it
+    occurs in, on its ``support``-th place (``0``: the floor; then the room's surfaces that can
+    hold it, by id)."""
+
+    type: str
+    room: int = 0
+    support: int = 0
 
 
 @dataclass

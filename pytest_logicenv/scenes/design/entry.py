@@ -49,9 +49,9 @@ from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.design.assets import choose_assets, settle_supports
 from pytest_logicenv.scenes.design.design_request import Enrichment
-from pytest_logicenv.scenes.design.distractors import DistractorRequest, add_distractors
+from pytest_logicenv.scenes.design.distractors import add_distractors
 from pytest_logicenv.scenes.design.doors_windows import openings
-from pytest_logicenv.scenes.design.draft import Draft, scene_object
+from pytest_logicenv.scenes.design.draft import DistractorRequest, Draft, scene_object
 from pytest_logicenv.scenes.design.fitting import fit_rooms
 from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
 from pytest_logicenv.scenes.design.house_plan import floor_plan

@@ -15,6 +15,7 @@ from pytest_logicenv.scenes.catalog import (
     databases_dir,
     default_catalog,
 )
+from pytest_logicenv.scenes.catalog.clip import clip_retriever
 from pytest_logicenv.scenes.catalog.metadata import SUMMARY_FILE, summary_text
 from pytest_logicenv.scenes.scene_model import PROPERTIES
 
@@ -220,8 +221,6 @@ def test_unknown_type_error_names_close_matches() -> None:
         CATALOG.type("TeaTable")
     with pytest.raises(SceneError, match=r"no object type matches 'spaceship'"):
         CATALOG.resolve("spaceship")
-    with pytest.raises(SceneError, match="unknown retrieval backend"):
-        CATALOG.resolve("sofa", backend="magic")
 
 
 def test_clip_backend_refuses_clearly_when_unavailable() -> None:
@@ -229,11 +228,11 @@ def test_clip_backend_refuses_clearly_when_unavailable() -> None:
     if reason is None:
         pytest.skip("CLIP is available here; see test_clip_backend_resolves")
     with pytest.raises(SceneError, match="CLIP retrieval backend is unavailable"):
-        CATALOG.resolve("a couch", backend="clip")
+        clip_retriever(CATALOG).resolve("a couch")
 
 
 def test_clip_backend_resolves() -> None:
     reason = clip_unavailable_reason()
     if reason is not None:
         pytest.skip(f"CLIP backend unavailable: {reason}")
-    assert CATALOG.resolve("a comfortable couch", backend="clip").type == "Sofa"
+    assert clip_retriever(CATALOG).resolve("a comfortable couch").type == "Sofa"

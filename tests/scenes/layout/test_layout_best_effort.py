@@ -30,6 +30,7 @@ from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.relaxation import Relaxation
 from pytest_logicenv.scenes.layout.room_grid import derive_walls, make_plan
 from pytest_logicenv.scenes.physics import check_scene
+from pytest_logicenv.scenes.scene_json import scene_from_json, scene_to_json
 from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     AgentStart,
@@ -77,7 +78,7 @@ def test_enrichment_that_fits_by_area_but_not_together_leaves_the_later_out() ->
     (near,) = scene.provenance.dropped
     assert "'wardrobe' was left out" in near.reason
     # The scene's JSON keeps the record.
-    assert Scene.from_json(scene.to_json()) == scene
+    assert scene_from_json(scene_to_json(scene)) == scene
 
 
 def test_a_more_important_object_is_placed_before_a_less_important_one() -> None:

@@ -29,7 +29,8 @@ from pytest_logicenv.scenes.render.floor import drawn
 from pytest_logicenv.scenes.render.labels import LabelRequest, place_labels
 from pytest_logicenv.scenes.render.measure import Box, intersects
 from pytest_logicenv.scenes.render.route import route_of
-from pytest_logicenv.scenes.scene_model import DroppedObject, Scene, load_scene
+from pytest_logicenv.scenes.scene_json import load_scene, scene_to_json
+from pytest_logicenv.scenes.scene_model import DroppedObject, Scene
 from pytest_logicenv.sim.leaves import Close, GoTo, Open, PickUp, PutIn
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy
@@ -293,7 +294,7 @@ def test_a_long_trace_is_folded_and_shortened() -> None:
 def scene_and_run(tmp_path: Path) -> tuple[Scene, Path, Path]:
     scene = two_rooms()
     scene_file = tmp_path / "scene.json"
-    scene_file.write_text(json.dumps(scene.to_json()))
+    scene_file.write_text(json.dumps(scene_to_json(scene)))
     run_file = tmp_path / "run.json"
     run_file.write_text(json.dumps(run_policy(fetch_milk, scene).to_json()))
     return scene, scene_file, run_file
@@ -301,7 +302,7 @@ def scene_and_run(tmp_path: Path) -> tuple[Scene, Path, Path]:
 
 def test_cli_render(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "scene.json"
-    source.write_text(json.dumps(two_rooms().to_json()))
+    source.write_text(json.dumps(scene_to_json(two_rooms())))
     assert main(["render", str(source)]) == 0
     assert capsys.readouterr().out.strip() == f"wrote {tmp_path / 'scene.svg'}"
     ET.parse(tmp_path / "scene.svg")
@@ -343,7 +344,7 @@ def _cache_entry(root: Path) -> tuple[Path, dict[str, str]]:
     digests its manifest lists."""
     stem = "scenes/toy=doll"
     files = {
-        f"{stem}.json": dumps(two_rooms().to_json()),
+        f"{stem}.json": dumps(scene_to_json(two_rooms())),
         f"{stem}.svg": render_svg(two_rooms()).encode(),
         f"{stem}.house.json": dumps(to_house(two_rooms())),
     }

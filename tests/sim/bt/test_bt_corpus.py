@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from pytest_logicenv.scenes.scene_model import load_scene
+from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.bt import load_bt_xml
 from pytest_logicenv.sim.bt.catalog import BUILTINS
 from pytest_logicenv.sim.runner import run_policy

@@ -11,6 +11,7 @@ from bt_helpers import run
 
 from pytest_logicenv.cli import main
 from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.sim.bt import parse_bt_xml
 from pytest_logicenv.sim.bt.node import BtNode
 
@@ -129,7 +130,7 @@ def test_logicenv_run_takes_nodes_modules(
     from sim_scenes import kitchen
 
     scene = tmp_path / "scene.json"
-    scene.write_text(json.dumps(kitchen().to_json()))
+    scene.write_text(json.dumps(scene_to_json(kitchen())))
     policy = tmp_path / "p.xml"
     policy.write_text(TREE.replace("<Sequence>", '<Sequence><Script code="n := 4"/>'))
     code = main(["run", str(policy), "--scene", str(scene), "--nodes", nodes_module])
