@@ -24,7 +24,12 @@ METRIC_KEYS = (
     "ClassAcc",
     "ST",
     "JI",
+    "TypeMis",
 )
+
+#: Metrics a task that produced nothing does not count 0 in: seconds, and a count of
+#: mismatches (an absent measurement, not a bad one).
+NOT_ZEROED = ("ST", "TypeMis")
 
 
 @dataclass(frozen=True)
@@ -84,19 +89,41 @@ class Evaluation:
         return bool(self.tasks) and not any(task.errors for task in self.tasks)
 
     @property
+    def empty(self) -> tuple[TaskResult, ...]:
+        """The tasks that produced no scene: each counts 0 in the overall row."""
+        return tuple(task for task in self.tasks if task.scenes == 0)
+
+    @property
     def overall(self) -> dict[str, float | None]:
-        """Each metric's mean over the tasks that have it."""
+        """Each metric's mean over the tasks that have it and those that produced nothing
+        (counted 0, except in :data:`NOT_ZEROED`)."""
         result: dict[str, float | None] = {}
         for key in METRIC_KEYS:
-            values = [t.metrics[key] for t in self.tasks if t.metrics.get(key) is not None]
-            result[key] = statistics.fmean(v for v in values if v is not None) if values else None
+            values = [v for t in self.tasks if (v := t.metrics.get(key)) is not None]
+            if key not in NOT_ZEROED and values:
+                values += [0.0] * len(self.empty)
+            result[key] = statistics.fmean(values) if values else None
         return result
+
+    @property
+    def overall_note(self) -> str | None:
+        """Which tasks the overall row counts 0, and why (``None``: none)."""
+        if not self.empty:
+            return None
+        named = "; ".join(
+            f"{t.task_id} ({t.errors[0] if t.errors else 'no scenes'})" for t in self.empty
+        )
+        return (
+            f"overall: over all {len(self.tasks)} tasks; {len(self.empty)} produced nothing "
+            f"and count 0: {named}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "strategy": self.strategy,
             "planner": self.planner,
             "overall": _rounded(self.overall),
+            "overall_note": self.overall_note,
             "tasks": {t.task_id: t.to_json() for t in self.tasks},
             "notes": list(self.notes),
         }

@@ -21,11 +21,15 @@ from pathlib import Path
 
 from pytest_logicenv.cache import Cache
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation.best_cover import best_jaccard
 from pytest_logicenv.evaluation.eval_results import TaskResult
-from pytest_logicenv.evaluation.ground_truth import Grounded, ground, jaccard, log_cov
+from pytest_logicenv.evaluation.ground_truth import Grounded, Truth, ground, log_cov
 from pytest_logicenv.evaluation.task import measure_runs, physics_metrics
+from pytest_logicenv.evaluation.type_stand_ins import stand_ins, type_mismatches
 from pytest_logicenv.logic.plan import Plan, load_plan
+from pytest_logicenv.logic.trajectories import plan_paths
 from pytest_logicenv.pipeline.environments import Builders, Mode, TaskRequest, prepare
+from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
 
@@ -41,6 +45,7 @@ def evaluate_llm_task(
     builders: Builders,
     rootdir: Path,
     mode: Mode,
+    catalog: Catalog,
     types: str = "",
 ) -> TaskResult:
     """The metrics of the task in ``task_file`` with the LLM's plan, against the ground truth
@@ -64,14 +69,20 @@ def evaluate_llm_task(
         scenes = [load_scene(case.scene_path) for case in environments.cases]
     except LogicEnvError as error:
         return TaskResult(task_id, errors=(f"no environments: {error}",))
-    grounded = [ground(truth, scene) for scene in scenes]
+    found = stand_ins(truth, request.task, catalog)
+    judge = Truth.of(truth, found.accepted)
+    grounded = [ground(judge, scene) for scene in scenes]
     metrics = {**physics_metrics(scenes), "LogCov": log_cov(truth, grounded)}
     metrics["JI"] = jaccard(truth, grounded)
+    mismatched = type_mismatches(truth, [g.scene for g in grounded], found)
+    metrics["TypeMis"] = float(len(mismatched))
     notes = _notes(entry.manifest(fix="").get("plan", {}), own, scenes, grounded, metrics)
+    notes += [f"{name} stands in for the ground truth's {t}" for t, name in found.accepted.items()]
+    notes += mismatched
     known = plan_names(truth)
     targets = [_target(truth, g, known) for g in grounded]
-    found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
-    metrics.update(found)
+    measured, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
+    metrics.update(measured)
     scene_ids = tuple(case.trajectory_id for case in environments.cases)
     return TaskResult(
         task_id,
@@ -103,6 +114,17 @@ def _inputs(
         )
     request = TaskRequest(description, None, rooms, select=strategy, seed=seed, types=types)
     return load_plan(truth_file), request
+
+
+def jaccard(truth: Plan, grounded: Sequence[Grounded]) -> float:
+    """JI: the situations the scenes realize against the ground truth's minimal cover that
+    shares most of them; a scene that realizes none counts as one no cover has."""
+    paths = [[path.key for path in group] for group in plan_paths(truth)]
+    made = [
+        None if g.trajectory is None else tuple(path.key for path in g.trajectory.paths)
+        for g in grounded
+    ]
+    return best_jaccard(paths, made)
 
 
 def _target(truth: Plan, grounded: Grounded, known: frozenset[str]) -> Situation | None:

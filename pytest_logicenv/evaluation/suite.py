@@ -14,6 +14,7 @@ from pytest_logicenv.evaluation.policies import unknown_task_notes
 from pytest_logicenv.evaluation.task import evaluate_task
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
+from pytest_logicenv.scenes.catalog import Catalog
 
 #: Where ``logicenv eval`` takes each task's plan from (see :func:`evaluate`).
 PLANNERS = ("plan", "llm")
@@ -44,15 +45,16 @@ def evaluate(
     missing from the cache is then a task's error), as ``CI`` does under pytest;
     ``llm_defaults`` give the endpoint variables the environment leaves unset (the ini
     options, :func:`~pytest_logicenv.llm.config.ini_defaults`)."""
-    from pytest_logicenv.scenes.catalog.user_types import types_digest
+    from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
 
     if planner not in PLANNERS:
         raise LogicEnvError(f"planner {planner!r}: use {' or '.join(PLANNERS)}")
     rootdir = (rootdir or Path.cwd()).resolve()
     cache = Cache((rootdir / cache_dir).resolve() if not cache_dir.is_absolute() else cache_dir)
     task_files = sorted(tasks_dir.glob("*.json"))
+    catalog = load_catalog(types_file)
     builders = builders or _default_builders(
-        types_file, with_llm=planner == "llm", llm_defaults=llm_defaults
+        catalog, with_llm=planner == "llm", llm_defaults=llm_defaults
     )
     options: dict[str, Any] = {
         "strategy": strategy,
@@ -65,7 +67,7 @@ def evaluate(
     plans = plans_dir or tasks_dir.parent / "plans"
     mode = Mode(offline=offline, allow_llm="--allow-ci")
     results = tuple(
-        evaluate_llm_task(task_file, plans, policies_dir, mode=mode, **options)
+        evaluate_llm_task(task_file, plans, policies_dir, mode=mode, catalog=catalog, **options)
         if planner == "llm"
         else evaluate_task(task_file, plans, policies_dir, **options)
         for task_file in task_files
@@ -77,7 +79,7 @@ def evaluate(
 
 
 def _default_builders(
-    types_file: Path | None,
+    catalog: Catalog,
     *,
     with_llm: bool = False,
     llm_defaults: Mapping[str, str] | None = None,
@@ -86,9 +88,6 @@ def _default_builders(
     default; ``with_llm``: and the LLM planner of the configured endpoint (none configured: a
     plan missing from the cache is an error saying what to set)."""
     from pytest_logicenv.pipeline.generators import default_scene_builder
-    from pytest_logicenv.scenes.catalog.user_types import load_catalog
-
-    catalog = load_catalog(types_file)
 
     def planner() -> PlanSource | None:
         from pytest_logicenv.llm.client import llm_from_env

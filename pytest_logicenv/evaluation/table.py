@@ -3,7 +3,7 @@ fault was revealed as, then every task's errors and notes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pytest_logicenv.evaluation.eval_results import Evaluation
 
@@ -23,20 +23,25 @@ COLUMNS = (
     ("ST(s)", "ST"),
     ("JI", "JI"),
 )
+#: Shown for plans by the LLM only: ground-truth types no scene has (``type_stand_ins``).
+LLM_COLUMNS = (("TypeMis", "TypeMis"),)
 
 
 def format_table(evaluation: Evaluation) -> list[str]:
     """Table 2's columns, one row per task and an overall row."""
     width = max([len("overall"), *(len(t.task_id) for t in evaluation.tasks)])
-    head = f"{'task':<{width}} {'scenes':>6} " + " ".join(f"{name:>7}" for name, _ in COLUMNS)
+    columns = (*COLUMNS, *LLM_COLUMNS) if evaluation.planner == "llm" else COLUMNS
+    head = f"{'task':<{width}} {'scenes':>6} " + " ".join(f"{name:>7}" for name, _ in columns)
     source = ", plans by the LLM, judged against PLANS_DIR" if evaluation.planner == "llm" else ""
     title = f"LogicEnvEval ({evaluation.strategy} strategy{source})"
     lines = [title, head, "-" * len(head)]
     for task in evaluation.tasks:
-        lines.append(_row(task.task_id, width, str(task.scenes), task.metrics))
+        lines.append(_row(task.task_id, width, str(task.scenes), task.metrics, columns))
     lines.append("-" * len(head))
     total = sum(t.scenes for t in evaluation.tasks)
-    lines.append(_row("overall", width, str(total), evaluation.overall))
+    lines.append(_row("overall", width, str(total), evaluation.overall, columns))
+    if evaluation.overall_note:
+        lines.append(evaluation.overall_note)
     lines += _findings(evaluation)
     for task in evaluation.tasks:
         lines += [f"{task.task_id}: error: {error}" for error in task.errors]
@@ -44,8 +49,14 @@ def format_table(evaluation: Evaluation) -> list[str]:
     return lines + list(evaluation.notes)
 
 
-def _row(name: str, width: int, scenes: str, metrics: Mapping[str, float | None]) -> str:
-    cells = [f"{_cell(metrics.get(key), 4 if key == 'ST' else 2):>7}" for _, key in COLUMNS]
+def _row(
+    name: str,
+    width: int,
+    scenes: str,
+    metrics: Mapping[str, float | None],
+    columns: Sequence[tuple[str, str]],
+) -> str:
+    cells = [f"{_cell(metrics.get(key), 4 if key == 'ST' else 2):>7}" for _, key in columns]
     return f"{name:<{width}} {scenes:>6} " + " ".join(cells)
 
 

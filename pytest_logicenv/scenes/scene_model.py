@@ -369,6 +369,10 @@ class Scene:
     agent: AgentStart | None = None
     relations: tuple[SpatialRelation, ...] = ()
     provenance: Provenance = field(default_factory=Provenance)
+    #: Names that are roles only here, never ids (the facts ``role_names``): a scene judged
+    #: against a plan it was not made from has that plan's roles, bound explicitly. Not
+    #: saved: a scene file's roles are its objects' own.
+    roles: tuple[str, ...] = ()
 
     # -- lookups --------------------------------------------------------------------------
 

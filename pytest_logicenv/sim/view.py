@@ -136,7 +136,13 @@ class WorldView:
 
     def find(self, ref: str) -> tuple[ThingView, ...]:
         """The objects in sight that ``ref`` names (a type, a role or an id)."""
-        return tuple(thing for thing in self.entities if matches(thing, ref))
+        roles = world_of(self).roles
+        return tuple(thing for thing in self.entities if matches(thing, ref, roles))
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The names that are roles only in this world (the facts ``role_names``)."""
+        return world_of(self).roles
 
     def room_type(self, room_id: str) -> str | None:
         return world_of(self).room_type(room_id)

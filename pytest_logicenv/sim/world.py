@@ -31,7 +31,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from pytest_logicenv.logic.facts import matches
+from pytest_logicenv.logic.facts import matches, role_names
 from pytest_logicenv.scenes.scene_model import (
     NEAR_DISTANCE,
     Door,
@@ -243,6 +243,7 @@ class WorldState:
         self.version = 0
         self._visible: tuple[int, VisibleWorld] | None = None
         self._room_types = {room.id: room.type for room in scene.rooms}
+        self.roles = role_names(scene)
         # The doors between two rooms (a door to the outside leads nowhere the agent goes).
         self._passages = {
             door.id: rooms
@@ -323,7 +324,7 @@ class WorldState:
 
     def candidates(self, ref: str) -> list[WorldObject]:
         """Every object ``ref`` names (a type, a role or an id), in scene order."""
-        return [obj for obj in self.objects.values() if matches(obj, ref)]
+        return [obj for obj in self.objects.values() if matches(obj, ref, self.roles)]
 
     def room_named(self, ref: str) -> str | None:
         """The id of the room ``ref`` names (a room id or type), or ``None``."""
@@ -620,6 +621,10 @@ class VisibleWorld:
     @property
     def entities(self) -> Iterable[WorldObject]:
         return self._entities
+
+    @property
+    def roles(self) -> frozenset[str]:
+        return self._world.roles
 
     def room_type(self, room_id: str) -> str | None:
         return self._world.room_type(room_id)

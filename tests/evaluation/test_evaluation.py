@@ -73,7 +73,12 @@ def test_bad_input_is_reported_per_task_never_a_crash(tmp_path: Path) -> None:
     assert orphan.scenes == 0
     assert any("unreadable task" in e or "no formal plan" in e for e in orphan.errors)
     assert any("policies for an unknown task 'unknown_task'" in n for n in evaluation.notes)
-    assert evaluation.overall["FauDR"] == pytest.approx(50.0)
+    # The task that produced nothing counts 0 in the overall row, and is named.
+    assert evaluation.overall["FauDR"] == pytest.approx(25.0)
+    assert evaluation.overall_note is not None
+    assert evaluation.overall_note.startswith(
+        "overall: over all 2 tasks; 1 produced nothing and count 0: orphan_task ("
+    )
 
 
 def test_a_task_without_policies_is_measured_as_far_as_it_can_be(tmp_path: Path) -> None:

@@ -66,6 +66,7 @@ from pytest_logicenv.logic.facts.evaluate import (
     evaluate_all,
     false_facts,
     matches,
+    role_names,
     selected,
 )
 from pytest_logicenv.logic.facts.fact_json import parse_fact, parse_facts, to_json
@@ -119,6 +120,7 @@ __all__ = [
     "parse_fact",
     "parse_facts",
     "references",
+    "role_names",
     "selected",
     "to_json",
     "walk",

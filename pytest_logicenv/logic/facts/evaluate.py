@@ -31,7 +31,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -99,6 +99,15 @@ class World(Protocol):
         ...
 
 
+def role_names(world: object) -> frozenset[str]:
+    """The names ``world`` declares to be roles only (its ``roles``, if it has any): such a
+    name is bound to an object explicitly, by the object's role, and never stands for an
+    object whose id it happens to be. A scene judged against a plan it was not made from
+    declares the plan's roles, so a model's object ``plate`` is not the plan's role
+    ``plate`` unless bound to it."""
+    return frozenset(getattr(world, "roles", ()))
+
+
 @dataclass(frozen=True)
 class _Snapshot:
     """A world's objects read once, and indexed by id, for evaluating several facts."""
@@ -106,19 +115,24 @@ class _Snapshot:
     world: World
     objects: list[ObjectView]
     index: dict[str, ObjectView]
+    roles: frozenset[str]
 
     @classmethod
     def of(cls, world: World) -> _Snapshot:
         objects = list(world.entities)
-        return cls(world, objects, {obj.id: obj for obj in objects})
+        return cls(world, objects, {obj.id: obj for obj in objects}, role_names(world))
+
+    def matches(self, obj: ObjectView, ref: str) -> bool:
+        return matches(obj, ref, self.roles)
 
 
-def matches(obj: ObjectView, ref: str) -> bool:
-    """Whether ``obj`` is what ``ref`` names: its type for a type reference, else its role
-    or id."""
+def matches(obj: ObjectView, ref: str, roles: Collection[str] = ()) -> bool:
+    """Whether ``obj`` is what ``ref`` names: its type for a type reference; its role for a
+    name in ``roles`` (the world's declared roles, :func:`role_names`); else its role or id
+    (a hand-written scene's policy may name an object by its id)."""
     if is_type_ref(ref):
         return obj.type == ref
-    return obj.role == ref or obj.id == ref
+    return obj.role == ref or (obj.id == ref and ref not in roles)
 
 
 def evaluate(fact: Fact, world: World) -> bool:
@@ -152,15 +166,15 @@ def _holds(fact: Fact, snap: _Snapshot) -> bool:
             return _some_near(snap, subject, target)
         case Related(relation, subject, target):
             return any(
-                matches(obj, subject) and _rests(obj, relation, target, snap.index)
+                snap.matches(obj, subject) and _rests(obj, relation, target, snap)
                 for obj in snap.objects
             )
         case Held(ref):
-            return any(matches(obj, ref) and obj.relation == "held" for obj in snap.objects)
+            return any(snap.matches(obj, ref) and obj.relation == "held" for obj in snap.objects)
         case State(ref, states):
-            return any(matches(obj, ref) and _has_states(obj, states) for obj in snap.objects)
+            return any(snap.matches(obj, ref) and _has_states(obj, states) for obj in snap.objects)
         case Attr(ref, attrs):
-            return any(matches(obj, ref) and _has_attrs(obj, attrs) for obj in snap.objects)
+            return any(snap.matches(obj, ref) and _has_attrs(obj, attrs) for obj in snap.objects)
         case And(items):
             return all(_holds(item, snap) for item in items)
         case Or(items):
@@ -202,7 +216,7 @@ def _fits(
     states: Mapping[str, bool],
 ) -> bool:
     return (
-        matches(obj, ref)
+        snap.matches(obj, ref)
         and _is_where(snap, obj, where)
         and _has_attrs(obj, attrs)
         and _has_states(obj, states)
@@ -213,47 +227,47 @@ def _some_near(snap: _Snapshot, subject: str, target: str) -> bool:
     return any(
         snap.world.near(a.id, b.id)
         for a in snap.objects
-        if matches(a, subject)
+        if snap.matches(a, subject)
         for b in snap.objects
-        if b.id != a.id and matches(b, target)
+        if b.id != a.id and snap.matches(b, target)
     )
 
 
 def _is_where(snap: _Snapshot, obj: ObjectView, where: Where) -> bool:
     """Whether ``obj`` meets every qualifier of ``where``; a new qualifier is tested here."""
-    if where.on is not None and not _rests(obj, "on", where.on, snap.index):
+    if where.on is not None and not _rests(obj, "on", where.on, snap):
         return False
-    if where.in_ is not None and not _rests(obj, "in", where.in_, snap.index):
+    if where.in_ is not None and not _rests(obj, "in", where.in_, snap):
         return False
-    if where.part_of is not None and not _part_of(obj, where.part_of, snap.index):
+    if where.part_of is not None and not _part_of(obj, where.part_of, snap):
         return False
     return where.room is None or _in_room(snap.world, obj, where.room)
 
 
-def _part_of(obj: ObjectView, whole: str, index: dict[str, ObjectView]) -> bool:
+def _part_of(obj: ObjectView, whole: str, snap: _Snapshot) -> bool:
     """Whether ``obj`` is a part of something ``whole`` names, or a part of a part of it.
     An object without a ``part_of`` field is a part of nothing (windows and doors, say)."""
     seen = {obj.id}
     owner_id: str | None = getattr(obj, "part_of", None)
     while owner_id is not None and owner_id not in seen:
-        owner = index.get(owner_id)
+        owner = snap.index.get(owner_id)
         if owner is None:
             return False
-        if matches(owner, whole):
+        if snap.matches(owner, whole):
             return True
         seen.add(owner_id)
         owner_id = getattr(owner, "part_of", None)
     return False
 
 
-def _rests(obj: ObjectView, relation: str, target: str, index: dict[str, ObjectView]) -> bool:
+def _rests(obj: ObjectView, relation: str, target: str, snap: _Snapshot) -> bool:
     """Whether ``obj`` rests ``relation`` (on/in) something that ``target`` names."""
     if target in (FLOOR, "floor"):
         return relation == "on" and obj.parent is None and obj.relation == "on"
     if obj.relation != relation or obj.parent is None:
         return False
-    parent = index.get(obj.parent)
-    return parent is not None and matches(parent, target)
+    parent = snap.index.get(obj.parent)
+    return parent is not None and snap.matches(parent, target)
 
 
 def _in_room(world: World, obj: ObjectView, room: str) -> bool:
