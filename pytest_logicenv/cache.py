@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import load_json_text, read_bounded
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.plan import slug
 
@@ -169,8 +170,6 @@ class Entry:
     def read_json(self, path: Path, *, fix: str) -> Any:
         """Read one JSON file of the entry, within bounds; a CacheError names it and says
         ``fix``."""
-        from pytest_logicenv.bounded import load_json_text, read_bounded
-
         try:
             text = read_bounded(path)
         except FileNotFoundError:

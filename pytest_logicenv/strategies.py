@@ -46,14 +46,17 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.logic.facts import Fact, describe, is_type_ref
+from pytest_logicenv.logic.facts import Fact, describe, is_type_ref, references
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
+from pytest_logicenv.mutation import factory
+from pytest_logicenv.mutation.tree import Behaviour, targets, walk
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import DistractorRequest
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.scenes.variation import Variation, distractor_types, reorder, vary_scene
-from pytest_logicenv.sim.judge import Situation, situation_of
+from pytest_logicenv.sim.judge import Situation, judge, situation_of
+from pytest_logicenv.sim.selectors import selector
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome
@@ -113,11 +116,6 @@ def policy_types(policy: Any) -> frozenset[str]:
     """
     if policy is None:
         return frozenset()
-    from pytest_logicenv.logic.facts import references
-    from pytest_logicenv.mutation import factory
-    from pytest_logicenv.mutation.tree import Behaviour, targets, walk
-    from pytest_logicenv.sim.selectors import selector
-
     root = policy if isinstance(policy, Behaviour) else factory(policy)()
     named: set[str] = set()
     for _, node in walk(root):
@@ -192,8 +190,6 @@ class DrawnScene:
     ) -> Outcome:
         """Run ``policy`` in the scene as the plugin does: with the situation's goal, its
         conditions and the plan's other branches; ``known`` names may be absent from it."""
-        from pytest_logicenv.sim.judge import judge
-
         names = None if known is None else frozenset(known)
         situation = situation_of(
             self.plan, self.trajectory, self.scene, known=names, max_ticks=max_ticks

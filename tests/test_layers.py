@@ -36,7 +36,6 @@ DEFERRING: dict[str, str] = {}
 #: ``source -> target`` of upward imports.
 KNOWN_UPWARD: frozenset[str] = frozenset(
     [
-        "pytest_logicenv.evaluation.task -> pytest_logicenv.session.fixture",
         "pytest_logicenv.pipeline.generators -> pytest_logicenv.session.options",
         "pytest_logicenv.report.mutation -> pytest_logicenv.session.records",
         "pytest_logicenv.report.report_model -> pytest_logicenv.session.records",
@@ -51,7 +50,6 @@ KNOWN_UPWARD: frozenset[str] = frozenset(
 #: Modules that still import our modules inside a function.
 KNOWN_DEFERRING: frozenset[str] = frozenset(
     [
-        "pytest_logicenv.cache",
         "pytest_logicenv.cli.actions",
         "pytest_logicenv.cli.args",
         "pytest_logicenv.cli.eval",
@@ -64,21 +62,10 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
         "pytest_logicenv.evaluation.policies",
         "pytest_logicenv.evaluation.suite",
         "pytest_logicenv.evaluation.task",
-        "pytest_logicenv.llm.config",
-        "pytest_logicenv.llm.design_prompts",
-        "pytest_logicenv.llm.planner",
-        "pytest_logicenv.llm.scene_designer",
-        "pytest_logicenv.mutation.mutants",
         "pytest_logicenv.pipeline.generators",
         "pytest_logicenv.pipeline.kept_scenes",
         "pytest_logicenv.pipeline.plan_choice",
         "pytest_logicenv.plugin",
-        "pytest_logicenv.report.files",
-        "pytest_logicenv.report.html",
-        "pytest_logicenv.report.runs",
-        "pytest_logicenv.scenes.catalog.user_types",
-        "pytest_logicenv.scenes.realization",
-        "pytest_logicenv.scenes.render.picture",
         "pytest_logicenv.session.collection",
         "pytest_logicenv.session.explore",
         "pytest_logicenv.session.fixture",
@@ -88,22 +75,10 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
         "pytest_logicenv.session.options",
         "pytest_logicenv.session.partial",
         "pytest_logicenv.session.reporter",
-        "pytest_logicenv.sim.bt.registry",
-        "pytest_logicenv.sim.runner",
-        "pytest_logicenv.strategies",
     ]
 )
 #: Sets of modules that still import each other; a cycle found must lie inside one of these.
 KNOWN_CYCLES: tuple[frozenset[str], ...] = (
-    frozenset(
-        [
-            "pytest_logicenv.sim.bt",
-            "pytest_logicenv.sim.bt.builder",
-            "pytest_logicenv.sim.bt.policy",
-            "pytest_logicenv.sim.bt.registry",
-            "pytest_logicenv.sim.runner",
-        ]
-    ),
     frozenset(
         [
             "pytest_logicenv.pipeline.generators",

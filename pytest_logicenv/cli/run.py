@@ -128,7 +128,7 @@ def load_policy(spec: str, *, tree: str | None = None, nodes: Sequence[str] = ()
     """The policy ``spec`` names: an XML file's factory (with the user's nodes from the
     ``nodes`` modules), or a module's (or a Python file's) function or root behaviour."""
     from pytest_logicenv.sim.bt import load_bt_xml
-    from pytest_logicenv.sim.runner import import_policy_file
+    from pytest_logicenv.sim.policy_file import import_policy_file
 
     if spec.lower().endswith(".xml"):
         return load_bt_xml(spec, tree=tree, modules=nodes)

@@ -35,7 +35,7 @@ def load_policies(
 
 def _from_module(path: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
     """``POLICIES = {"correct": factory, ...}`` of a Python module."""
-    from pytest_logicenv.sim.runner import import_policy_file
+    from pytest_logicenv.sim.policy_file import import_policy_file
 
     try:
         module = import_policy_file(path)
@@ -49,7 +49,7 @@ def _from_module(path: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
 
 def _from_folder(folder: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
     """``<kind>.xml`` (BehaviorTree.CPP) or ``<kind>.py`` with ``policy()``, per kind."""
-    from pytest_logicenv.sim.runner import import_policy_file
+    from pytest_logicenv.sim.policy_file import import_policy_file
 
     policies: dict[str, PolicyFactory] = {}
     errors: list[str] = []

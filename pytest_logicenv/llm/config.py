@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from pytest_logicenv.errors import LLMError
+from pytest_logicenv.llm.redaction import url_secrets
 
 #: Environment variables read by :meth:`LLMConfig.from_env`, first match wins.
 BASE_URL_VARS = ("LOGICENV_LLM_BASE_URL", "OPENAI_BASE_URL")
@@ -98,8 +99,6 @@ class LLMConfig:
     def secrets(self) -> tuple[str, ...]:
         """What must never be written or logged: the API key and the base URL's user name,
         password and query values (``?api_key=...``)."""
-        from pytest_logicenv.llm.redaction import url_secrets
-
         return tuple(s for s in (self.api_key, *url_secrets(self.base_url)) if s)
 
     @classmethod

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from pytest_logicenv.logic.facts import describe
-from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.llm.plan_prompts import example_plan
+from pytest_logicenv.logic.facts import describe, references
+from pytest_logicenv.logic.plan import Plan, located_facts
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.scenes.catalog import STRUCTURAL_TYPES, Catalog, ObjectType, default_catalog
 from pytest_logicenv.scenes.design import (
@@ -86,8 +87,6 @@ EXAMPLE_ANSWER: dict[str, Any] = {
 def example_situation() -> tuple[Plan, Trajectory, str]:
     """The worked example's plan, its first situation, and what the model is shown of it
     (with the default catalog, whatever catalog a run uses: it is an example)."""
-    from pytest_logicenv.llm.plan_prompts import example_plan
-
     plan = example_plan()
     trajectory = select(plan, "minimal").trajectories[0]
     catalog = default_catalog()
@@ -131,9 +130,6 @@ def _excluded_text(plan: Plan, catalog: Catalog) -> str:
 
 
 def _named(plan: Plan, type_name: str) -> bool:
-    from pytest_logicenv.logic.facts import references
-    from pytest_logicenv.logic.plan import located_facts
-
     return any(type_name in references(fact) for _, fact in located_facts(plan))
 
 

@@ -56,6 +56,9 @@ from pytest_logicenv.llm.plan_prompts import (
 from pytest_logicenv.llm.protocol import LLM
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json
 from pytest_logicenv.logic.rules import check_plan
+from pytest_logicenv.scenes.design.templates import room_type
+from pytest_logicenv.scenes.feasibility import world_violations
+from pytest_logicenv.sim.achievable import goal_violations
 
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.catalog import Catalog
@@ -95,8 +98,6 @@ class PlanDerivation:
 def check_rooms(rooms: Sequence[str], given: str = "rooms") -> None:
     """Rooms the designer has no type for are the caller's error, found before any request
     (the model could never fix them): a :class:`SceneError` naming the known room types."""
-    from pytest_logicenv.scenes.design.templates import room_type
-
     for room in rooms:
         try:
             room_type(room)
@@ -181,9 +182,6 @@ def acceptance_violations(
     if violations or catalog is None:
         return violations
     # the designer and the simulator's rules, lazily: a plan without facts needs neither
-    from pytest_logicenv.scenes.feasibility import world_violations
-    from pytest_logicenv.sim.achievable import goal_violations
-
     return [*world_violations(plan, catalog, strategy=strategy), *goal_violations(plan, catalog)]
 
 

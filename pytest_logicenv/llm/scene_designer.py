@@ -61,6 +61,7 @@ from pytest_logicenv.scenes.design import (
     RoomMaterials,
     design_scene,
 )
+from pytest_logicenv.scenes.realization import generate_scene
 from pytest_logicenv.scenes.scene_model import Scene
 
 __all__ = [
@@ -160,10 +161,6 @@ class LLMSceneBuilder:
         return f"llm:{self.llm.model}"
 
     def __call__(self, plan: Plan, trajectory: Trajectory, seed: int) -> Scene:
-        from pytest_logicenv.scenes.realization import (
-            generate_scene,  # imports the layout, and z3, when used
-        )
-
         design = design_with_llm(
             plan,
             trajectory,

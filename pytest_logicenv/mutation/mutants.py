@@ -48,6 +48,7 @@ from pytest_logicenv.mutation.tree import (
     targets,
 )
 from pytest_logicenv.sim.actions import Target
+from pytest_logicenv.sim.bt import load_bt_xml
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction
 from pytest_logicenv.sim.leaves import ActionLeaf
 
@@ -129,8 +130,6 @@ def factory(policy: Any) -> Callable[[], Behaviour]:
     """A function that builds a fresh tree of ``policy`` (a factory, an ``XmlPolicy`` or an
     XML path) each time it is called."""
     if isinstance(policy, str | os.PathLike):
-        from pytest_logicenv.sim.bt import load_bt_xml
-
         return load_bt_xml(policy)
     if callable(policy) and not isinstance(policy, py_trees.behaviour.Behaviour):
         return policy  # type: ignore[no-any-return]

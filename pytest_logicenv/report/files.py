@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.report import mutation
+from pytest_logicenv.report.html import write_html
 from pytest_logicenv.report.report_model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
@@ -159,8 +160,6 @@ def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[s
         if target is None:
             continue
         if kind == "html":
-            from pytest_logicenv.report.html import write_html
-
             index = write_html(report, target if target.is_absolute() else rootdir / target)
             shown.append(f"html report written to {index}")
             continue

@@ -17,6 +17,7 @@ from pathlib import Path
 from pytest_logicenv.cache import Entry, safe_file_name
 from pytest_logicenv.logic.coverage import Branch, covered_branches
 from pytest_logicenv.logic.plan import Leaf, Node, Plan
+from pytest_logicenv.report.mutation import to_html
 from pytest_logicenv.report.report_model import FaultCheck, Report, TaskReport
 from pytest_logicenv.report.runs import failure_sections, failures, matrix
 
@@ -73,8 +74,6 @@ def write_html(report: Report, directory: Path) -> Path:
         _fault_table(report.faults),
     ]
     if report.mutation is not None:
-        from pytest_logicenv.report.mutation import to_html
-
         parts.append(to_html(report.mutation))
     for task in report.tasks:
         parts.append(_task_section(task, directory))

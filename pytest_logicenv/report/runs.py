@@ -18,7 +18,10 @@ from typing import Any
 from pytest_logicenv.cache import Entry, write_atomic
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.report.report_model import TaskReport
+from pytest_logicenv.scenes.render import render_svg
+from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.session.records import PolicyRun, RunRecord
+from pytest_logicenv.sim.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -116,10 +119,6 @@ def _picture(
     """The run drawn on its scene, inline with zoom buttons, and written beside the page."""
     if not result:
         return ""
-    from pytest_logicenv.scenes.render import render_svg
-    from pytest_logicenv.scenes.scene_json import load_scene
-    from pytest_logicenv.sim.outcome import Outcome
-
     try:
         scene = load_scene(Entry(Path(task.entry)).scene_path(record.trajectory))
         svg = render_svg(scene, Outcome.from_json(result), ident=f"{anchor}-")

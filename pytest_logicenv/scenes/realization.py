@@ -25,6 +25,8 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.design import Enrichment, design_scene, trajectory_facts
+from pytest_logicenv.scenes.layout import solve_layout
+from pytest_logicenv.scenes.physics import check_scene
 from pytest_logicenv.scenes.scene_model import Scene, SceneSpec
 
 
@@ -69,9 +71,6 @@ def realize(spec: SceneSpec, plan: Plan, trajectory: Trajectory | None, *, seed:
     """Lay out a design with ``seed`` and check the scene as every generated scene is checked:
     Table 1 by the independent checker, then realizing ``trajectory``'s facts. The layout
     solver is imported here, lazily: it imports z3."""
-    from pytest_logicenv.scenes.layout import solve_layout
-    from pytest_logicenv.scenes.physics import check_scene
-
     scene = solve_layout(spec, seed=seed)
     physics = check_scene(scene)
     if not physics.passed:

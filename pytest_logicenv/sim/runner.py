@@ -29,16 +29,12 @@ trace: GoTo(book) ok, PutOn(book, sofa) -> the agent holds nothing
 from __future__ import annotations
 
 import difflib
-import hashlib
-import importlib.util
 import os
-import sys
 import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, TypeAlias
 
 import py_trees
@@ -51,6 +47,7 @@ from pytest_logicenv.sim.actions import PolicyStopped
 from pytest_logicenv.sim.agent import Agent
 from pytest_logicenv.sim.branches import SubtaskBranches, diagnose
 from pytest_logicenv.sim.bt.node import SKIPPED
+from pytest_logicenv.sim.bt.policy import load_bt_xml
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.world import WorldState
@@ -208,30 +205,6 @@ def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset
     return frozenset(names)
 
 
-def import_policy_file(path: Path) -> ModuleType:
-    """Import a Python file of policies as a module of its own (a unique name, so two
-    ``policies.py`` of different tasks do not collide), with the current folder and the
-    file's folder importable while it runs, as pytest would make its siblings importable.
-    Errors raised by the file itself propagate: the caller says whose file failed."""
-    if not path.is_file():
-        raise PolicyError(f"{path}: no such file")
-    name = (
-        f"logicenv_policy_{path.stem}_{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]}"
-    )
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise PolicyError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    added = [str(Path.cwd()), str(path.parent)]
-    sys.path[:0] = added
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        for entry in added:
-            sys.path.remove(entry)
-    return module
-
-
 def check_references(
     root: py_trees.behaviour.Behaviour, scene: Scene, known: Collection[str] | None
 ) -> None:
@@ -284,8 +257,6 @@ def _root(policy: Policy) -> py_trees.behaviour.Behaviour:
     if isinstance(policy, py_trees.behaviour.Behaviour):
         return policy
     if isinstance(policy, str | os.PathLike):
-        from pytest_logicenv.sim.bt import load_bt_xml
-
         return load_bt_xml(policy)()
     if callable(policy):
         root = policy()

@@ -55,12 +55,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.errors import TypeFileError, Violation
+from pytest_logicenv.errors import SceneError, TypeFileError, Violation
 from pytest_logicenv.scenes.catalog.custom import CustomSpec
 from pytest_logicenv.scenes.catalog.loading import default_catalog, extend_catalog
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import PRIMARY_PROPERTIES, STATE_PROPERTY
 from pytest_logicenv.scenes.catalog.type_model import Catalog
+from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.scene_model import PROPERTIES
 
 #: The ini option (and, as ``--logicenv-types``, the pytest option) naming the type file.
@@ -297,9 +298,6 @@ class _Reader:
         return tuple(dict.fromkeys(raw))
 
     def rooms(self, name: str, raw: Any) -> tuple[str, ...]:
-        from pytest_logicenv.errors import SceneError
-        from pytest_logicenv.scenes.design.templates import room_type
-
         if not _string_list(raw):
             self.problem(name, "rooms", 'list room types, e.g. ["Kitchen", "Bedroom"]')
             return ()

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
+from pytest_logicenv.logic.facts import describe
 from pytest_logicenv.scenes.render import floor, marks
 from pytest_logicenv.scenes.render.labels import place_labels
 from pytest_logicenv.scenes.render.measure import FONT, Box, text_height, text_width, union, wrap
@@ -126,8 +127,6 @@ def _count(number: int, noun: str) -> str:
 
 def _details(outcome: Outcome) -> list[str]:
     """The broken precondition or the false goal facts, in words."""
-    from pytest_logicenv.logic.facts import describe
-
     violation = outcome.violation
     details = []
     if violation is not None:

@@ -44,6 +44,7 @@ from pytest_logicenv.sim.bt.catalog import (
     NodeSpec,
 )
 from pytest_logicenv.sim.bt.ports import Port
+from pytest_logicenv.sim.policy_file import import_policy_file
 
 #: How a user registers nodes, for messages.
 REGISTER_HOW = (
@@ -181,8 +182,6 @@ class NodesModule:
 def load_nodes_module(spec: str) -> NodesModule:
     """Import ``spec`` (``pkg.module`` or ``path/to/file.py``, the current folder importable)
     and read its ``BT_NODES`` and ``BT_ENUMS``; :class:`PolicyError` naming what is wrong."""
-    from pytest_logicenv.sim.runner import import_policy_file
-
     try:
         if spec.endswith(".py"):
             module = import_policy_file(Path(spec))
