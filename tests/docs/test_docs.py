@@ -39,7 +39,7 @@ def test_logicenv_actions_prints_the_table(capsys: pytest.CaptureFixture[str]) -
     assert "  needs [holding] the agent holds `object`" in out
 
 
-def test_the_readmes_complete_plan_file_is_a_valid_plan() -> None:
+def test_the_complete_plan_file_of_the_plan_reference_is_a_valid_plan() -> None:
     import json
 
     from pytest_logicenv.logic.plan import plan_from_json
@@ -47,12 +47,14 @@ def test_the_readmes_complete_plan_file_is_a_valid_plan() -> None:
     from pytest_logicenv.logic.trajectories import plan_paths
     from pytest_logicenv.scenes.catalog import default_catalog
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    after = readme.split("A complete plan file", 1)[1]
+    page = (ROOT / "docs" / "reference" / "plans.md").read_text(encoding="utf-8")
+    after = page.split("A complete plan file", 1)[1]
     block = after.split("```json\n", 1)[1].split("```", 1)[0]
-    plan = plan_from_json(json.loads(block), "README.md")
+    tutorial = (ROOT / "docs" / "tutorial" / "first-test.md").read_text(encoding="utf-8")
+    assert f"<!-- file: plans/window.json -->\n```json\n{block}```" in tutorial
+    plan = plan_from_json(json.loads(block), "plans.md")
     validate_plan(
-        plan, "README.md", known_types=frozenset(default_catalog().types), require_facts=True
+        plan, "plans.md", known_types=frozenset(default_catalog().types), require_facts=True
     )
     [paths] = plan_paths(plan)
     assert [path.leaf.action for path in paths] == ["Close it.", "Do nothing."]
@@ -87,14 +89,14 @@ def test_the_readmes_failing_example_prints_what_the_readme_shows(
     result.stdout.fnmatch_lines([line.replace("[", "[[]") for line in lines])
 
 
-def test_the_readme_says_to_give_the_cache_dir_with_equals_and_why(
+def test_the_options_reference_says_to_give_the_cache_dir_with_equals_and_why(
     pytester: pytest.Pytester,
 ) -> None:
     """With a space, pytest takes the folder for a test path when it chooses the rootdir (as
-    this shows), so the README and --help give the safe form."""
-    readme = (ROOT / "README.md").read_text()
-    assert "| `--logicenv-cache-dir=DIR` |" in readme
-    assert "**Give paths with `=`**: `--logicenv-cache-dir=envs`" in readme
+    this shows), so the options reference and --help give the safe form."""
+    page = (ROOT / "docs" / "reference" / "options.md").read_text()
+    assert "| `--logicenv-cache-dir=DIR` |" in page
+    assert "**Give paths with `=`**: `--logicenv-cache-dir=envs`" in page
     pytester.makeini("[pytest]\n")
     pytester.makepyfile(test_a="def test_a():\n    pass\n")
     elsewhere = pytester.path.parent / f"{pytester.path.name}-envs"

@@ -118,7 +118,7 @@ def test_a_partial_run_says_what_ran_and_judges_a_fault_only_on_it(
 
 @WORKERS
 def test_a_node_id_is_a_partial_run_too(pytester: pytest.Pytester, workers: list[str]) -> None:
-    """The README's way to rerun one situation: pytest's deselect hook never sees the other
+    """The tutorial's way to rerun one situation: pytest's deselect hook never sees the other
     scenes, the report still must, with xdist too (one worker runs the item, the other
     none)."""
     make_project(pytester, THREE_POLICIES)
