@@ -183,6 +183,7 @@ def bind(
     within the bound. A role no object can take names nothing (its ``exists`` facts fail, its
     ``absent`` ones hold)."""
     fixed = dict(fixed or {})
+    facts = [_about_role(fact, roles) for fact in facts]
     names = _names(facts, roles, fixed, also)
     checks = [_Check(f, frozenset(_roles_in(f, roles))) for f in facts]
     checks += [
@@ -197,6 +198,14 @@ def bind(
         if found is not None:
             return found
     return None
+
+
+def _about_role(fact: Fact, roles: Roles) -> Fact:
+    """``exists T as r ...`` read as what it says of the object bound to ``r``: some other
+    ``T`` where ``r`` should be does not make it hold."""
+    if isinstance(fact, Exists) and fact.as_ is not None and fact.as_ in roles.types:
+        return Exists(fact.as_, None, fact.where, fact.attrs, fact.states)
+    return fact
 
 
 def _names(
