@@ -6,6 +6,22 @@ may move between releases (the leaves and controls of :mod:`pytest_logicenv.sim.
 package is cheap: each name is imported on first use (PEP 562), because pytest loads the plugin
 in every run and z3, openai and py_trees are heavy.
 
+**Modules**, ground floor first (a module imports only its own layer or lower ones; the map is
+``docs/explanation/architecture.md``):
+
+* :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`: every exception
+  and warning, JSON read within bounds, the words for object types, the version;
+* :mod:`~.logic`: plans, facts, plan rules, trajectories and coverage;
+* :mod:`~.scenes`: design, layout, the physics check, realization, export and pictures;
+* :mod:`~.sim`: the simulator, its leaves, BehaviorTree.CPP XML, the runner and outcomes;
+* :mod:`~.mutation`, :mod:`~.llm`, :mod:`~.witness`: a policy's mutants, plans and designs
+  from an LLM, proofs that a scene's task can be done;
+* :mod:`~.cache`, :mod:`~.pipeline`: the committed cache, one marked test's environments;
+* :mod:`~.report`, :mod:`~.evaluation`, :mod:`~.strategies`: the LogCov report, the
+  LogicEnvEval metrics, Hypothesis strategies for scenes;
+* :mod:`~.session`, :mod:`~.cli`: the pytest side and the ``logicenv`` command;
+* :mod:`~.plugin`, :mod:`~.hookspec`: the plugin's hooks, and the hooks others implement.
+
 >>> import pytest_logicenv as logicenv
 >>> logicenv.run_policy.__module__
 'pytest_logicenv.sim.runner'

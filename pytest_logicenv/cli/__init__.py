@@ -5,6 +5,13 @@ function; this module only assembles them and turns deliberate errors into reada
 exit 0 on success, 1 when the command found problems (a fault, a failed check), 2 for bad input.
 Every command takes ``--types PATH``, the user's type file (default: the ``logicenv_types``
 option of the project's pytest configuration), and reads it as the plugin does.
+
+The command modules: :mod:`~.actions` (``actions``), :mod:`~.cache` (``clean``),
+:mod:`~.check` (``check``), :mod:`~.eval` (``eval``), :mod:`~.groot_palette`
+(``groot-palette``), :mod:`~.logic` (``paths``, ``select``, ``convert``), :mod:`~.plan`
+(``plan``), :mod:`~.run` (``run``), :mod:`~.scenes` (``export``, ``render``) and
+:mod:`~.types` (``types``); shared by them, :mod:`~.args` (argument types, also the plugin's)
+and :mod:`~.inifile` (the pytest ini options, read without pytest).
 """
 
 from __future__ import annotations

@@ -30,6 +30,15 @@ Bad input is reported per task, never a crash of the whole evaluation: what stop
 measurement (an unreadable task, no environments, a policy that cannot be imported or built)
 is one of the task's ``errors``; what is merely missing or found (a task without some policy,
 policies for an unknown task, a faulty policy that passes everywhere) is one of its ``notes``.
+
+The modules: :mod:`~.suite` (every task of a folder: ``logicenv eval``'s entry point),
+:mod:`~.task` (one task's metrics), :mod:`~.policies` (a task's policies found in
+POLICIES_DIR), :mod:`~.faults` (SceVR, FauDR and what revealed each fault), :mod:`~.llm_task`
+(``--planner llm``: the model derives the plan), :mod:`~.ground_truth`, :mod:`~.role_binding`,
+:mod:`~.type_stand_ins` and :mod:`~.best_cover` (judging scenes against a ground-truth plan
+they were not made from: its roles bound by their facts, the types accepted in place of
+others, JI against its best minimal cover), :mod:`~.eval_results` (what was measured) and
+:mod:`~.table` (it as text).
 """
 
 from pytest_logicenv.evaluation.eval_results import METRIC_KEYS, Evaluation, TaskResult

@@ -1,10 +1,13 @@
 """The pipeline behind one marked test: a task's environments, from the cache or generated.
 
-:func:`~pytest_logicenv.pipeline.environments.prepare` is the entry point; the plugin, the CLI
-and ``logicenv eval`` all call it. :mod:`~pytest_logicenv.pipeline.task_request` holds the data at
-its arrows, :mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh,
+:func:`~pytest_logicenv.pipeline.environments.prepare` (:mod:`~.environments`) is the entry
+point; the plugin, the CLI and ``logicenv eval`` all call it.
+:mod:`~pytest_logicenv.pipeline.task_request` holds the data at its arrows,
+:mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh,
 :mod:`~pytest_logicenv.pipeline.plan_choice`, :mod:`~pytest_logicenv.pipeline.scene_building`
 and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LLM designer's
 scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`), and
 :mod:`~pytest_logicenv.pipeline.generators` wires in the default designers and the LLM planner.
+A plan the model never got right is kept in its entry for a person to fix
+(:mod:`~.failed_plans`).
 """

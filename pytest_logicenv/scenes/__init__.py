@@ -11,6 +11,13 @@
   (PhyPR); it shares no code with the layout.
 * :mod:`~pytest_logicenv.scenes.realization`: design, lay out and check one scene, and make
   sure it realizes its trajectory's facts.
-* :mod:`~pytest_logicenv.scenes.export` and :mod:`~pytest_logicenv.scenes.render`: a Scene as
-  an AI2-THOR (ProcTHOR) house, and as a top-down SVG picture.
+* :mod:`~pytest_logicenv.scenes.part_geometry`: where a part sits in its whole, and what rests
+  in a part.
+* :mod:`~pytest_logicenv.scenes.feasibility`: what the scene stages would reject in a plan,
+  found before any scene is made.
+* :mod:`~pytest_logicenv.scenes.realism`: how realistic a scene's placement is.
+* :mod:`~pytest_logicenv.scenes.variation`: other scenes of the same situation, for exploring.
+* :mod:`~pytest_logicenv.scenes.export` (with :mod:`~.export_objects` and
+  :mod:`~.export_assets`) and :mod:`~pytest_logicenv.scenes.render`: a Scene as an AI2-THOR
+  (ProcTHOR) house, and as a top-down SVG picture.
 """

@@ -14,6 +14,10 @@
 * :mod:`~pytest_logicenv.session.reporter`: how faults read, the unasserted-fault warning,
   the LogCov report (:mod:`pytest_logicenv.report`), the declared faults' verdicts and the
   exit status.
+* :mod:`~pytest_logicenv.session.generation`: what the run selects generated, concurrently,
+  once per task.
+* :mod:`~pytest_logicenv.session.partial`: partial runs, the scenes the run selected out of
+  each test's entry.
 * :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more.
 * :mod:`~pytest_logicenv.session.explore`: ``--logicenv-explore``, a passing run again in
   other scenes of its situation, drawn and shrunk by Hypothesis.

@@ -65,6 +65,17 @@ def test_the_api_page_renders_every_public_name() -> None:
     assert not missing, f"docs/reference/api.md has no '::: pytest_logicenv.NAME' for {missing}"
 
 
+def test_the_facts_reference_names_every_state_and_where_key() -> None:
+    from pytest_logicenv.logic.facts import STATES
+    from pytest_logicenv.logic.facts.fact_json import WHERE_KEYS
+
+    page = (DOCS / "reference" / "facts.md").read_text(encoding="utf-8")
+    [states] = [line for line in page.splitlines() if line.startswith('| `{"state": a')]
+    assert [s for s in STATES if f"`{s}`" not in states] == []
+    [where] = [para for para in page.split("\n\n") if para.startswith("A `where` may hold")]
+    assert [k for k in WHERE_KEYS if f"`{k}`" not in where] == []
+
+
 def project_urls() -> tuple[str, str]:
     """The documentation's and the repository's URLs, the same in mkdocs.yml and pyproject."""
     site = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ that says what to change, readable by a person and usable as feedback to an LLM.
 
 One module per family (:mod:`.syntax`, :mod:`.independence`, :mod:`.grounding` for the trees,
 :mod:`.plan_facts` for the facts, :mod:`.consistency` for what facts mean together, with
-:mod:`.implication`), each rule
+:mod:`.implication`; what they share in :mod:`.common`), each rule
 a small generator; a new rule is a function in
 its family's module, called where its part of the plan is visited so the violations stay in
 document order.

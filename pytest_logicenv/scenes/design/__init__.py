@@ -19,6 +19,7 @@ Where each part lives (in the order :func:`design_scene` runs them):
 - ``draft.py``: the design in progress (``Draft``, ``DraftObject``), the state every step
   reads and extends, and the queries they share;
 - ``task_objects.py``: facts to rooms and task objects, placed as the facts say;
+- ``placement.py``: where in its room each object stands, as ProcTHOR annotates it;
 - ``part_completion.py``: each part with its whole, each whole with its parts;
   ``slots.py``: which of
   its whole's slots each part takes (a burner's ``position``, a shelf's ``level``);

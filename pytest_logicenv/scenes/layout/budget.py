@@ -12,16 +12,11 @@ them and the agent's start) and leaves out the rest; those checks, and only thos
 
 So a layout returns within ``timeout_ms`` plus the grace (when what the task needs was not
 placed by the deadline) plus the time to encode the problem under way and to check the
-agent's reach on the result (``benchmarks/run.py layout_compare`` and ``solve`` print how far
-past its budget a layout returned: measured, at most 0.06 s).
+agent's reach on the result.
 
-**Z3 objects' lifetimes are behaviour.** One Z3 context serves all the problems of a layout;
-Z3 reuses the ids of freed terms for new ones, and its search depends on the ids. So the order
-in which the layout creates and frees solvers, models and unsat cores decides which of the
-equally good answers a large problem gets (measured: freeing a model and an unsat core a few
-calls later moved six objects of a 60-object design). The code keeps the order of the single
-module it was split from: a solver is freed before its last model, a new model frees the one
-it replaces at once, an unsat core is freed as soon as it is read.
+Z3 objects' lifetimes are behaviour: Z3 reuses freed terms' ids, and its search depends on
+them, so the order in which solvers, models and unsat cores are freed is kept as it is
+(``docs/explanation/layout.md``, "The time budget").
 
 >>> clock = Clock(20_000)
 >>> 0 < clock.check_ms() <= 20_000 * CHECK_SHARE
@@ -48,8 +43,7 @@ from pytest_logicenv.scenes.scene_model import SceneSpec
 #: the rest.
 GRACE_MS = 1000
 #: The share of what is left of the budget one check may take, so that when it gives up the
-#: rest is left for a smaller question (measured: the longest check of the layout benchmarks
-#: took 0.8 s of their 20 s).
+#: rest is left for a smaller question.
 CHECK_SHARE = 0.5
 
 

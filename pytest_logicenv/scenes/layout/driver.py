@@ -1,6 +1,6 @@
 """The entry point: :func:`solve_layout` lays out a design, again with other seeds if needed.
 
-It takes the parts out of the design (:mod:`~.parts`: they come back at their parents after
+It takes the parts out of the design (:mod:`~.part_split`: they come back at their parents after
 solving), validates the design, builds the room plans, walls and items, then lays the house out
 (:func:`_lay_out`: the doors and windows, then the problems of the decomposition in turn, each
 relaxing its soft relations) and checks that the agent can walk to every task object; when
@@ -59,8 +59,7 @@ from pytest_logicenv.scenes.scene_model import (
 #: Total time budget of one layout (all its problems), in milliseconds.
 DEFAULT_TIMEOUT_MS = 20_000
 #: Layouts tried, each with a seed of its own, for one where the agent can walk from its
-#: start to every task object (measured: about one layout in ten of the example tasks
-#: leaves one out of reach).
+#: start to every task object (one in ten leaves one out of reach: docs/explanation/layout.md).
 ATTEMPTS = 8
 
 
@@ -76,7 +75,7 @@ def solve_layout(
     The same ``spec`` and ``seed`` give the same scene; another ``seed`` moves things around.
     ``decompose=False`` solves one model for the whole house instead of the small problems (the
     baseline ``benchmarks/bench_solve.py`` measures against). When a room cannot hold
-    everything, the least important objects are left out (see :mod:`~.selection`) and listed
+    everything, the least important objects are left out (see :mod:`~.leave_out`) and listed
     in the scene's ``provenance.dropped_objects``; a soft relation that cannot be met is
     dropped and recorded. When ``timeout_ms`` runs out, the layout returns what it placed so
     far. Raises :class:`LayoutError` for a design that cannot be laid out: unknown objects,

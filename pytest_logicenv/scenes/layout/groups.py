@@ -1,14 +1,13 @@
 """A crowded floor in small problems: anchor groups, most important first.
 
-Z3's effort on a floor grows much faster than its objects (every pair may collide: measured,
-one room of 34 floor items did not finish in 60 s, while the same room in groups of 8 took
-0.5 s). So a crowded floor (see :data:`CROWDED`) is placed a group at a time, each a problem of its
-own with the groups before it fixed. The first group holds the essential items
-(the task objects, what holds them, the agent's start); every group grows from its *anchor*,
-the most important item not yet grouped, through the relations that link it to others (a sofa,
-then the coffee table in front of it, the armchair facing it, ...) and, when those run out,
-the next items in priority order. A relation between two groups is solved with the later one,
-the earlier group's objects fixed.
+Z3's effort on a floor grows much faster than its objects, so a crowded floor (see
+:data:`CROWDED`) is placed a group at a time, each a problem of its own with the groups before
+it fixed (the measurements: ``docs/explanation/layout.md``, "Why these numbers"). The first
+group holds the essential items (the task objects, what holds them, the agent's start); every
+group grows from its *anchor*, the most important item not yet grouped, through the relations
+that link it to others (a sofa, then the coffee table in front of it, the armchair facing it,
+...) and, when those run out, the next items in priority order. A relation between two groups is
+solved with the later one, the earlier group's objects fixed.
 
 >>> from pytest_logicenv.scenes.layout.items import build_items
 >>> from pytest_logicenv.scenes.layout.leave_out import rank_items
@@ -28,16 +27,13 @@ from collections.abc import Sequence
 from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.scene_model import SceneSpec
 
-#: Items per problem on a crowded floor: measured on one room of 80 and of 160 synthetic
-#: objects (4 seeds), groups of 8 took 0.29 s and 0.87 s (median) and dropped 54 and 134
-#: relations; of 6, 0.27 s and 0.55 s, dropping 60 and 139; of 12, 0.87 s and 1.98 s,
-#: dropping 53 and 136; of 16, 1.69 s and 3.72 s, dropping 47 and 132.
+#: Items per problem on a crowded floor: fewer drop more relations, more take longer
+#: (measured: docs/explanation/layout.md, "Why these numbers").
 GROUP_SIZE = 8
 #: A floor is split into groups when it holds more than ``2 * GROUP_SIZE`` items, or more than
 #: ``GROUP_SIZE`` whose footprints cover more than this share of its free floor: one problem
-#: keeps more relations (a 15-item floor of 40 synthetic objects: 28 dropped over 7 designs,
-#: against 46 in groups), but a crowded one may take Z3 long to find it cannot hold all (a
-#: 3 x 3 m room of 15 living-room objects: 20 s, the whole budget, against 0.2 s in groups).
+#: keeps more relations, but a crowded one may take Z3 its whole budget to find it cannot
+#: hold all.
 CROWDED = 0.5
 #: Relations that restate supports link nothing on the floor.
 _SUPPORTS = ("in", "on_top_of", "mounted_on_wall")

@@ -69,7 +69,7 @@ def rank_items(
     items: Mapping[str, Item], carried: Mapping[str, tuple[bool, int]] | None = None
 ) -> Ranking:
     """The ranking of a design's items (:func:`~.items.build_items`). ``carried`` says, of the
-    items that parts go with (a dresser and its drawers, see :mod:`~.parts`), whether a task
+    items that parts go with (a dresser and its drawers, see :mod:`~.part_split`), whether a task
     object rides with them and the highest priority that does."""
     carried = carried or {}
     essential = {

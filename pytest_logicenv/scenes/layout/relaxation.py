@@ -3,7 +3,8 @@
 A problem's solver holds its hard constraints; its soft parts hang on assumption literals
 passed to :meth:`z3.Solver.check`: ``r<i>`` for relation ``i`` of the design, ``p<n>`` for the
 presence of item ``n`` when objects may be left out, ``m<i>`` for relation ``i`` met with margin
-(see :mod:`~.margins`). :class:`Relaxation` finds a set of them that holds together:
+(see :mod:`~.tolerances` and ``solving._prefer_margins``). :class:`Relaxation` finds a set
+of them that holds together:
 
 1. Check with every literal assumed. On unsat, drop the greatest-ranked literal of the unsat
    core (for relations: the lowest priority, the later one among equals) and check again.
@@ -189,8 +190,7 @@ class Relaxation:
         grace): a batch at a time, twice as many after each that holds and half as many after
         one that does not, down to one, which is given up. The others are assumed false
         meanwhile (an object left out is one less to place). With :attr:`pin`, what is kept
-        stays where it is, so that a check places only the batch (measured: a check of one
-        room of 60 objects in one model takes 0.1-0.3 s otherwise, 0.05 s so)."""
+        stays where it is, so that a check places only the batch."""
         # Without a model, the base alone is the last chance of this attempt: all the time left.
         if self.model is None and (base_tried or self.check((), off=soft, whole=True) != z3.sat):
             return Failure("time")

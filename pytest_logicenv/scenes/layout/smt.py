@@ -1,7 +1,7 @@
 """The solver's integer grid and the SMT-LIB terms the layout is written in.
 
 Terms are built as SMT-LIB text and parsed by Z3 in one go per problem: constructing them
-through the z3 Python API costs more than solving (measured: about 85% of a 40-object layout).
+through the z3 Python API costs more than solving.
 A term is an int (a bool for a condition) once its value is known, so that whatever the
 earlier problems fixed folds away before Z3 sees it:
 

@@ -38,12 +38,8 @@ from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, SpatialRelation
 #: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
 EYE_LEVEL = 1.5
 #: Checks spent on meeting the kept relations with their natural margins, per problem, and
-#: Z3's resource units (``rlimit``) each may use: measured on the layout benchmarks, half the
-#: margin checks take under 12,000, nine in ten under 600,000, the largest 6.8 million
-#: (0.7 s); with 300,000 the margins of the living rooms of ``benchmarks/run.py
-#: layout_compare`` are met as with a million, and the margin pass of seven 40-object
-#: synthetic rooms costs 4.6 million units instead of 13.8 (against 25.8 for the rest). A
-#: count, unlike a time, keeps the same design and seed giving the same scene.
+#: Z3's resource units (``rlimit``) each may use: a count, unlike a time, keeps the same design
+#: and seed giving the same scene (measured: docs/explanation/layout.md).
 MARGIN_ROUNDS = 10
 MARGIN_EFFORT = 300_000
 #: The share of what is left of the budget that a problem's first attempt (every item

@@ -64,10 +64,8 @@ NATURAL = Tolerances(
     centred=CENTRED_NATURAL,
 )
 #: The kinds whose natural margins differ from their definition, the most visible first: when
-#: not all margins can be met, those of the later kinds give way first. (Measured on the
-#: living rooms of ``benchmarks/run.py layout_compare``: this order leaves 1 of 30 kept
-#: ``center_aligned`` at its 5 cm tolerance and 6 of 182 ``near`` within 5 cm of 1 m; putting
-#: ``near`` after ``face_to`` left 41 of 206 there.)
+#: not all margins can be met, those of the later kinds give way first (the order measured
+#: best: docs/explanation/layout.md).
 WITH_MARGIN = (
     "center_aligned",
     "near",

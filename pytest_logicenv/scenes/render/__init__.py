@@ -2,7 +2,10 @@
 footprints with the task objects highlighted, and, for a policy run, the agent's route with
 its numbered steps, the objects it acted on and the action that failed.
 
-No two labels overlap (:mod:`.labels` places them); every piece of text (ids, roles, types,
+The modules: :mod:`.picture` (the whole document), :mod:`.floor` (the floor plan),
+:mod:`.marks` (the route, step markers and labels on top of it), :mod:`.route` (where the
+agent went, from a run's trace), :mod:`.measure` (text sizes) and :mod:`.labels`. No two
+labels overlap (:mod:`.labels` places them); every piece of text (ids, roles, types,
 the trajectory's conditions, a run's steps) is XML-escaped, since it may come from a plan or
 an LLM.
 
