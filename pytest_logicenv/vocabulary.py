@@ -7,6 +7,8 @@ everywhere. It depends on nothing else of the package, so every stage may use it
 
 >>> SYNONYMS["nightstand"], words_of("CoffeeTable"), singular("boxes")
 ('SideTable', 'coffee table', 'box')
+>>> a_or_an("AlarmClock"), a_or_an("Sofa"), a_or_an("UsbStick"), a_or_an("hour")
+('an AlarmClock', 'a Sofa', 'a UsbStick', 'an hour')
 >>> vocabulary = Vocabulary(frozenset({"SideTable", "Cup", "Pillow", "Sofa"}))
 >>> vocabulary.meaning("a glass of water"), vocabulary.meaning("the sofa pillow")
 ('Cup', 'Pillow')
@@ -68,6 +70,10 @@ SYNONYMS: Mapping[str, str] = {
     "cup of coffee": "Mug",
     "coffee mug": "Mug",
     "glass": "Cup",
+    "glass cleaner": "SprayBottle",
+    "window cleaner": "SprayBottle",
+    "teapot": "Kettle",
+    "tea kettle": "Kettle",
     "frying pan": "Pan",
     "saucepan": "Pot",
     "plant": "HousePlant",
@@ -77,6 +83,10 @@ SYNONYMS: Mapping[str, str] = {
     "bath towel": "Towel",
     "toilet roll": "ToiletPaper",
     "soap": "SoapBar",
+    "soap dispenser": "SoapBottle",
+    "soap pump": "SoapBottle",
+    "soap bottle": "SoapRefill",
+    "bottle of soap": "SoapRefill",
     "computer": "Laptop",
     "notebook": "Laptop",
     "coffee maker": "CoffeeMachine",
@@ -131,6 +141,9 @@ SYNONYMS: Mapping[str, str] = {
     "knob": "StoveKnob",
     "bath": "Bathtub",
     "tub": "Bathtub",
+    "plastic tub": "FoodContainer",
+    "storage tub": "FoodContainer",
+    "tub of": "FoodContainer",
     "bath tub": "Bathtub",
     "curtain": "Curtains",
     "drape": "Curtains",
@@ -210,6 +223,22 @@ def camel(text: str) -> str:
     return "".join(w.capitalize() for w in re.findall(r"[a-zA-Z0-9]+", text))
 
 
+# Words whose first letter misleads: a vowel sounded as "y" or "w", a silent "h".
+_CONSONANT_SOUND = ("uni", "use", "usu", "usb", "eu", "one", "once")
+_VOWEL_SOUND = ("hour", "honest", "honour", "honor", "heir")
+
+
+def a_or_an(word: str) -> str:
+    """``word`` with its indefinite article, as it is said: "an AlarmClock", "a UsbStick"."""
+    low = word.lower()
+    vowel = low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(_CONSONANT_SOUND)
+    return f"{'an' if vowel or low.startswith(_VOWEL_SOUND) else 'a'} {word}"
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    return tuple(singular(w) for w in text.split())
+
+
 def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -222,6 +251,74 @@ def singular(word: str) -> str:
 
 # --------------------------------------------------------------------------- meaning
 
+#: Words a person may mean another type by, too: the table's reading comes first, these are
+#: named beside it (a prompt shows both, so the model picks the one the task means).
+ALSO: Mapping[str, tuple[str, ...]] = {
+    "computer": ("Desktop",),
+    "soap bottle": ("SoapBottle",),
+    "teapot": ("Pot",),
+    "lamp": ("DeskLamp",),
+    "light": ("FloorLamp", "DeskLamp"),
+}
+
+#: What some types are where their names mislead (AI2-THOR's SoapBottle is a dispenser).
+GLOSSES: Mapping[str, str] = {
+    "SoapBottle": "a soap dispenser by a sink",
+    "SoapRefill": "a bottle of soap that refills a dispenser",
+    "SprayBottle": "a spray bottle, such as glass cleaner",
+    "Kettle": "a kettle or teapot",
+    "Cup": "a cup or drinking glass",
+    "Desktop": "a desktop computer",
+    "Laptop": "a laptop computer",
+    "Safe": "a strongbox",
+    "LightSwitch": "the switch of a room's ceiling light",
+    "Cloth": "a cleaning cloth or rag",
+    "Pot": "a cooking pot",
+}
+
+#: Words that name a type as nouns and are verbs or adjectives too ("wipe the mirror", "light
+#: it", "make the kitchen safe"): read as the type only where a noun stands.
+VERB_OR_ADJECTIVE = frozenset(
+    {"wipe", "light", "safe", "mark", "spill", "mop", "switch", "plant", "clock", "stain", "refill"}
+)
+# After a verb comes its object or a particle; a noun is rarely followed by these.
+_OBJECT_START = frozenset(
+    (
+        *("it", "them", "the", "a", "an", "this", "that", "these", "those", "my", "your"),
+        *("his", "her", "its", "our", "their", "up", "down", "off", "out", "away", "clean"),
+        *("dry", "everything", "all"),
+    )
+)
+# A clause ending in "make ... safe" says what something becomes: an adjective.
+_BECOMING = frozenset(
+    ("make", "makes", "keep", "keeps", "stay", "stays", "is", "are", "be", "feel", "get", "leave")
+)
+_CLAUSE_END = frozenset(".,;:!?")
+_CONJUNCTIONS = frozenset(("and", "or", "then", "so", "before", "after", "while"))
+_DETERMINERS = frozenset(("the", "a", "an", "this", "that", "my", "your", "its", "their", "our"))
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+|[.,;:!?]", words_of(text))
+
+
+def _verb_use(tokens: list[str], i: int) -> bool:
+    """Whether ``tokens[i]`` (a word of :data:`VERB_OR_ADJECTIVE`, not a plural) is a verb
+    or an adjective here rather than the noun."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else "."
+    if i > 0 and tokens[i - 1] in _DETERMINERS:
+        return False  # "the safe", "a wipe"
+    if after in _OBJECT_START:
+        return True
+    if after not in _CLAUSE_END and after not in _CONJUNCTIONS:
+        return False
+    before = []
+    for token in reversed(tokens[:i]):
+        if token in _CLAUSE_END:
+            break
+        before.append(token)
+    return any(word in _BECOMING for word in before)
+
 
 @dataclass(frozen=True)
 class Vocabulary:
@@ -231,64 +328,103 @@ class Vocabulary:
     types: Collection[str]
     synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
     hidden: Collection[str] = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
+    also: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: dict(ALSO))
 
     @cached_property
     def _phrases(self) -> dict[tuple[str, ...], str]:
         phrases: dict[tuple[str, ...], str] = {}
         for name in sorted(self.types):
             if name not in self.hidden:
-                phrases[tuple(singular(w) for w in words_of(name).split())] = name
+                phrases[_phrase(words_of(name))] = name
         for phrase, name in self.synonyms.items():
             if name in self.types:
-                phrases[tuple(singular(w) for w in phrase.split())] = name
+                phrases[_phrase(phrase)] = name
         return phrases
 
-    def scored_meaning(self, text: str) -> tuple[str, float] | None:
-        """The type whose name or synonym best matches ``text``, with its score."""
-        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(text))]
-        best: tuple[float, str] | None = None
-        for phrase, name in self._phrases.items():
+    @cached_property
+    def _alternatives(self) -> dict[tuple[str, ...], tuple[str, ...]]:
+        return {
+            _phrase(phrase): tuple(name for name in names if name in self.types)
+            for phrase, names in self.also.items()
+        }
+
+    def _segments(self, text: str) -> tuple[list[tuple[int, int, str]], int]:
+        """The phrases ``text`` holds as ``(start, end, type)`` in word positions, in order,
+        and the number of words; a word belongs to the longest phrase it is part of, and a
+        noun that is used as a verb or an adjective here names nothing."""
+        tokens = _tokens(text)
+        words = [singular(t) for t in tokens]
+        taken = [t in _CLAUSE_END for t in tokens]
+        found: list[tuple[int, int, str]] = []
+        for phrase, name in sorted(self._phrases.items(), key=lambda item: -len(item[0])):
             n = len(phrase)
             for start in range(len(words) - n + 1):
-                if tuple(words[start : start + n]) != phrase:
+                if tuple(words[start : start + n]) != phrase or any(taken[start : start + n]):
                     continue
-                # Longer phrases win; among equals, the one nearer the end (the head noun:
-                # "sofa pillow" is a pillow).
-                score = n + (start + n) / (len(words) + 1) * 0.5
-                if best is None or score > best[0]:
-                    best = (score, name)
+                if n == 1 and self._verb_here(tokens, start):
+                    continue
+                found.append((start, start + n, name))
+                taken[start : start + n] = [True] * n
+        return sorted(found), len(words)
+
+    @staticmethod
+    def _verb_here(tokens: list[str], i: int) -> bool:
+        word = tokens[i]
+        return word in VERB_OR_ADJECTIVE and _verb_use(tokens, i)
+
+    def scored_meaning(self, text: str) -> tuple[str, float] | None:
+        """The type whose name or synonym best matches ``text``, with its score: longer
+        phrases win, then the one nearer the end (the head noun: "sofa pillow" is a pillow);
+        a phrase right before another one is its modifier ("TV stand drawer": a drawer)."""
+        segments, count = self._segments(text)
+        heads = [
+            (start, end, name)
+            for i, (start, end, name) in enumerate(segments)
+            if i + 1 == len(segments) or segments[i + 1][0] != end
+        ]
+        best: tuple[float, str] | None = None
+        for start, end, name in heads:
+            score = (end - start) + end / (count + 1) * 0.5
+            if best is None or score > best[0]:
+                best = (score, name)
         return None if best is None else (best[1], best[0])
 
     def mentioned(self, text: str) -> list[str]:
-        """Every type ``text`` names, in the order first named; a longer phrase hides the
-        shorter ones inside it ("the coffee table" is a CoffeeTable, not a Mug for "coffee").
+        """Every type ``text`` names, in the order first named, each followed by the other
+        types its words may mean (:data:`ALSO`); a longer phrase hides the shorter ones
+        inside it ("the coffee table" is a CoffeeTable, not a Mug for "coffee").
 
         >>> Vocabulary(frozenset({"Sofa", "Pillow", "Cup", "Mirror"})).mentioned(
         ...     "Put the sofa pillows away and wipe the mirror; a glass may be on the sofa.")
         ['Pillow', 'Mirror', 'Cup', 'Sofa']
         """
-        words = [singular(w) for w in re.findall(r"[a-z0-9]+", words_of(text))]
-        taken = [False] * len(words)
-        found: list[tuple[int, str]] = []
-        # Longest phrases first, so that a word belongs to the longest phrase it is part of.
-        for phrase, name in sorted(self._phrases.items(), key=lambda item: -len(item[0])):
-            n = len(phrase)
-            for start in range(len(words) - n + 1):
-                span = range(start, start + n)
-                if tuple(words[start : start + n]) == phrase and not any(taken[i] for i in span):
-                    found.append((start, name))
-                    for i in span:
-                        taken[i] = True
+        words = [singular(t) for t in _tokens(text)]
         ordered: list[str] = []
-        for _, name in sorted(found):
-            if name not in ordered:
-                ordered.append(name)
+        for start, end, name in self._segments(text)[0]:
+            for each in (name, *self._alternatives.get(tuple(words[start:end]), ())):
+                if each not in ordered:
+                    ordered.append(each)
         return ordered
 
     def meaning(self, text: str) -> str | None:
         """The type ``text`` names by meaning (``"nightstand"``: SideTable), if any."""
         found = self.scored_meaning(text)
         return None if found is None else found[0]
+
+    def readings(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """Words whose type is not the one they spell: ``(words, type, other types they may
+        mean)`` for each phrase of the table that ends with (or is) another type's name
+        ("soap bottle" is a SoapRefill; "tv cabinet" a TVStand), and each word of
+        :data:`ALSO`."""
+        found: dict[str, tuple[str, tuple[str, ...]]] = {}
+        spelled = {_phrase(words_of(n)): n for n in self.types if n not in self.hidden}
+        for phrase, name in sorted(self.synonyms.items()):
+            words = _phrase(phrase)
+            others = self._alternatives.get(words, ())
+            looks = [spelled[words[i:]] for i in range(len(words)) if words[i:] in spelled]
+            if name in self.types and (others or looks[:1] not in ([], [name])):
+                found[phrase] = (name, others)
+        return [(phrase, name, others) for phrase, (name, others) in sorted(found.items())]
 
     def suggestions(self, name: str, limit: int = 4) -> list[str]:
         """Types close to ``name``: what it means first, then similar spellings."""

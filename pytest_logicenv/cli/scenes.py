@@ -18,6 +18,7 @@ from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
 from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.render import render_svg
 from pytest_logicenv.scenes.scene_json import load_scene
+from pytest_logicenv.vocabulary import a_or_an
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -94,7 +95,9 @@ def run_export(args: argparse.Namespace) -> int:
         f"{len(house['windows'])} windows, {_count(house['objects'])} objects"
     )
     for item in logicenv["substitutions"]:
-        print(f"  stand-in: {item['id']} ({item['type']}) exported as a {item['exportedAs']}")
+        print(
+            f"  stand-in: {item['id']} ({item['type']}) exported as {a_or_an(item['exportedAs'])}"
+        )
     for item in logicenv["assets"]:
         print(f"  asset: {item['id']} ({item['type']}) exported as {item['assetId']}")
     for action in logicenv["stateActions"]:

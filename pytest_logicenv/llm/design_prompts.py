@@ -21,8 +21,9 @@ from functools import cache
 from typing import Any
 
 from pytest_logicenv.llm.plan_prompts import example_plan
-from pytest_logicenv.logic.facts import describe, references
+from pytest_logicenv.logic.facts import Fact, describe, references
 from pytest_logicenv.logic.plan import Plan, located_facts
+from pytest_logicenv.logic.rules.implication import implies
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.scenes.catalog import STRUCTURAL_TYPES, Catalog, ObjectType, default_catalog
 from pytest_logicenv.scenes.design import (
@@ -133,6 +134,21 @@ def _named(plan: Plan, type_name: str) -> bool:
     return any(type_name in references(fact) for _, fact in located_facts(plan))
 
 
+def _fact_texts(plan: Plan, trajectory: Trajectory) -> list[str]:
+    """The situation's facts, each once: a fact another one implies is left out (the setting's
+    toy on the floor, when a realization says it is a doll on the floor)."""
+    facts: list[Fact] = []
+    for fact in trajectory_facts(plan, trajectory):
+        if fact not in facts:
+            facts.append(fact)
+    kept = [
+        fact
+        for fact in facts
+        if not any(other != fact and implies((other,), (fact,)) for other in facts)
+    ]
+    return list(dict.fromkeys(describe(fact) for fact in kept))
+
+
 def situation_prompt(
     plan: Plan,
     trajectory: Trajectory,
@@ -145,10 +161,7 @@ def situation_prompt(
     types it must not add, and the corrections earlier scenes of this task needed."""
     lines = [f"Task: {plan.task}", f"Situation {trajectory.id}:"]
     lines += [f"- {question} {answer}" for question, answer in situation(plan, trajectory.paths)]
-    lines.append(
-        "Facts this scene makes true: "
-        + "; ".join(describe(fact) for fact in trajectory_facts(plan, trajectory))
-    )
+    lines.append("Facts this scene makes true: " + "; ".join(_fact_texts(plan, trajectory)))
     lines.append("Rooms:")
     for room in base.rooms:
         x0, z0, x1, z1 = room.bounds
@@ -183,10 +196,13 @@ def situation_prompt(
 # --------------------------------------------------------------------------- the system prompt
 
 
-def _mark(obj_type: ObjectType) -> str:
+def mark(obj_type: ObjectType) -> str:
+    """The listing's mark: ``wall`` for a type the checker hangs on a wall (a TowelHolder is
+    ``wall, on``), then ``in`` or ``on`` for a receptacle."""
+    marks = ["wall"] if obj_type.on_wall and not obj_type.on_floor else []
     if obj_type.has("receptacle"):
-        return "in" if obj_type.container else "on"
-    return "wall" if obj_type.on_wall and not obj_type.on_floor else ""
+        marks.append("in" if obj_type.container else "on")
+    return ", ".join(marks)
 
 
 def _type_list(catalog: Catalog) -> str:
@@ -194,8 +210,8 @@ def _type_list(catalog: Catalog) -> str:
     for name, obj_type in sorted(catalog.types.items()):
         if name in STRUCTURAL_TYPES or obj_type.part_only:
             continue
-        mark = _mark(obj_type)
-        entries.append(f"{name} ({mark})" if mark else name)
+        shown = mark(obj_type)
+        entries.append(f"{name} ({shown})" if shown else name)
     return ", ".join(entries)
 
 

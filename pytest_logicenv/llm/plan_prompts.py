@@ -19,7 +19,12 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.llm.world_prompt import relevant_types, type_notes
+from pytest_logicenv.llm.world_prompt import (
+    catalog_listing,
+    readings_text,
+    relevant_types,
+    type_notes,
+)
 from pytest_logicenv.logic.facts import STATES
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json, plan_to_json
 
@@ -81,17 +86,45 @@ def _compact(data: Any) -> str:
 # --------------------------------------------------------------------------- the system prompt
 
 
-def _types_text(known_types: Sequence[str] | None, notes: Mapping[str, str]) -> str:
+def _types_text(
+    known_types: Sequence[str] | None, notes: Mapping[str, str], catalog: Catalog | None
+) -> str:
+    if catalog is not None:
+        return (
+            f"States: {', '.join(STATES)}. Use only these object types, each with the states "
+            "it can have (none listed: it has none) and, where its name misleads, what it is; "
+            f"the first message describes the task's own: {catalog_listing(catalog)}.\n"
+            f"{STAND_IN_RULE}.\n"
+            f"Words in tasks and the types they mean: {readings_text(catalog)}."
+        )
     if known_types is None:
-        return f"Use {DEFAULT_TYPES_HINT}."
+        return f"States: {', '.join(STATES)}. Use {DEFAULT_TYPES_HINT}."
     listed = ", ".join(f"{t} ({notes[t]})" if notes.get(t) else t for t in known_types)
-    return f"Use only these object types (the first message describes the task's own): {listed}."
+    return (
+        f"States: {', '.join(STATES)}. Use only these object types (the first message "
+        f"describes the task's own): {listed}."
+    )
 
 
-def system_prompt(known_types: Sequence[str] | None, notes: Mapping[str, str] | None = None) -> str:
+#: What to do with a thing the task names that no type is (a watermelon, a mug rack).
+STAND_IN_RULE = (
+    "A thing the task names that no type listed is (a watermelon, a mug rack, a pantry): use "
+    "the closest type that has what the task needs of it (carried, the states it asks about, "
+    'holds things in or on it), name its role after the thing ("as": "watermelon"), and say '
+    'so in the action of every leaf that uses it ("... the watermelon (an Apple stands in for '
+    'it)")'
+)
+
+
+def system_prompt(
+    known_types: Sequence[str] | None,
+    notes: Mapping[str, str] | None = None,
+    catalog: Catalog | None = None,
+) -> str:
     """The instructions, the plan and facts formats, the rules and the worked example;
     ``known_types`` are the types a plan may use (``None``: AI2-THOR's naming), ``notes``
-    describe some of them."""
+    describe some of them; with a ``catalog`` the types, their states and the words for
+    them come from it (:func:`~pytest_logicenv.llm.world_prompt.catalog_listing`)."""
     example = example_plan()
     answer = {k: v for k, v in plan_to_json(example).items() if k not in ("task", "rooms")}
     return f"""\
@@ -132,8 +165,8 @@ agent holds A
 - {{"state": A, "<state>": true|false}}, {{"attr": A, "<name>": "<value>"}}
 - {{"and": [...]}}, {{"or": [...]}}, {{"not": fact}}
 A reference starting with a capital letter is a type; a lower case one is a role, bound by an \
-"exists" with "as". States: {", ".join(STATES)}; a Window or Door is only open or not. \
-{_types_text(known_types, notes or {})}
+"exists" with "as". \
+{_types_text(known_types, notes or {}, catalog)}
 
 Rules (your answer is checked against them):
 - Subtask names, factor ids and values are lower case letters, digits and underscores, short \

@@ -56,7 +56,7 @@ from pytest_logicenv.llm.plan_prompts import (
 from pytest_logicenv.llm.protocol import LLM
 from pytest_logicenv.logic.plan import PLAN_FORMAT, Plan, plan_from_json
 from pytest_logicenv.logic.rules import check_plan
-from pytest_logicenv.scenes.design.templates import room_type
+from pytest_logicenv.scenes.design.templates import unknown_rooms
 from pytest_logicenv.scenes.feasibility import world_violations
 from pytest_logicenv.sim.achievable import goal_violations
 
@@ -98,11 +98,9 @@ class PlanDerivation:
 def check_rooms(rooms: Sequence[str], given: str = "rooms") -> None:
     """Rooms the designer has no type for are the caller's error, found before any request
     (the model could never fix them): a :class:`SceneError` naming the known room types."""
-    for room in rooms:
-        try:
-            room_type(room)
-        except SceneError as error:
-            raise SceneError(f"{given} {list(rooms)!r}: {error}") from None
+    problem = unknown_rooms(rooms)
+    if problem is not None:
+        raise SceneError(f"{given} {list(rooms)!r}: {problem}")
 
 
 def derive_plan(
@@ -146,7 +144,7 @@ def derive_plan(
         last = answered[-1] if answered and what.startswith(TREE_STEP) else None
         return PlanDerivationError(what, violations, exchanges, document=last)
 
-    talk = Conversation(llm, system_prompt(types, notes), max_rounds, fail)
+    talk = Conversation(llm, system_prompt(types, notes, catalog), max_rounds, fail)
     talk.step("plan.decompose", decomposition_prompt(task, rooms, catalog), _read_decomposition)
     talk.step("plan.factors", FACTORS_PROMPT, _read_factors)
 

@@ -13,16 +13,18 @@ catalog would cost 15,000.
 >>> [t.name for t in relevant_types("Clean the mirror and the sink.", catalog)]
 ['Mirror', 'Sink', 'SinkBasin', 'Faucet']
 >>> print(type_note(catalog.type("Mirror"), catalog))
-Mirror: can be dirty, broken; hangs on a wall; rooms Bedroom, Bathroom
+Mirror: can be dirty, broken; hangs on a wall; any room
 >>> print(type_note(catalog.type("Fridge"), catalog))
-Fridge: can be open; holds things in it; rooms Kitchen
+Fridge: can be open; holds things in it; rooms Kitchen, DiningRoom
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_logicenv.scenes.catalog import STATE_PROPERTY, Catalog, ObjectType
+from pytest_logicenv.scenes.catalog import STATE_PROPERTY, Catalog, ObjectType, usual_rooms
+from pytest_logicenv.scenes.design.templates import ROOM_TYPES
+from pytest_logicenv.vocabulary import GLOSSES
 
 #: At most this many types are described: a task names a handful.
 MAX_TYPES = 16
@@ -81,9 +83,18 @@ def type_note(obj_type: ObjectType, catalog: Catalog) -> str:
     supports = usual_supports(obj_type, catalog)
     if supports and not obj_type.part_only:
         bits.append("usually " + ", ".join(supports))
-    if obj_type.rooms:
-        bits.append("rooms " + ", ".join(obj_type.rooms))
-    return f"{obj_type.name}: " + "; ".join(bits or ["no states"])
+    bits.append(rooms_text(obj_type))
+    gloss = type_gloss(obj_type)
+    return f"{obj_type.name}{f' ({gloss})' if gloss else ''}: " + "; ".join(bits or ["no states"])
+
+
+def rooms_text(obj_type: ObjectType) -> str:
+    """The room types the designer would put one in (``catalog/rooms.py``'s rule over every
+    room type it knows, a dining room's chairs included), as the prompt says them."""
+    rooms = usual_rooms(obj_type, ROOM_TYPES)
+    if rooms == ROOM_TYPES:
+        return "any room"
+    return "rooms " + ", ".join(rooms) if rooms else "no room of its own"
 
 
 def _part_text(name: str, count: int) -> str:
@@ -93,3 +104,32 @@ def _part_text(name: str, count: int) -> str:
 def type_notes(types: Sequence[ObjectType], catalog: Catalog) -> str:
     """One ``- note`` line per type."""
     return "\n".join(f"- {type_note(obj_type, catalog)}" for obj_type in types)
+
+
+# --------------------------------------------------------------------------- the whole catalog
+
+
+def type_gloss(obj_type: ObjectType) -> str:
+    """What a type is, where its name does not say: ours describe themselves, and a few of
+    AI2-THOR's have a gloss (:data:`~pytest_logicenv.vocabulary.GLOSSES`)."""
+    return obj_type.description if obj_type.custom else GLOSSES.get(obj_type.name, "")
+
+
+def catalog_listing(catalog: Catalog) -> str:
+    """Every type, with the states it can have and what it is where the name misleads:
+    ``Cabinet (open)``, ``SoapBottle (used_up; a soap dispenser by a sink)``."""
+    entries = []
+    for name, obj_type in sorted(catalog.types.items()):
+        bits = [", ".join(states_of(obj_type)), type_gloss(obj_type)]
+        shown = "; ".join(bit for bit in bits if bit)
+        entries.append(f"{name} ({shown})" if shown else name)
+    return ", ".join(entries)
+
+
+def readings_text(catalog: Catalog) -> str:
+    """The words whose type is not the one they spell, and those with several readings:
+    ``"soap bottle" -> SoapRefill (or SoapBottle)``."""
+    return "; ".join(
+        f'"{words}" -> {name}' + (f" (or {' or '.join(others)})" if others else "")
+        for words, name, others in catalog.vocabulary.readings()
+    )

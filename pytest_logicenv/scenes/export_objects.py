@@ -38,6 +38,7 @@ from typing import Any
 from pytest_logicenv.scenes.catalog import Asset, Catalog
 from pytest_logicenv.scenes.export_assets import asset_note, export_asset, holder
 from pytest_logicenv.scenes.scene_model import SceneObject
+from pytest_logicenv.vocabulary import a_or_an
 
 #: The action that puts an AI2-THOR object in a state its house format cannot carry.
 STATE_ACTIONS: Mapping[str, Mapping[str, Any]] = {
@@ -152,7 +153,7 @@ def _substitution(obj: SceneObject, asset: Asset) -> dict[str, str]:
         "type": obj.type,
         "exportedAs": shown_as,
         "assetId": asset.id,
-        "reason": f"AI2-THOR has no {obj.type}; a {shown_as} stands in for it",
+        "reason": f"AI2-THOR has no {obj.type}; {a_or_an(shown_as)} stands in for it",
     }
 
 

@@ -61,6 +61,7 @@ from pytest_logicenv.logic.trajectories import (
 )
 from pytest_logicenv.scenes.catalog import STATE_PROPERTY, Catalog, ObjectType
 from pytest_logicenv.scenes.design import Enrichment, design_scene, room_type
+from pytest_logicenv.vocabulary import a_or_an
 
 #: Seeds a design is tried with before a situation counts as impossible, as scene building
 #: tries them (an ``or`` fact takes another branch with another seed).
@@ -141,10 +142,10 @@ def _state_problems(
             continue
         able = sorted(t.name for t in catalog.types.values() if t.has(needed))
         shown = ", ".join(able[:10]) + (f" and {len(able) - 10} more" if len(able) > 10 else "")
-        named = ref if ref == obj_type.name else f"{ref} (a {obj_type.name})"
+        named = ref if ref == obj_type.name else f"{ref} ({a_or_an(obj_type.name)})"
         yield (
-            f"{named} cannot be {state}: a {obj_type.name} is not {needed}; use a type that "
-            f"can be ({shown}), or ask about something a {obj_type.name} can be"
+            f"{named} cannot be {state}: {a_or_an(obj_type.name)} is not {needed}; use a type that "
+            f"can be ({shown}), or ask about something {a_or_an(obj_type.name)} can be"
         )
 
 
@@ -153,8 +154,8 @@ def _attr_problems(obj_type: ObjectType, ref: str, attrs: dict[str, str]) -> Ite
         allowed = obj_type.attrs.get(name)
         if allowed and value not in allowed:
             yield (
-                f"{ref}: a {obj_type.name} has {name} {' or '.join(allowed)}, not {value!r}; "
-                "use one of them"
+                f"{ref}: {a_or_an(obj_type.name)} has {name} {' or '.join(allowed)}, "
+                f"not {value!r}; use one of them"
             )
 
 

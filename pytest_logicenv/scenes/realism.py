@@ -43,6 +43,7 @@ from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in, usual
 from pytest_logicenv.scenes.design.placement import EXCEPTION, GROUPING, ROOM_EXCEPTION
 from pytest_logicenv.scenes.design.templates import ROOM_TYPES
 from pytest_logicenv.scenes.scene_model import EDGE_DISTANCE, Room, Scene, SceneObject
+from pytest_logicenv.vocabulary import a_or_an
 
 _TOLERANCE = 1e-6
 
@@ -139,7 +140,7 @@ def _room(obj: SceneObject, kind: ObjectType, rooms: dict[str, Room]) -> str | N
         return None
     usual = usual_rooms(kind, ROOM_TYPES)
     where = f"its room types: {', '.join(usual)}" if usual else "nor in any room type"
-    return f"is in {room.id}, a {room.type}, where a {kind.name} does not occur ({where})"
+    return f"is in {room.id}, a {room.type}, where {a_or_an(kind.name)} does not occur ({where})"
 
 
 def _on_floor(obj: SceneObject) -> bool:
@@ -195,7 +196,7 @@ def _resting(obj: SceneObject, kind: ObjectType, parent: SceneObject | None) -> 
         return None
     if parent.type in kind.parents or parent.type in kind.group_supports:
         return None
-    return f"rests on a {parent.type}; its type stands on the floor"
+    return f"rests on {a_or_an(parent.type)}; its type stands on the floor"
 
 
 def _walls_touched(obj: SceneObject, room: Room) -> int:
@@ -219,7 +220,7 @@ def _attachment(part: SceneObject, by_id: dict[str, SceneObject], catalog: Catal
     if catalog.has(whole.type) and part.type not in [
         p.type for p in catalog.type(whole.type).parts
     ]:
-        return f"is a part of a {whole.type}, which has no {part.type}"
+        return f"is a part of {a_or_an(whole.type)}, which has no {part.type}"
     if whole.room != part.room:
         return f"is in {part.room}, its whole {whole.id} in {whole.room}"
     inner, outer = part.footprint, whole.footprint
@@ -236,5 +237,5 @@ def _missing_parts(obj: SceneObject, kind: ObjectType, scene: Scene) -> list[str
         if spec.optional:
             continue
         have = sum(1 for p in scene.objects if p.part_of == obj.id and p.type == spec.type)
-        missing += [f"{obj.id} ({obj.type}) lacks a {spec.type}"] * max(0, spec.count - have)
+        missing += [f"{obj.id} ({obj.type}) lacks {a_or_an(spec.type)}"] * max(0, spec.count - have)
     return missing

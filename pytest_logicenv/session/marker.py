@@ -111,14 +111,11 @@ def parse_marker(
 
 def _check_rooms(rooms: Sequence[str], nodeid: str) -> None:
     """Unknown room types are the marker's error, before any model is asked about them."""
-    from pytest_logicenv.errors import SceneError
-    from pytest_logicenv.scenes.design.templates import room_type
+    from pytest_logicenv.scenes.design.templates import unknown_rooms
 
-    for room in rooms:
-        try:
-            room_type(room)
-        except SceneError as error:
-            raise MarkerError(f"{nodeid}: rooms={list(rooms)!r}: {error}") from None
+    problem = unknown_rooms(rooms)
+    if problem is not None:
+        raise MarkerError(f"{nodeid}: rooms={list(rooms)!r}: {problem}")
 
 
 def _bind(marker: pytest.Mark, nodeid: str) -> dict[str, Any]:

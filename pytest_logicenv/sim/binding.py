@@ -35,6 +35,7 @@ from pytest_logicenv.logic.facts import FLOOR, is_type_ref
 from pytest_logicenv.sim.preconditions import Broken, state_word
 from pytest_logicenv.sim.selectors import Select
 from pytest_logicenv.sim.world import HELD, WorldObject, WorldState
+from pytest_logicenv.vocabulary import a_or_an
 
 #: Candidates listed in an ambiguity message before "and N more".
 LISTED = 6
@@ -91,7 +92,7 @@ def candidates(world: WorldState, select: Select, *, at_hand: bool) -> list[Worl
 
 
 def _missing(world: WorldState, select: Select) -> Unbound:
-    thing = f"a {select}" if is_type_ref(select.ref) or not select.bare else str(select)
+    thing = a_or_an(str(select)) if is_type_ref(select.ref) or not select.bare else str(select)
     named = world.candidates(select.ref)
     # When the reference names objects but none meets the qualifiers, say which qualifiers,
     # and list what the reference does name here so the policy's author sees the difference.

@@ -184,6 +184,11 @@ def test_an_unknown_room_is_a_usage_error_before_any_request(
     )
     assert main(["plan", TASK, "--rooms", "kichen"]) == 2
     assert "unknown room type 'kichen'; did you mean Kitchen?" in capsys.readouterr().err
+    assert main(["plan", TASK, "--rooms", "Garage,Kitchn,Attic"]) == 2
+    assert (
+        "unknown room types 'Garage', 'Kitchn' (did you mean Kitchen?), 'Attic'; known room types:"
+        in capsys.readouterr().err
+    )
     assert endpoint.requests == []
 
 
@@ -193,9 +198,9 @@ def test_plan_offers_the_catalogs_types(
     endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
     assert main(["plan", TASK]) == 0
     system, first = (m["content"] for m in endpoint.requests[0].messages)
-    assert "the first message describes the task's own): AlarmClock, " in system
+    assert "the first message describes the task's own: AlarmClock, AluminumFoil, " in system
     # The types the task names, with what each can be and hold, open the conversation.
-    assert "- Fridge: can be open; holds things in it; rooms Kitchen\n" in first
+    assert "- Fridge: can be open; holds things in it; rooms Kitchen, DiningRoom\n" in first
     assert "- Toaster: can be toggled; holds things in it; usually on CounterTop" in first
 
 

@@ -25,6 +25,7 @@ from pytest_logicenv.logic.facts.fact_model import (
     Where,
     not_a_fact,
 )
+from pytest_logicenv.vocabulary import a_or_an
 
 # How states read in sentences ("the light is not switched on").
 _STATE_WORDS = {"toggled": "switched on", "used_up": "used up"}
@@ -52,7 +53,7 @@ def _pairs(values: Mapping[str, object]) -> str:
 
 
 def _object_text(fact: Exists | Absent) -> str:
-    name = f"a {fact.ref}"
+    name = a_or_an(fact.ref) if isinstance(fact, Exists) else f"no {fact.ref}"
     if isinstance(fact, Exists) and fact.as_:
         name += f" ({fact.as_})"
     bits = [name]
@@ -63,7 +64,7 @@ def _object_text(fact: Exists | Absent) -> str:
     if fact.states:
         bits.append(f"({_pairs(fact.states)})")
     text = " ".join(bits)
-    return text if isinstance(fact, Exists) else f"no {text[2:]}"
+    return text
 
 
 def _states_text(ref: str, states: Mapping[str, bool]) -> str:

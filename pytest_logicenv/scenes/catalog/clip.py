@@ -16,7 +16,7 @@ from typing import Any
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
 from pytest_logicenv.scenes.catalog.type_model import Catalog, Match
-from pytest_logicenv.vocabulary import words_of
+from pytest_logicenv.vocabulary import a_or_an, words_of
 
 #: Environment variables that configure the optional CLIP backend.
 CLIP_MODEL_ENV = "LOGICENV_CLIP_MODEL"
@@ -50,7 +50,7 @@ class _ClipRetriever:
         self._tokenizer = open_clip.get_tokenizer(arch)
         self._catalog = catalog
         self._names = [n for n in catalog.types if n not in STRUCTURAL_TYPES]
-        self._types = self._embed([f"a photo of a {words_of(n)}" for n in self._names])
+        self._types = self._embed([f"a photo of {a_or_an(words_of(n))}" for n in self._names])
 
     def _embed(self, texts: list[str]) -> Any:
         with self._torch.no_grad():

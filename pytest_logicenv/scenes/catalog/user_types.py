@@ -63,6 +63,7 @@ from pytest_logicenv.scenes.catalog.properties import PRIMARY_PROPERTIES, STATE_
 from pytest_logicenv.scenes.catalog.type_model import Catalog
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.scene_model import PROPERTIES
+from pytest_logicenv.vocabulary import a_or_an
 
 #: The ini option (and, as ``--logicenv-types``, the pytest option) naming the type file.
 TYPES_INI = "logicenv_types"
@@ -364,7 +365,7 @@ class _Reader:
                 self.problem(
                     name,
                     "states",
-                    f"a {name} cannot be {state}: add {needed!r} to its properties, or drop "
+                    f"{a_or_an(name)} cannot be {state}: add {needed!r} to its properties, or drop "
                     "the state",
                 )
             else:

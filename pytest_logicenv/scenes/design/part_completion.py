@@ -42,6 +42,7 @@ from pytest_logicenv.scenes.catalog.rooms import PROCTHOR_ROOMS, occurrence
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, snake
 from pytest_logicenv.scenes.design.slots import assign_slots, has_slot
 from pytest_logicenv.scenes.part_geometry import FIXED_SLOTS, part_boxes, row_fits
+from pytest_logicenv.vocabulary import a_or_an
 
 #: The room type whose sinks are set into a counter, and the counter's type.
 KITCHEN, COUNTER = "Kitchen", "CounterTop"
@@ -54,9 +55,9 @@ def make_part(draft: Draft, part: DraftObject, whole: DraftObject, text: str) ->
     if part.type.name not in [p.type for p in whole.type.parts]:
         holders = ", ".join(part.type.part_of) or "none"
         raise SceneError(
-            f"'{text}': a {whole.type.name} has no {part.type.name} "
+            f"'{text}': {a_or_an(whole.type.name)} has no {part.type.name} "
             f"(its parts: {', '.join(p.type for p in whole.type.parts) or 'none'}); types "
-            f"with a {part.type.name}: {holders}"
+            f"with {a_or_an(part.type.name)}: {holders}"
         )
     if part.part_of not in (None, whole.id):
         raise SceneError(
@@ -80,14 +81,17 @@ def give_wholes(draft: Draft) -> None:
         if obj.type.part_only and obj.part_of is None:
             if obj.parent is not None or obj.relation not in (None, "part"):
                 raise SceneError(
-                    f"{obj.id} ('{obj.why.get('place', obj.why.get('type', ''))}'): a "
-                    f"{obj.type.name} is always a part of a {' or '.join(obj.type.part_of)}; "
+                    f"{obj.id} ('{obj.why.get('place', obj.why.get('type', ''))}'): "
+                    f"{a_or_an(obj.type.name)} is always a part of "
+                    f"{a_or_an(' or '.join(obj.type.part_of))}; "
                     'say which with {"part_of": ...} instead of on, in or the floor'
                 )
             whole = _free_whole(draft, obj) or _new_whole(draft, obj)
             obj.part_of, obj.relation = whole.id, "part"
             obj.why.setdefault("place", f"a part of {whole.id}")
-            draft.notes.append(f"{obj.id} is a part of {whole.id}: a {obj.type.name} always is")
+            draft.notes.append(
+                f"{obj.id} is a part of {whole.id}: {a_or_an(obj.type.name)} always is"
+            )
 
 
 def _free_whole(draft: Draft, part: DraftObject) -> DraftObject | None:
@@ -136,10 +140,10 @@ def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
             whole.why["type"] = f"the whole of {part.id}"
             return whole
     raise SceneError(
-        f"{part.id} ('{part.why.get('type', part.id)}'): a {part.type.name} is always a part "
-        f"of a {' or '.join(part.type.part_of)}, and no whole can hold it here: none in "
-        f"{room} has a free {part.type.name} slot, and the plan's 'absent' facts forbid adding "
-        'one; say which object it is a part of with {"part_of": ...}'
+        f"{part.id} ('{part.why.get('type', part.id)}'): {a_or_an(part.type.name)} is always "
+        f"a part of {a_or_an(' or '.join(part.type.part_of))}, and no whole can hold it here: "
+        f"none in {room} has a free {part.type.name} slot, and the plan's 'absent' facts forbid "
+        'adding one; say which object it is a part of with {"part_of": ...}'
     )
 
 
@@ -241,7 +245,9 @@ def _add_part(draft: Draft, whole: DraftObject, kind: ObjectType, attrs: dict[st
     if draft.allowed(part):
         draft.objects[part.id] = part
     else:
-        draft.notes.append(f"{whole.id} lacks a {kind.name}: the plan's 'absent' facts forbid it")
+        draft.notes.append(
+            f"{whole.id} lacks {a_or_an(kind.name)}: the plan's 'absent' facts forbid it"
+        )
 
 
 def size_parts(draft: Draft, whole: DraftObject) -> None:

@@ -33,6 +33,7 @@ from pytest_logicenv.scenes.scene_model import (
     UNARY_RELATION_KINDS,
     SpatialRelation,
 )
+from pytest_logicenv.vocabulary import a_or_an
 
 #: How the provenance notes begin that record a place a fact forces against the annotation.
 EXCEPTION = "placement exception"
@@ -86,11 +87,12 @@ def _note_exception(draft: Draft, obj: DraftObject) -> None:
     if _on_floor(obj) and not kind.on_floor and FLOOR in why:
         where = "hangs on a wall" if kind.on_wall else "rests on furniture"
         draft.notes.append(
-            f"{EXCEPTION}: {obj.id} on the floor, as '{why}' says (a {kind.name} {where})"
+            f"{EXCEPTION}: {obj.id} on the floor, as '{why}' says ({a_or_an(kind.name)} {where})"
         )
     elif obj.relation != "wall" and kind.on_wall and not kind.on_floor:
         draft.notes.append(
-            f"{EXCEPTION}: {obj.id} not on a wall, as '{why}' says (a {kind.name} hangs on one)"
+            f"{EXCEPTION}: {obj.id} not on a wall, as '{why}' says "
+            f"({a_or_an(kind.name)} hangs on one)"
         )
 
 
@@ -101,8 +103,8 @@ def _note_room_exception(draft: Draft, obj: DraftObject) -> None:
     if kind is None or obj.part_of is not None or not obj.task or occurs_in(obj.type, kind):
         return
     draft.notes.append(
-        f"{ROOM_EXCEPTION}: {obj.id} in {obj.room} (a {kind}, where a {obj.type.name} does not "
-        f"occur), as {_room_reason(draft, obj, kind)}"
+        f"{ROOM_EXCEPTION}: {obj.id} in {obj.room} (a {kind}, where "
+        f"{a_or_an(obj.type.name)} does not occur), as {_room_reason(draft, obj, kind)}"
     )
 
 
@@ -116,8 +118,8 @@ def _room_reason(draft: Draft, obj: DraftObject, kind: str) -> str:
     part = next((p for p in draft.parts_of(obj) if p.task), None)
     if part is not None:
         return (
-            f"'{part.why.get('type', part.id)}' says: {part.id} is always a part of a "
-            f"{' or '.join(part.type.part_of)}, and none of them occurs in a {kind}"
+            f"'{part.why.get('type', part.id)}' says: {part.id} is always a part of "
+            f"{a_or_an(' or '.join(part.type.part_of))}, and none of them occurs in a {kind}"
         )
     kinds = ", ".join(k for _, k in draft.rooms)
     return (

@@ -26,6 +26,7 @@ from pytest_logicenv.scenes.design.design_request import (
 )
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.task_consistency import put_on, take_support_room
+from pytest_logicenv.vocabulary import a_or_an
 
 Made = dict[str, tuple[DraftObject, EnrichmentObject]]  # name -> object, the item asking
 
@@ -167,13 +168,14 @@ def _request_support(
     if support == ON_FLOOR:
         obj.relation = "on"
         if obj.type.on_wall and not obj.type.on_floor:
-            return f"a {obj.type.name} hangs on a wall: give it the support {ON_WALL!r}"
+            return f"{a_or_an(obj.type.name)} hangs on a wall: give it the support {ON_WALL!r}"
         return None
     if support == ON_WALL:
         obj.relation = "wall"
         if not obj.type.on_wall:
             return (
-                f"a {obj.type.name} does not hang on a wall: put it on the floor or on a receptacle"
+                f"{a_or_an(obj.type.name)} does not hang on a wall: put it on the floor or on "
+                "a receptacle"
             )
         return None
     holder = made.get(support) or draft.named(support)
@@ -243,6 +245,6 @@ def _room_problem(draft: Draft, obj: DraftObject) -> str | None:
         else "leave it out: no room of this scene is of a type it occurs in"
     )
     return (
-        f"a {obj.type.name} does not occur in a {kind} (ProcTHOR's annotations, AI2-THOR's "
+        f"{a_or_an(obj.type.name)} does not occur in a {kind} (ProcTHOR's annotations, AI2-THOR's "
         f"scenes: logicenv types {obj.type.name}); {instead}"
     )

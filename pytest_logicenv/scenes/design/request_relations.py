@@ -22,6 +22,7 @@ from pytest_logicenv.scenes.design.design_request import (
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.task_consistency import put_on, take_support_room
 from pytest_logicenv.scenes.scene_model import SpatialRelation
+from pytest_logicenv.vocabulary import a_or_an
 
 
 def request_relations(
@@ -108,7 +109,7 @@ def _support_conflict(
     wanted = "in" if target.type.container else "on"
     if ("in" if kind == "in" else "on") != wanted:
         fix = "in" if wanted == "in" else "on_top_of"
-        return f"things go {wanted} a {target.type.name}: use {fix}"
+        return f"things go {wanted} {a_or_an(target.type.name)}: use {fix}"
     if subject.task and not subject.placed:
         return _place_free(draft, subject, target)
     if (subject.parent, subject.relation) != (target.id, wanted):

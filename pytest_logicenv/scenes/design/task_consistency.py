@@ -24,14 +24,15 @@ from pytest_logicenv.scenes.catalog import ObjectType, occurs_in
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import fits
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.vocabulary import a_or_an
 
 
 def cannot_hold(holder: ObjectType, obj: ObjectType) -> str | None:
     """Why an object of type ``holder`` cannot hold one of type ``obj`` (``None``: it can)."""
     if not holder.has("receptacle"):
-        return f"a {holder.name} is not a receptacle: nothing rests on or in it"
+        return f"{a_or_an(holder.name)} is not a receptacle: nothing rests on or in it"
     if holder.accepts and obj.name not in holder.accepts:
-        return f"a {holder.name} only takes {', '.join(holder.accepts)}"
+        return f"{a_or_an(holder.name)} only takes {', '.join(holder.accepts)}"
     return None
 
 
@@ -136,7 +137,7 @@ def put_on(obj: DraftObject, holder: DraftObject) -> str | None:
     if problem is not None:
         return f"{holder.id} cannot hold it: {problem}"
     if not fits(obj.type.assets_for(obj.attrs), holder.type.assets):
-        return f"no {obj.type.name} fits {holder.id}: it is too big for a {holder.type.name}"
+        return f"no {obj.type.name} fits {holder.id}: it is too big for {a_or_an(holder.type.name)}"
     obj.parent, obj.relation = holder.id, "in" if holder.type.container else "on"
     return None
 

