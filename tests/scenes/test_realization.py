@@ -81,6 +81,7 @@ import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
 from clean_living_room import correct_policy, xml_policy
 from pytest_logicenv.scenes.export import to_house
+from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.realization import generate_scene
