@@ -45,6 +45,13 @@ def test_the_build_fails_on_warnings() -> None:
     assert config["validation"]["omitted_files"] == "warn"  # a page left out of nav fails
 
 
+def test_ci_builds_the_site_before_the_tests() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    build = script.index("mkdocs build --strict")
+    assert build < script.index("python -m pytest")
+    assert "docs" in (ROOT / "pyproject.toml").read_text().split("dev = [", 1)[1].split("]")[0]
+
+
 @pytest.mark.slow
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     site = tmp_path / "site"

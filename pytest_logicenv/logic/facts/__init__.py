@@ -19,22 +19,8 @@ any other reference is a *role* (``red_box``), bound by an ``"as"`` in an ``exis
 >>> to_json(parse_fact({"in": ["toy", "red_box"]}))
 {'in': ['toy', 'red_box']}
 
-The forms, each a JSON object:
-
-=============================================================  ================================
-``{"exists": T, "as": r, "where": W, "attrs": A, "states": S}``  some object of type/role T
-``{"absent": T, "where": W, "attrs": A, "states": S}``         no such object
-``{"on": [a, b]}``, ``{"in": [a, b]}``, ``{"near": [a, b]}``     a relation between two objects
-``{"held": a}``                                                the agent holds ``a``
-``{"state": a, "open": true, ...}``                            ``a`` is in these states
-``{"attr": a, "colour": "red", ...}``                          ``a`` has these attributes
-``{"and": [...]}``, ``{"or": [...]}``, ``{"not": F}``          logic
-=============================================================  ================================
-
-``W`` (where) may hold ``on``, ``in`` (a reference), ``room`` (a room id or type) and
-``part_of`` (a reference: ``{"exists": "Drawer", "as": "drawer", "where": {"part_of":
-"tv_stand"}}`` is a drawer of the TV stand; a part of a part counts). States are booleans named
-in :data:`STATES`.
+The forms, what a ``where`` may hold and the states are listed in
+``docs/reference/facts.md``; states are the booleans of :data:`STATES`.
 
 Where the language lives, one concept per module (this package re-exports every public name,
 so ``from pytest_logicenv.logic.facts import ...`` is the import to use):
@@ -50,12 +36,14 @@ so ``from pytest_logicenv.logic.facts import ...`` is the import to use):
 ``Fact`` union; a reader in ``fact_json.py`` and its line in ``READERS`` (the listed order is
 the order keywords are tried) and in the unknown-fact message; then one ``case`` in each of
 ``to_json``, ``describe``, ``walk._own_references`` and ``evaluate._holds``. Each ``match``
-ends in ``not_a_fact``, so ``mypy`` names every function that still lacks the new case.
+ends in ``not_a_fact``, so ``mypy`` names every function that still lacks the new case; and
+a row in ``docs/reference/facts.md``.
 
 **Adding a where qualifier** (say ``"of": "TVStand"``): a field on ``Where`` (and its
 ``is_empty``) in ``fact_model.py``, its key in ``fact_json.WHERE_KEYS`` and a line in
 ``read_where``/``where_json``; then ``walk.where_references`` if it names an object,
-``describe.where_text`` and ``evaluate._is_where``.
+``describe.where_text`` and ``evaluate._is_where``; and its key in ``docs/reference/facts.md``
+(a test checks it is there).
 """
 
 from pytest_logicenv.logic.facts.describe import describe
