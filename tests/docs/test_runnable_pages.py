@@ -8,8 +8,8 @@ A page marks its steps with HTML comments, which the site does not render:
 - ``<!-- copy: PAGE PATH... -->``: start from these files of another page's project;
 - ``<!-- run: CMD -->`` before a console block: run CMD (``python -m pytest ...``,
   ``logicenv ...`` or ``ls DIR``, after optional ``NAME=value`` settings) in the project; its
-  output must show the block's lines in order (``...`` stands for lines left out, timings
-  are ignored).
+  output must show the block's lines in order (``...`` stands for lines left out, or for
+  text within a line such as a temporary folder; timings are ignored).
 
 Every page under ``docs/`` with a ``run:`` step is run here, so a new page is tested too.
 """
@@ -120,7 +120,7 @@ def expected_lines(block: str) -> list[str]:
         line = TIMING.sub(" in *", line)
         if line.startswith("FAILED ") and " - " in line:
             line = line.split(" - ", 1)[0] + " - *"  # cut to the terminal's width
-        patterns.append(line.replace("[", "[[]"))
+        patterns.append(line.replace("[", "[[]").replace("...", "*"))
     return patterns
 
 
