@@ -3,6 +3,7 @@ and the README's links point at pages and files that exist."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -74,6 +75,22 @@ def test_the_facts_reference_names_every_state_and_where_key() -> None:
     assert [s for s in STATES if f"`{s}`" not in states] == []
     [where] = [para for para in page.split("\n\n") if para.startswith("A `where` may hold")]
     assert [k for k in WHERE_KEYS if f"`{k}`" not in where] == []
+
+
+def test_the_cache_reference_describes_every_manifest_key() -> None:
+    from pytest_logicenv.pipeline.cached import FAILED
+    from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
+
+    page = (DOCS / "reference" / "cache.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (`[^|]+`) \| (.+) \|$", page, re.M))
+    keys = {key for cell in rows for key in re.findall(r"`(\w+)`", cell)}
+    for manifest in sorted((ROOT / "cache").glob("*/manifest.json")):
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        assert set(data) <= keys, f"{manifest}: {set(data) - keys} not in docs/reference/cache.md"
+        for part in ("settings", "plan", "scenes"):
+            assert [k for k in data[part] if f"`{k}`" not in rows[f"`{part}`"]] == [], part
+    assert f"`{FAILED}`" in rows["`plan`"]
+    assert f"`{DESIGNED_FOR}`" in rows["`scenes`"]
 
 
 def project_urls() -> tuple[str, str]:
