@@ -414,23 +414,6 @@ def listing_manifest(path: Path) -> Path | None:
     return None
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a text file whole or not at all (temporary file + rename), with the
-    permissions a plain ``open()`` would give it (``mkstemp`` alone makes it 0600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def dumps(data: Any) -> bytes:
     """JSON as committed: indented, sorted where order carries no meaning, UTF-8, newline."""
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

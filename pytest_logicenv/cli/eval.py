@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from pytest_logicenv.cache import write_atomic
+    from pytest_logicenv.atomic import write_atomic
     from pytest_logicenv.evaluation import evaluate, format_table
 
     for folder in (args.tasks_dir, args.policies_dir):

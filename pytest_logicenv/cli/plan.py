@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import write_atomic
+from pytest_logicenv.atomic import write_atomic
 from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, ini_llm_defaults, positive_int
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanError
 from pytest_logicenv.llm.exchange import Exchange, PlanDerivationError, exchange_to_json

@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pytest_logicenv.cache import listing_manifest, write_atomic
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.cache import listing_manifest
 from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
+from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import house_text, to_house
-from pytest_logicenv.scenes.render import render_svg
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.vocabulary import a_or_an
 

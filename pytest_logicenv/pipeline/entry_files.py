@@ -28,8 +28,8 @@ from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import to_house
-from pytest_logicenv.scenes.render import render_svg
 from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.version import __version__

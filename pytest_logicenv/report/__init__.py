@@ -8,5 +8,7 @@ and ``html:DIR`` (:mod:`~pytest_logicenv.report.html`, with each task's runs fro
 :mod:`~.runs`). A new format is a module here and a
 branch in :func:`~pytest_logicenv.report.files.write_reports` (and its name in
 ``session/options.py``). The mutation score (``--logicenv-mutate``) is part of the report's
-data and is written in every format by :mod:`~pytest_logicenv.report.mutation`.
+data and is written in every format by :mod:`~pytest_logicenv.report.mutation`. What the report
+reads, one :class:`~pytest_logicenv.report.records.RunRecord` per test item, is
+:mod:`~pytest_logicenv.report.records` (the session's fixture writes them).
 """

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pytest_logicenv.mutation.scores import MutationReport, PolicyScore, score_policy
-from pytest_logicenv.session.records import RunRecord
+from pytest_logicenv.report.records import RunRecord
 
 #: What a surviving mutant is, as the reports say it.
 SURVIVOR_MEANING = "each a situation no scene has, or a change no scene can see"

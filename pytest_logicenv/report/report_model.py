@@ -20,8 +20,8 @@ from pytest_logicenv.logic.coverage import PlanCoverage, TotalCoverage, plan_cov
 from pytest_logicenv.logic.plan import Plan, plan_from_json
 from pytest_logicenv.mutation.scores import MutationReport
 from pytest_logicenv.report.mutation import mutation_report
+from pytest_logicenv.report.records import RunRecord
 from pytest_logicenv.scenes.scene_json import load_scene
-from pytest_logicenv.session.records import RunRecord
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import Entry, write_atomic
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.cache import Entry
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.render import render_svg
+from pytest_logicenv.report.records import PolicyRun, RunRecord
 from pytest_logicenv.report.report_model import TaskReport
-from pytest_logicenv.scenes.render import render_svg
 from pytest_logicenv.scenes.scene_json import load_scene
-from pytest_logicenv.session.records import PolicyRun, RunRecord
 from pytest_logicenv.sim.outcome import Outcome
 
 

@@ -41,10 +41,8 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import write_atomic
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.export_objects import house_objects
@@ -96,16 +94,8 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
     }
 
 
-def write_house(scene: Scene, path: str | Path, catalog: Catalog | None = None) -> dict[str, Any]:
-    """Write the house JSON to ``path`` atomically (a temporary file renamed into place);
-    returns the house."""
-    house = to_house(scene, catalog)
-    write_atomic(Path(path), house_text(house))
-    return house
-
-
 def house_text(house: dict[str, Any]) -> str:
-    """The house file's text, as :func:`write_house` writes it."""
+    """The house file's text, as ``logicenv export`` writes it."""
     return json.dumps(house, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -36,7 +36,6 @@ parts; every object has the parts its type is made of (a missing one counts as n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in, usual_rooms
@@ -117,13 +116,6 @@ def measure(scene: Scene, catalog: Catalog) -> Realism:
         if problem is not None:
             problems.append(f"{obj.id} ({obj.type}) {problem}")
     return Realism(placed, judged, attached, parts, tuple(problems), forced)
-
-
-def measure_all(scenes: Iterable[Scene], catalog: Catalog) -> Realism:
-    total = Realism()
-    for scene in scenes:
-        total += measure(scene, catalog)
-    return total
 
 
 def _excepted(note: str, prefix: str) -> str:

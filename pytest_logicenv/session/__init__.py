@@ -8,9 +8,8 @@
   environment (the cache read, or the environments generated).
 * :mod:`~pytest_logicenv.session.fixture`: the ``logic_env`` fixture's value,
   :class:`~pytest_logicenv.session.fixture.LogicEnv`, which runs policies and keeps its item's
-  record.
-* :mod:`~pytest_logicenv.session.records`: that record, the typed contract between the fixture
-  and the report (JSON on the wire, for xdist).
+  record (:mod:`pytest_logicenv.report.records`, the typed contract between the fixture and
+  the report, JSON on the wire for xdist).
 * :mod:`~pytest_logicenv.session.reporter`: how faults read, the unasserted-fault warning,
   the LogCov report (:mod:`pytest_logicenv.report`), the declared faults' verdicts and the
   exit status.

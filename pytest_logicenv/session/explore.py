@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.cache import safe_file_name, write_atomic
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.cache import safe_file_name
 from pytest_logicenv.errors import SceneError
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
 from pytest_logicenv.pipeline.task_request import Case
+from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
-from pytest_logicenv.session.records import PROPERTY, PolicyRun, RunRecord, policy_label
 
 if TYPE_CHECKING:
     import pytest

@@ -22,10 +22,10 @@ import pytest
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
     from pytest_logicenv.pipeline.task_request import Environments, Mode
+    from pytest_logicenv.report.records import RunRecord
     from pytest_logicenv.report.report_model import Report
     from pytest_logicenv.session.generation import PendingTask
     from pytest_logicenv.session.marker import MarkerArgs
-    from pytest_logicenv.session.records import RunRecord
 
 T = TypeVar("T")
 

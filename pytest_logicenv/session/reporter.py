@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_logicenv.errors import LogicEnvWarning, PolicyFault
+from pytest_logicenv.report.records import PROPERTY, RunRecord
 from pytest_logicenv.session.options import LogicEnvState
-from pytest_logicenv.session.records import PROPERTY, RunRecord
 
 if TYPE_CHECKING:
     from pytest_logicenv.report.report_model import Report
@@ -128,7 +128,7 @@ def find_unused_entries(state: LogicEnvState, session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput"):
         return
-    from pytest_logicenv.cache import write_atomic
+    from pytest_logicenv.atomic import write_atomic
     from pytest_logicenv.session.unused import (
         Unused,
         Usage,

@@ -152,7 +152,7 @@ def test_atomic_text_files_get_ordinary_permissions(tmp_path: Path) -> None:
 
     import stat
 
-    from pytest_logicenv.cache import write_atomic
+    from pytest_logicenv.atomic import write_atomic
 
     umask = os.umask(0o022)
     try:

@@ -14,8 +14,8 @@ from fetch_lamp_or_pillow import POLICIES as FETCH
 from helpers import ROOT
 
 from pytest_logicenv.logic.facts import parse_facts
-from pytest_logicenv.scenes.render import render_svg
-from pytest_logicenv.scenes.render.floor import drawn
+from pytest_logicenv.render import render_svg
+from pytest_logicenv.render.floor import drawn
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.runner import run_policy
 

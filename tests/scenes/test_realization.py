@@ -85,7 +85,7 @@ from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.realization import generate_scene
-from pytest_logicenv.scenes.render import render_svg
+from pytest_logicenv.render import render_svg
 from pytest_logicenv.sim.runner import run_policy
 from pytest_logicenv.logic.trajectories import select
 plan = load_plan(sys.argv[2])

@@ -105,10 +105,6 @@ class BtNode(Behaviour):
 
     # -- status ----------------------------------------------------------------------------
 
-    @property
-    def bt_status(self) -> BtStatus:
-        return _FROM_PY[self.status]
-
     def set_running(self) -> None:
         self.status = Status.RUNNING
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
 
-from pytest_logicenv.scenes.render.measure import Box, Pixel
+from pytest_logicenv.render.measure import Box, Pixel
 from pytest_logicenv.scenes.scene_model import Door, Point, Scene, SceneObject, Wall, Window
 
 SCALE = 100.0  # pixels per metre

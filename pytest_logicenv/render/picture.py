@@ -12,10 +12,10 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from pytest_logicenv.logic.facts import describe
-from pytest_logicenv.scenes.render import floor, marks
-from pytest_logicenv.scenes.render.labels import place_labels
-from pytest_logicenv.scenes.render.measure import FONT, Box, text_height, text_width, union, wrap
-from pytest_logicenv.scenes.render.route import Route, route_of
+from pytest_logicenv.render import floor, marks
+from pytest_logicenv.render.labels import place_labels
+from pytest_logicenv.render.measure import FONT, Box, text_height, text_width, union, wrap
+from pytest_logicenv.render.route import Route, route_of
 from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:

@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from html import escape
 
-from pytest_logicenv.scenes.render.floor import (
+from pytest_logicenv.render.floor import (
     FAILED_STROKE,
     TOUCHED_STROKE,
     Projection,
     drawn,
     points_attr,
 )
-from pytest_logicenv.scenes.render.labels import PAD_X, PAD_Y, LabelRequest, Placed
-from pytest_logicenv.scenes.render.measure import Box, inflate
-from pytest_logicenv.scenes.render.route import Route, footprints
+from pytest_logicenv.render.labels import PAD_X, PAD_Y, LabelRequest, Placed
+from pytest_logicenv.render.measure import Box, inflate
+from pytest_logicenv.render.route import Route, footprints
 from pytest_logicenv.scenes.scene_model import Door, Scene, SceneObject, Window
 
 #: Font sizes: step markers, task objects, rooms, other objects.

@@ -18,17 +18,17 @@ from sample_scenes import two_rooms
 
 from pytest_logicenv.cache import CACHE_FORMAT, Cache, digests, dumps, file_hash
 from pytest_logicenv.cli import main
-from pytest_logicenv.scenes.export import to_house
-from pytest_logicenv.scenes.render import (
+from pytest_logicenv.render import (
     FAILED_STROKE,
     TASK_STROKE,
     WINDOW_COLOUR,
     render_svg,
 )
-from pytest_logicenv.scenes.render.floor import drawn
-from pytest_logicenv.scenes.render.labels import LabelRequest, place_labels
-from pytest_logicenv.scenes.render.measure import Box, intersects
-from pytest_logicenv.scenes.render.route import route_of
+from pytest_logicenv.render.floor import drawn
+from pytest_logicenv.render.labels import LabelRequest, place_labels
+from pytest_logicenv.render.measure import Box, intersects
+from pytest_logicenv.render.route import route_of
+from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.scene_json import load_scene, scene_to_json
 from pytest_logicenv.scenes.scene_model import DroppedObject, Scene
 from pytest_logicenv.sim.leaves import Close, GoTo, Open, PickUp, PutIn

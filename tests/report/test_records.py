@@ -8,9 +8,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_logicenv.report.records import PolicyRun, RunRecord, policy_label
 from pytest_logicenv.report.report_model import fault_checks
 from pytest_logicenv.report.terminal import missed_fault
-from pytest_logicenv.session.records import PolicyRun, RunRecord, policy_label
 from pytest_logicenv.sim.bt import parse_bt_xml
 from pytest_logicenv.sim.outcome import FAULTS, KINDS
 

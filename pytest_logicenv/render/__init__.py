@@ -23,14 +23,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_logicenv.cache import write_atomic
-from pytest_logicenv.scenes.render.floor import (
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.render.floor import (
     FAILED_STROKE,
     TASK_STROKE,
     TOUCHED_STROKE,
     WINDOW_COLOUR,
 )
-from pytest_logicenv.scenes.render.picture import render_svg
+from pytest_logicenv.render.picture import render_svg
 from pytest_logicenv.scenes.scene_model import Scene
 
 if TYPE_CHECKING:

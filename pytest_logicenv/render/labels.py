@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from pytest_logicenv.scenes.render.measure import (
+from pytest_logicenv.render.measure import (
     Box,
     Pixel,
     centre,
@@ -82,12 +82,6 @@ class Placed:
     request: LabelRequest
     box: Box
     leader: tuple[Pixel, Pixel] | None = None
-
-    @property
-    def text_box(self) -> Box:
-        """The box of the text alone (inside the padding)."""
-        x0, y0, x1, y1 = self.box
-        return x0 + PAD_X, y0 + PAD_Y, x1 - PAD_X, y1 - PAD_Y
 
 
 def place_labels(

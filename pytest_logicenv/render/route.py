@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pytest_logicenv.scenes.render.floor import opening_segment
+from pytest_logicenv.render.floor import opening_segment
 from pytest_logicenv.scenes.scene_model import Door, Point, Scene, Window
 
 if TYPE_CHECKING:
