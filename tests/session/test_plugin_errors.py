@@ -243,6 +243,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
         "pytest_logicenv.session.disabled",
         "pytest_logicenv.session.marker",
         "pytest_logicenv.session.options",
+        "pytest_logicenv.version",
     ]
     expected = f"LOADED {loaded} HEAVY []"
     assert expected in result.stdout.str()
