@@ -9,13 +9,15 @@ in every run and z3, openai and py_trees are heavy.
 **Modules**, ground floor first (a module imports only its own layer or lower ones; the map is
 ``docs/explanation/architecture.md``):
 
-* :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`: every exception
-  and warning, JSON read within bounds, the words for object types, the version;
+* :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`, :mod:`~.atomic`:
+  every exception and warning, JSON read within bounds, the words for object types, the
+  version, files written whole or not at all;
 * :mod:`~.logic`: plans, facts, plan rules, trajectories and coverage;
-* :mod:`~.scenes`: design, layout, the physics check, realization, export and pictures;
+* :mod:`~.scenes`: design, layout, the physics check, realization and export;
 * :mod:`~.sim`: the simulator, its leaves, BehaviorTree.CPP XML, the runner and outcomes;
-* :mod:`~.mutation`, :mod:`~.llm`, :mod:`~.witness`: a policy's mutants, plans and designs
-  from an LLM, proofs that a scene's task can be done;
+* :mod:`~.mutation`, :mod:`~.llm`, :mod:`~.witness`, :mod:`~.render`: a policy's mutants, plans
+  and designs from an LLM, proofs that a scene's task can be done, pictures of a scene and a
+  run;
 * :mod:`~.cache`, :mod:`~.pipeline`: the committed cache, one marked test's environments;
 * :mod:`~.report`, :mod:`~.evaluation`, :mod:`~.strategies`: the LogCov report, the
   LogicEnvEval metrics, Hypothesis strategies for scenes;
