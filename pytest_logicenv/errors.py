@@ -63,6 +63,7 @@ __all__ = [
     "FactError",
     "LLMError",
     "LayoutError",
+    "LayoutRejected",
     "LayoutTimeout",
     "LogicEnvError",
     "LogicEnvWarning",
@@ -168,6 +169,11 @@ class LayoutError(SceneError):
 
 class LayoutTimeout(LayoutError):
     """The layout ran out of its time budget (``timeout_ms``)."""
+
+
+class LayoutRejected(LayoutError):
+    """The layout made a scene that the independent checker rejects (Table 1): the design held
+    the situation, so the plan is not at fault; a layout bug."""
 
 
 # --------------------------------------------------------------------------- policies

@@ -129,3 +129,23 @@ def document(name: str, plan: Doc) -> Doc:
     """``plan`` as a whole plan document, with its task and rooms."""
     task, rooms = TASKS[name]
     return {**copy.deepcopy(plan), "task": task, "rooms": list(rooms)}
+
+
+def _on_stove(kind: str, role: str, task: str) -> Doc:
+    """A plan of the issue's two layout failures: ``role`` (a ``kind``) on the stove, or on
+    the counter to be moved there. Its facts can all hold: a scene must be built."""
+    plan = _plan(
+        [{"exists": "Stove", "as": "stove"}, {"exists": "CounterTop", "as": "counter"}],
+        f"Is the {role} on the stove already?",
+        [{"exists": kind, "as": role, "where": {"on": "stove"}}],
+        [{"exists": kind, "as": role, "where": {"on": "counter"}}],
+        ({"on": [role, "stove"]}, {"on": [role, "stove"]}),
+    )
+    return {**plan, "task": task, "rooms": ["Kitchen"]}
+
+
+#: The two plans whose every scene broke Table 1 through the stove's burners (issue 21).
+POT_ON_STOVE = _on_stove("Pot", "pot", "In the kitchen, put the pot on the stove.")
+CHICKEN_ON_STOVE = _on_stove(
+    "FoodContainer", "chicken", "In the kitchen, keep the chicken warm on the stove."
+)

@@ -47,6 +47,9 @@ PLAN_EDITED = f"{PLAN} was edited"
 FAILED = "failed"
 #: Why such an entry is stale: its plan is kept and checked again, the rest made once it passes.
 FAILED_REASON = "its plan, derived by an LLM, failed the checks"
+#: Why an entry whose scenes could not be built is stale: its plan (an LLM's) is kept and the
+#: scenes are tried again from it, with no model (``failed_plans.keep_unbuilt``).
+SCENES_FAILED_REASON = "no scene could be built from its plan, which is kept"
 
 
 def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...] | str:
@@ -60,6 +63,9 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
     recorded = plan_record(manifest)
     if recorded.get(FAILED):
         return FAILED_REASON
+    scenes = manifest.get("scenes")
+    if isinstance(scenes, dict) and scenes.get(FAILED):
+        return SCENES_FAILED_REASON
     if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
         read_bytes(request.plan_file, fix)
     ):

@@ -15,6 +15,7 @@ from pytest_logicenv.cache import (
     PLAN,
     SCENES,
     TRAJECTORIES,
+    Entry,
     digests,
     dumps,
     file_hash,
@@ -149,3 +150,15 @@ def _manifest(
         "scenes": scenes,
         "notes": list(made.notes),
     }
+
+
+def recorded_exchanges(entry: Entry) -> dict[str, bytes]:
+    """The LLM exchanges an entry recorded, by path in the entry: a rebuild carries them
+    over, since they are the only record of how its plan (or scenes) came about."""
+    folder = entry.root / LLM_LOG
+    try:
+        return {
+            f"{LLM_LOG}/{path.name}": path.read_bytes() for path in sorted(folder.glob("*.json"))
+        }
+    except OSError:
+        return {}

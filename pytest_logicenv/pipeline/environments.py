@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_logicenv.cache import LLM_LOG, Cache, Entry, regenerate_hint
-from pytest_logicenv.errors import CacheError, LogicEnvError
+from pytest_logicenv.cache import Cache, Entry, regenerate_hint
+from pytest_logicenv.errors import CacheError, LogicEnvError, SceneError
 from pytest_logicenv.logic.rules import validate_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.pipeline.cached import (
@@ -30,8 +30,8 @@ from pytest_logicenv.pipeline.cached import (
     load_plan_of,
     read_fresh,
 )
-from pytest_logicenv.pipeline.entry_files import Made, entry_files
-from pytest_logicenv.pipeline.failed_plans import check_kept
+from pytest_logicenv.pipeline.entry_files import Made, entry_files, recorded_exchanges
+from pytest_logicenv.pipeline.failed_plans import check_kept, derived_by_llm, keep_unbuilt
 from pytest_logicenv.pipeline.kept_scenes import KeepingDesigner, KeptScenes, design_key
 from pytest_logicenv.pipeline.plan_choice import (
     choose_plan,
@@ -256,7 +256,13 @@ def _generate(
     source = str(request.plan_file or where.entry.plan_path)
     validate_plan(plan, source, known_types=builders.known_types(), require_facts=True)
     build = designer if designer is not None else builders.scene
-    trajectories, scenes, notes = build_scenes(plan, request, builders, build)
+    try:
+        trajectories, scenes, notes = build_scenes(plan, request, builders, build)
+    except SceneError as error:
+        if where.mode.strict or not derived_by_llm(chosen.record):
+            raise
+        talk = [*exchanges, *(designer.take_exchanges() if designer is not None else [])]
+        raise keep_unbuilt(error, plan, chosen.record, talk, request, where) from None
     if designer is not None:
         exchanges = [*exchanges, *designer.take_exchanges()]
     notes = [*chosen.notes, *notes]
@@ -272,24 +278,12 @@ def _generate(
         kept_files=designer.kept_files if designer is not None else {},
     )
     settings = request.settings(where.rootdir, where.cache.root)
-    kept = _exchanges_of(where.entry) if chosen.kept or not where.mode.regenerate else {}
+    kept = recorded_exchanges(where.entry) if chosen.kept or not where.mode.regenerate else {}
     files, records = entry_files(made, request, settings, kept=kept)
     written = where.cache.write_entry(where.entry.key, files)
     cases = tuple(case_from_record(where.entry.root, record) for record in records)
     rebuilt = None if stale is None or where.mode.regenerate else "; ".join((stale, *chosen.notes))
     return Environments(written, cases, generated=True, notes=tuple(notes), rebuilt=rebuilt)
-
-
-def _exchanges_of(entry: Entry) -> dict[str, bytes]:
-    """The LLM exchanges an entry recorded, by path in the entry: a rebuild carries them
-    over, since they are the only record of how its plan (or scenes) came about."""
-    folder = entry.root / LLM_LOG
-    try:
-        return {
-            f"{LLM_LOG}/{path.name}": path.read_bytes() for path in sorted(folder.glob("*.json"))
-        }
-    except OSError:
-        return {}
 
 
 def _llm_designer(builders: Builders, where: Where, stale: str | None) -> KeepingDesigner | None:

@@ -9,6 +9,12 @@ that rerun it; nothing is asked of the model again until ``--logicenv-regenerate
 The next run reads that entry as stale and keeps its ``plan.json`` (edited by hand, or not):
 an LLM's plan kept so is checked again as a derived plan is (:func:`check_kept`), so an
 unfixed plan gives the same error, offline, and a fixed one is built.
+
+A plan that passed its checks but whose scenes could not be built is kept the same way
+(:func:`keep_unbuilt`): its ``plan.json``, its exchanges, and a manifest whose scenes record
+says ``failed`` and at which stage (the layout's, or the design's). The next run builds the
+scenes again from the kept plan, asking the model nothing. Each error says what failed (the
+plan rules, what the scenes need, the layout) and what to do.
 """
 
 from __future__ import annotations
@@ -27,11 +33,17 @@ from pytest_logicenv.cache import (
     regenerate_hint,
     text_hash,
 )
-from pytest_logicenv.errors import PlanNotAcceptedError, Violation
+from pytest_logicenv.errors import (
+    LayoutError,
+    LayoutRejected,
+    PlanNotAcceptedError,
+    SceneError,
+    Violation,
+)
 from pytest_logicenv.llm.exchange import PlanDerivationError, exchange_to_json
-from pytest_logicenv.logic.plan import Plan
-from pytest_logicenv.pipeline.cached import FAILED, FAILED_REASON
-from pytest_logicenv.pipeline.entry_files import exchange_files
+from pytest_logicenv.logic.plan import Plan, plan_to_json
+from pytest_logicenv.pipeline.cached import FAILED, FAILED_REASON, SCENES_FAILED_REASON
+from pytest_logicenv.pipeline.entry_files import exchange_files, recorded_exchanges
 from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
 from pytest_logicenv.version import __version__
 
@@ -46,6 +58,74 @@ def keep_failed(
         plan_bytes = dumps(dict(error.document))
         files[PLAN] = plan_bytes
         record["sha256"] = file_hash(plan_bytes)
+    _write(files, record, {}, FAILED_REASON, request, where)
+    kept = error.document is not None
+    fix = f"  what failed: {_stage(error.violations)}\n{_fix(where, kept=kept)}"
+    return PlanNotAcceptedError(f"{where.nodeid}: {error.source}", error.violations, fix)
+
+
+def keep_unbuilt(
+    error: SceneError,
+    plan: Plan,
+    record: Mapping[str, Any],
+    exchanges: Sequence[Mapping[str, Any]],
+    request: TaskRequest,
+    where: Where,
+) -> SceneError:
+    """Write the entry of an LLM's plan whose scenes could not be built (the lock is held):
+    the plan, its exchanges, and why; the error the test shows says which stage failed."""
+    plan_bytes = dumps(plan_to_json(plan))
+    files = {
+        **recorded_exchanges(where.entry),
+        PLAN: plan_bytes,
+        **exchange_files([dict(e) for e in exchanges]),
+    }
+    stage = "layout" if isinstance(error, LayoutError) else "design"
+    scenes = {FAILED: str(error), "stage": stage}
+    kind = type(error) if type(error) in (LayoutRejected, LayoutError) else SceneError
+    plan_record = {**record, "sha256": file_hash(plan_bytes)}
+    _write(files, plan_record, scenes, SCENES_FAILED_REASON, request, where)
+    entry = where.shown(where.entry.root)
+    regenerate = regenerate_hint(where.nodeid, where.mode.options)
+    return kind(
+        f"{where.nodeid}: {error}\n"
+        f"  what failed: {_SCENE_STAGES[kind]}\n"
+        f"  the plan ({record.get('made_by')}) is kept in {entry}/{PLAN} with the model's "
+        f"answers in {entry}/{LLM_LOG}/: a rerun builds the scenes from it and asks the model "
+        "nothing\n"
+        f"  fix: edit {entry}/{PLAN} by hand and rerun, or derive it anew: {regenerate}"
+    )
+
+
+_SCENE_STAGES: Mapping[type[SceneError], str] = {
+    LayoutRejected: "the layout (a layout bug, not the plan's: its facts can hold)",
+    LayoutError: "the layout (the situation's objects could not be placed in its rooms)",
+    SceneError: "the scene design (a situation's facts cannot all hold in one scene)",
+}
+
+
+#: Violation codes of the checks of what the scene stages need (``scenes/feasibility.py``,
+#: ``sim/achievable.py``); every other code is a plan rule's.
+FEASIBILITY_CODES = frozenset({"capability", "room", "design", "goal", "label", "witness"})
+
+
+def _stage(violations: Sequence[Violation]) -> str:
+    codes = {v.code for v in violations}
+    if codes <= FEASIBILITY_CODES:
+        return "feasibility (the plan is well formed, but its scenes or goals cannot be made)"
+    if codes & FEASIBILITY_CODES:
+        return "the plan rules and feasibility (what its scenes and goals need)"
+    return "the plan rules (the plan's form and logic)"
+
+
+def _write(
+    files: dict[str, bytes],
+    record: Mapping[str, Any],
+    scenes: Mapping[str, Any],
+    note: str,
+    request: TaskRequest,
+    where: Where,
+) -> None:
     settings = request.settings(where.rootdir, where.cache.root)
     manifest = {
         "format": CACHE_FORMAT,
@@ -53,16 +133,12 @@ def keep_failed(
         "task": request.task,
         "task_sha256": text_hash(request.task),
         "settings": dict(settings),
-        "plan": record,
-        "scenes": {"made_by": None, "seed": request.seed, "count": 0},
-        "notes": [FAILED_REASON],
+        "plan": dict(record),
+        "scenes": {"made_by": None, "seed": request.seed, "count": 0, **scenes},
+        "notes": [note],
     }
     files[MANIFEST] = dumps({**manifest, "files": digests(files)})
     where.cache.write_entry(where.entry.key, files)
-    kept = error.document is not None
-    return PlanNotAcceptedError(
-        f"{where.nodeid}: {error.source}", error.violations, _fix(where, kept=kept)
-    )
 
 
 def derived_by_llm(record: Mapping[str, Any]) -> bool:

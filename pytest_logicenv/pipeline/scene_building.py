@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pytest_logicenv.errors import LogicEnvError, SceneError
+from pytest_logicenv.errors import LayoutRejected, LogicEnvError, SceneError
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import (
     DecisionPath,
@@ -32,6 +32,8 @@ class _Progress:
 
     infeasible: set[Signature] = field(default_factory=set)
     failures: list[tuple[Trajectory, str]] = field(default_factory=list)
+    #: Ids of the trajectories whose every failure was the layout's (its scene rejected).
+    layout_bugs: set[str] = field(default_factory=set)
     built: dict[Signature, Scene] = field(default_factory=dict)
     realized: set[str] = field(default_factory=set)  # keys of the paths some scene holds
     notes: list[str] = field(default_factory=list)
@@ -84,6 +86,8 @@ def _build_round(
         except SceneError as error:
             progress.infeasible.add(signature)
             progress.failures.append((trajectory, str(error)))
+            if isinstance(error, LayoutRejected):
+                progress.layout_bugs.add(trajectory.id)
             progress.notes.append(f"{trajectory.id}: no valid scene ({error}); excluded")
             new_failure = True
             continue
@@ -120,6 +124,13 @@ def _unbuildable(request: TaskRequest, progress: _Progress, error: LogicEnvError
     reasons = "\n".join(f"  {trajectory.id}: {why}" for trajectory, why in failures)
     if not stuck:
         return SceneError(f"{error}\nscenes that could not be built:\n{reasons}")
+    if all(trajectory.id in progress.layout_bugs for trajectory, _ in failures):
+        return LayoutRejected(
+            f"a layout bug: no scene was built for {', '.join(stuck)}, though its facts can "
+            "hold (the design held them); the layout placed the objects where its own checker "
+            "rejects them (Table 1), so the plan is not at fault. Report it with this message; "
+            f"meanwhile try another seed (the marker's seed=). Every scene tried:\n{reasons}"
+        )
     return SceneError(
         f"no scene can be built for {', '.join(stuck)}: its facts cannot all hold in one "
         f"scene; fix them {where}. Every scene tried for it failed:\n{reasons}"

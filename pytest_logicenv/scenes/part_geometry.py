@@ -95,6 +95,16 @@ def top_taken(part_types: Iterable[str], width: float) -> float:
     return _sink_width(width) if "Sink" in part_types else 0.0
 
 
+def top_raise(part_types: Iterable[str]) -> float:
+    """How far above a whole's top what stands on it rests, on the parts that cover that top:
+    a stove's burners (a pot on the stove stands on them, not through them); 0 when none do.
+
+    >>> top_raise(["StoveBurner", "StoveKnob"]), top_raise(["Drawer"])
+    (0.02, 0.0)
+    """
+    return BOARD if "StoveBurner" in part_types else 0.0
+
+
 def _sink_width(width: float) -> float:
     return min(0.8, width * 0.5)
 

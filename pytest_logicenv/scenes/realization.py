@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pytest_logicenv.errors import SceneError
+from pytest_logicenv.errors import LayoutRejected, SceneError
 from pytest_logicenv.logic.facts import Fact, describe, false_facts
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
@@ -75,7 +75,7 @@ def realize(spec: SceneSpec, plan: Plan, trajectory: Trajectory | None, *, seed:
     physics = check_scene(scene)
     if not physics.passed:
         listed = "; ".join(str(v) for v in physics.violations[:5])
-        raise SceneError(
+        raise LayoutRejected(
             f"scene {scene.id!r} breaks Table 1 ({len(physics.violations)} violation(s): "
             f"{listed}); it is invalid and will not be used"
         )

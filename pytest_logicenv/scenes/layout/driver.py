@@ -34,6 +34,7 @@ from pytest_logicenv.scenes.layout.openings import opening_obstacles, solve_open
 from pytest_logicenv.scenes.layout.part_split import (
     carried,
     part_problems,
+    raised_tops,
     rejoin,
     rider_tops,
     split_parts,
@@ -93,7 +94,7 @@ def solve_layout(
     problems = design_problems(spec, plans)
     if problems:
         raise problem_error(spec, problems)
-    items = build_items(spec, rider_tops(whole, riders))
+    items = build_items(spec, rider_tops(whole, riders), raised_tops(whole))
     ranking = rank_items(items, carried(whole, riders))
     unfit = fit_problems(items, plans)
     problems = [v for i, found in unfit.items() if not ranking.droppable(i) for v in found]

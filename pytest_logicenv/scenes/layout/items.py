@@ -92,11 +92,16 @@ def cells(metres: float, unit: float) -> int:
     return max(1, math.ceil(metres / unit - 1e-6))
 
 
-def build_items(spec: SceneSpec, raised: Mapping[str, float] | None = None) -> dict[str, Item]:
+def build_items(
+    spec: SceneSpec,
+    raised: Mapping[str, float] | None = None,
+    tops: Mapping[str, float] | None = None,
+) -> dict[str, Item]:
     """The items of a valid design, in the order the design lists the objects (each after
     what it rests on), then the agent's start. ``raised`` gives, by object, how high (metres
     above its bottom) what goes with it outside the layout reaches (its parts: a faucet on a
-    sink); its crown rises to it."""
+    sink); its crown rises to it. ``tops`` gives, by object, how far above its top what
+    stands on it rests (on the burners that cover a stove's top)."""
     objects = {obj.id: obj for obj in spec.objects}
     items: dict[str, Item] = {}
 
@@ -104,7 +109,8 @@ def build_items(spec: SceneSpec, raised: Mapping[str, float] | None = None) -> d
         if obj.id in items:
             return items[obj.id]
         parent = None if obj.parent is None else build(objects[obj.parent])
-        item = _standing(obj) if parent is None else _resting(obj, parent)
+        lift = 0.0 if parent is None else (tops or {}).get(parent.id, 0.0)
+        item = _standing(obj) if parent is None else _resting(obj, parent, lift)
         items[obj.id] = replace(item, order=len(items))
         return items[obj.id]
 
@@ -123,9 +129,9 @@ def _standing(obj: SceneObject) -> Item:
     return Item(obj, kind, GRID, w, d, (obj.id,), 0.0, 0, obj.size[1])
 
 
-def _resting(obj: SceneObject, parent: Item) -> Item:
-    """An object on or in ``parent``, in its room."""
-    bottom = parent.bottom if obj.relation == "in" else parent.bottom + parent.height
+def _resting(obj: SceneObject, parent: Item, lift: float = 0.0) -> Item:
+    """An object on or in ``parent`` (on it: ``lift`` above its top), in its room."""
+    bottom = parent.bottom if obj.relation == "in" else parent.bottom + parent.height + lift
     w, d = cells(obj.size[0], FINE_GRID), cells(obj.size[2], FINE_GRID)
     chain = (*parent.chain, obj.id)
     placed = replace(obj, room=parent.room)

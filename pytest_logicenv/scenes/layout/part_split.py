@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pytest_logicenv.errors import Violation
-from pytest_logicenv.scenes.part_geometry import attach_parts, top_taken
+from pytest_logicenv.scenes.part_geometry import attach_parts, top_raise, top_taken
 from pytest_logicenv.scenes.scene_model import (
     DroppedObject,
     Scene,
@@ -88,15 +88,27 @@ def split_parts(spec: SceneSpec) -> tuple[SceneSpec, tuple[SceneObject, ...]]:
     return solid, tuple(o for o in spec.objects if o.id in riding)
 
 
-def taken_tops(spec: SceneSpec) -> dict[str, float]:
-    """Object id -> the width at its right end its parts take from its top (a counter's sink):
-    what stands on it keeps off that end (:func:`~.constraints.hard_constraints`)."""
+def _part_types(spec: SceneSpec) -> dict[str, list[str]]:
     kinds: dict[str, list[str]] = {}
     for obj in spec.objects:
         if obj.part_of is not None:
             kinds.setdefault(obj.part_of, []).append(obj.type)
+    return kinds
+
+
+def taken_tops(spec: SceneSpec) -> dict[str, float]:
+    """Object id -> the width at its right end its parts take from its top (a counter's sink):
+    what stands on it keeps off that end (:func:`~.constraints.hard_constraints`)."""
+    kinds = _part_types(spec)
     taken = {obj.id: top_taken(kinds.get(obj.id, ()), obj.size[0]) for obj in spec.objects}
     return {object_id: width for object_id, width in taken.items() if width > 0}
+
+
+def raised_tops(spec: SceneSpec) -> dict[str, float]:
+    """Object id -> how far above its top what stands on it rests, on the parts that cover
+    the top (a stove's burners: :func:`~pytest_logicenv.scenes.part_geometry.top_raise`)."""
+    raised = {whole: top_raise(kinds) for whole, kinds in _part_types(spec).items()}
+    return {object_id: height for object_id, height in raised.items() if height > 0}
 
 
 def rejoin(scene: Scene, spec: SceneSpec, riders: Sequence[SceneObject]) -> Scene:

@@ -29,6 +29,7 @@ from pytest_logicenv.scenes.physics.objects import (
     bottom,
     footprint,
     inside_problem,
+    rest_level,
     top,
 )
 from pytest_logicenv.scenes.physics.reach import check_reach
@@ -176,7 +177,7 @@ def _check_held(
         f"is in room {obj.room!r} but its parent {parent.id!r} is in {parent.room!r}",
     )
     _check_receptacle(out, obj, parent)
-    _check_rests(out, obj, parent)
+    _check_rests(out, obj, parent, by_id)
 
 
 def _check_receptacle(out: Collector, obj: SceneObject, parent: SceneObject) -> None:
@@ -193,15 +194,20 @@ def _check_receptacle(out: Collector, obj: SceneObject, parent: SceneObject) -> 
         )
 
 
-def _check_rests(out: Collector, obj: SceneObject, parent: SceneObject) -> None:
+def _check_rests(
+    out: Collector, obj: SceneObject, parent: SceneObject, by_id: dict[str, SceneObject]
+) -> None:
+    """On: on the parent's top, or on the parts that stand on it under the object (a pot on a
+    stove stands on its burners); in: inside it."""
     where = f"objects[{obj.id}]"
     inner, outer = footprint(obj), footprint(parent)
     if obj.relation == "on":
+        level = rest_level(obj, parent, by_id)
         out.expect(
-            abs(bottom(obj) - top(parent)) <= TOLERANCE and inner.inside(outer),
+            abs(bottom(obj) - level) <= TOLERANCE and inner.inside(outer),
             where,
             f"is not on top of {parent.id!r}: bottom {bottom(obj):.3f} m vs its top "
-            f"{top(parent):.3f} m, footprint {inner} vs {outer}",
+            f"{level:.3f} m, footprint {inner} vs {outer}",
         )
     elif obj.relation == "in":
         problem = inside_problem(obj, parent)

@@ -64,6 +64,19 @@ def ancestors(obj: SceneObject, by_id: dict[str, SceneObject]) -> list[str]:
     return chain
 
 
+def rest_level(obj: SceneObject, parent: SceneObject, by_id: dict[str, SceneObject]) -> float:
+    """Where ``obj``, on ``parent``, must rest: the parent's top, or the top of a part of the
+    parent that stands on that top under the object (a pot on a stove stands on its burners),
+    whichever is nearest its bottom."""
+    inner, surface = footprint(obj), top(parent)
+    levels = [surface]
+    for part in by_id.values():
+        standing = part.part_of == parent.id and abs(bottom(part) - surface) <= TOLERANCE
+        if standing and inner.overlaps(footprint(part)):
+            levels.append(top(part))
+    return min(levels, key=lambda level: abs(bottom(obj) - level))
+
+
 def inside_problem(obj: SceneObject, parent: SceneObject) -> str | None:
     """Why ``obj`` is not in ``parent``: it must rest within the parent's footprint, its
     bottom within the parent's height, its top below the parent's if the parent opens (so it

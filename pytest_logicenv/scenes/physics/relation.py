@@ -38,6 +38,7 @@ from pytest_logicenv.scenes.physics.objects import (
     footprint,
     front,
     inside_problem,
+    rest_level,
     side_gap,
     top,
     wall_gaps,
@@ -99,7 +100,11 @@ def relation_problem(
         if s.room != t.room:
             reason = f"{s.id!r} is in {s.room!r}, {t.id!r} in {t.room!r}"
         else:
-            reason = _BINARY[relation.kind](s, t)
+            reason = (
+                _on_top_holds(s, t, by_id)
+                if relation.kind == "on_top_of"
+                else _BINARY[relation.kind](s, t)
+            )
     else:
         return f"unknown relation kind {relation.kind!r} for {'two objects' if t else 'one object'}"
     return None if reason is None else f"does not hold: {reason}"
@@ -214,14 +219,18 @@ def _in_holds(s: SceneObject, t: SceneObject) -> str | None:
     return inside_problem(s, t)
 
 
-def _on_top_holds(s: SceneObject, t: SceneObject) -> str | None:
+def _on_top_holds(
+    s: SceneObject, t: SceneObject, by_id: dict[str, SceneObject] | None = None
+) -> str | None:
+    """On ``t``'s top, or on the parts that stand on it (a pot on a stove's burners)."""
     if s.parent != t.id or s.relation != "on":
         return f"{s.id!r} rests {s.relation} {s.parent or 'the floor'}"
     inner, outer = footprint(s), footprint(t)
     if not inner.inside(outer):
         return f"its footprint {inner} leaves {outer}"
-    if abs(bottom(s) - top(t)) > TOLERANCE:
-        return f"its bottom {bottom(s):.3f} m is not {t.id!r}'s top {top(t):.3f} m"
+    level = rest_level(s, t, by_id or {})
+    if abs(bottom(s) - level) > TOLERANCE:
+        return f"its bottom {bottom(s):.3f} m is not {t.id!r}'s top {level:.3f} m"
     return None
 
 
