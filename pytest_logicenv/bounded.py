@@ -15,6 +15,7 @@ that a 50 MB string is not repeated back.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -94,3 +95,15 @@ def read_json_file(path: Path, fail: Callable[[str], Exception]) -> Any:
     except UnicodeDecodeError as error:
         raise fail(f"{path}: not UTF-8 text ({error})") from None
     return load_json_text(text, str(path), fail)
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type`` for counts (the CLI's and the plugin's options): a whole number of
+    at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value

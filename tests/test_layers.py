@@ -40,20 +40,7 @@ KNOWN_UPWARD: frozenset[str] = frozenset(
 #: Modules that still import our modules inside a function.
 KNOWN_DEFERRING: frozenset[str] = frozenset(
     [
-        "pytest_logicenv.cli.actions",
-        "pytest_logicenv.cli.args",
-        "pytest_logicenv.cli.eval",
-        "pytest_logicenv.cli.groot_palette",
-        "pytest_logicenv.cli.plan",
-        "pytest_logicenv.cli.run",
-        "pytest_logicenv.cli.scenes",
-        "pytest_logicenv.evaluation.llm_task",
-        "pytest_logicenv.evaluation.policies",
-        "pytest_logicenv.evaluation.suite",
-        "pytest_logicenv.evaluation.task",
         "pytest_logicenv.pipeline.generators",
-        "pytest_logicenv.pipeline.kept_scenes",
-        "pytest_logicenv.pipeline.plan_choice",
         "pytest_logicenv.plugin",
         "pytest_logicenv.session.collection",
         "pytest_logicenv.session.explore",

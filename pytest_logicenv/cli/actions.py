@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pytest_logicenv.sim.action_docs import actions_markdown, actions_text
+
 
 def register(subparsers: Any) -> None:
     actions = subparsers.add_parser(
@@ -30,7 +32,5 @@ def register(subparsers: Any) -> None:
 
 
 def run_actions(args: argparse.Namespace) -> int:
-    from pytest_logicenv.sim.action_docs import actions_markdown, actions_text
-
     print(actions_markdown() if args.markdown else actions_text(), end="")
     return 0

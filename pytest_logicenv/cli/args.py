@@ -11,19 +11,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_logicenv.cli.inifile import ini_option
+from pytest_logicenv.llm.config import ini_defaults
+from pytest_logicenv.scenes.catalog.user_types import TYPES_INI, load_catalog
+
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.catalog import Catalog
-
-
-def positive_int(text: str) -> int:
-    """An argparse ``type`` for counts: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def add_types_option(parser: argparse.ArgumentParser) -> None:
@@ -41,9 +34,6 @@ def add_types_option(parser: argparse.ArgumentParser) -> None:
 def types_path(args: argparse.Namespace) -> Path | None:
     """The type file a command reads: ``--types``, else the ini's ``logicenv_types``
     (relative to its ini file), else none."""
-    from pytest_logicenv.cli.inifile import ini_option
-    from pytest_logicenv.scenes.catalog.user_types import TYPES_INI
-
     given: Path | None = getattr(args, "types", None)
     if given is not None:
         return given
@@ -53,8 +43,6 @@ def types_path(args: argparse.Namespace) -> Path | None:
 
 def catalog_of(args: argparse.Namespace) -> Catalog:
     """The catalog a command works with: the default one and the user's types."""
-    from pytest_logicenv.scenes.catalog.user_types import load_catalog
-
     return load_catalog(types_path(args))
 
 
@@ -67,8 +55,6 @@ def ci_forbids_llm(allowed: bool) -> bool:
 def ini_llm_defaults() -> dict[str, str]:
     """The endpoint the pytest configuration names (``logicenv_llm_base_url``,
     ``logicenv_llm_model``), as the plugin reads it: the defaults of the environment's."""
-    from pytest_logicenv.cli.inifile import ini_option
-    from pytest_logicenv.llm.config import ini_defaults
 
     def read(name: str) -> str:
         found = ini_option(name)

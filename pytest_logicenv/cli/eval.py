@@ -7,7 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.cli.args import ci_forbids_llm, ini_llm_defaults, types_path
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.evaluation import evaluate, format_table
 from pytest_logicenv.logic.trajectories import STRATEGIES
 
 
@@ -50,14 +53,9 @@ def register(subparsers: Any) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from pytest_logicenv.atomic import write_atomic
-    from pytest_logicenv.evaluation import evaluate, format_table
-
     for folder in (args.tasks_dir, args.policies_dir):
         if not folder.is_dir():
             raise LogicEnvError(f"{folder}: not a directory")
-    from pytest_logicenv.cli.args import ci_forbids_llm, ini_llm_defaults, types_path
-
     options = {
         "plans_dir": args.plans,
         "seed": args.seed,

@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pytest_logicenv.sim.bt.palette import palette_xml
+from pytest_logicenv.sim.bt.registry import registry_for
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -29,8 +32,5 @@ def register(subparsers: Any) -> None:
 
 
 def palette_command(args: argparse.Namespace) -> int:
-    from pytest_logicenv.sim.bt.palette import palette_xml
-    from pytest_logicenv.sim.bt.registry import registry_for
-
     print(palette_xml(registry_for(args.nodes)), end="")
     return 0

@@ -30,9 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.atomic import write_atomic
-from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, ini_llm_defaults, positive_int
+from pytest_logicenv.bounded import positive_int
+from pytest_logicenv.cli.args import catalog_of, ci_forbids_llm, ini_llm_defaults
 from pytest_logicenv.errors import LLMError, LogicEnvError, PlanError
+from pytest_logicenv.llm.client import llm_from_env
+from pytest_logicenv.llm.config import CONFIGURE_HINT
 from pytest_logicenv.llm.exchange import Exchange, PlanDerivationError, exchange_to_json
+from pytest_logicenv.llm.planner import acceptance_violations, check_rooms, derive_plan
 from pytest_logicenv.logic.plan import dump_plan, load_plan
 from pytest_logicenv.logic.trajectories import STRATEGIES, plan_paths
 
@@ -91,8 +95,6 @@ def run_plan(args: argparse.Namespace) -> int:
         return _check(args)
     if not args.task:
         raise LogicEnvError("give the task description (quoted), or --check PLAN.json")
-    from pytest_logicenv.llm.planner import check_rooms
-
     args.rooms = [room.strip() for item in args.rooms for room in item.split(",") if room.strip()]
     check_rooms(args.rooms, "--rooms")  # before any request: the model could never fix them
     _refuse_in_ci(args)
@@ -109,10 +111,6 @@ def _refuse_in_ci(args: argparse.Namespace) -> None:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from pytest_logicenv.llm.client import llm_from_env
-    from pytest_logicenv.llm.config import CONFIGURE_HINT
-    from pytest_logicenv.llm.planner import derive_plan
-
     llm = llm_from_env(defaults=ini_llm_defaults())
     if llm is None:
         raise LLMError(f"no LLM endpoint is configured: {CONFIGURE_HINT}")
@@ -164,8 +162,6 @@ def _with_rejected_plan(error: PlanDerivationError, args: argparse.Namespace) ->
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pytest_logicenv.llm.planner import acceptance_violations
-
     try:
         plan = load_plan(args.check)
     except PlanError as error:  # a plan that does not even read: its problems, as found

@@ -25,8 +25,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cli.args import positive_int
+from pytest_logicenv.bounded import positive_int
 from pytest_logicenv.errors import FactError, PolicyError
+from pytest_logicenv.logic.facts import parse_facts
+from pytest_logicenv.logic.plan import load_plan
+from pytest_logicenv.logic.trajectories import situation as situation_of
+from pytest_logicenv.logic.trajectories import trajectory_for
+from pytest_logicenv.scenes.scene_json import load_scene
+from pytest_logicenv.sim.bt import load_bt_xml
+from pytest_logicenv.sim.policy_file import import_policy_file
+from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
 
 
 def register(subparsers: Any) -> None:
@@ -75,13 +83,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from pytest_logicenv.logic.facts import parse_facts
-    from pytest_logicenv.logic.plan import load_plan
-    from pytest_logicenv.logic.trajectories import situation as situation_of
-    from pytest_logicenv.logic.trajectories import trajectory_for
-    from pytest_logicenv.scenes.scene_json import load_scene
-    from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
-
     scenes = [load_scene(path) for path in args.scenes]
     goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else ()
     policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
@@ -127,9 +128,6 @@ def _read_json(path: str) -> Any:
 def load_policy(spec: str, *, tree: str | None = None, nodes: Sequence[str] = ()) -> Any:
     """The policy ``spec`` names: an XML file's factory (with the user's nodes from the
     ``nodes`` modules), or a module's (or a Python file's) function or root behaviour."""
-    from pytest_logicenv.sim.bt import load_bt_xml
-    from pytest_logicenv.sim.policy_file import import_policy_file
-
     if spec.lower().endswith(".xml"):
         return load_bt_xml(spec, tree=tree, modules=nodes)
     if tree is not None or nodes:

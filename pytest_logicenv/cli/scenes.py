@@ -19,6 +19,7 @@ from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.scene_json import load_scene
+from pytest_logicenv.sim.run_file import load_runs, numbered_run
 from pytest_logicenv.vocabulary import a_or_an
 
 
@@ -121,8 +122,6 @@ def run_render(args: argparse.Namespace) -> int:
     outcome = None
     suffix = ".svg"
     if args.trace is not None:
-        from pytest_logicenv.sim.run_file import load_runs, numbered_run
-
         runs = load_runs(args.trace)
         try:
             number, outcome = numbered_run(runs, scene.id, args.run)

@@ -26,10 +26,12 @@ from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.ground_truth import Grounded, Truth, ground, log_cov
 from pytest_logicenv.evaluation.task import measure_runs, physics_metrics
 from pytest_logicenv.evaluation.type_stand_ins import stand_ins, type_mismatches
+from pytest_logicenv.logic.coverage import plan_coverage
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import plan_paths
-from pytest_logicenv.pipeline.environments import Builders, Mode, TaskRequest, prepare
+from pytest_logicenv.pipeline.environments import Builders, Mode, TaskRequest, load_plan_of, prepare
 from pytest_logicenv.scenes.catalog import Catalog
+from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
 
@@ -61,9 +63,6 @@ def evaluate_llm_task(
             nodeid=f"logicenv eval --planner llm {task_id}",
             rootdir=rootdir,
         )
-        from pytest_logicenv.pipeline.environments import load_plan_of
-        from pytest_logicenv.scenes.scene_json import load_scene
-
         entry = environments.entry
         own = load_plan_of(entry, fix=f"delete {entry.root} to derive the plan again")
         scenes = [load_scene(case.scene_path) for case in environments.cases]
@@ -142,8 +141,6 @@ def _notes(
     metrics: Mapping[str, float | None],
 ) -> list[str]:
     """Who made the plan and what LogCov its own plan would claim; what each scene realizes."""
-    from pytest_logicenv.logic.coverage import plan_coverage
-
     made_by = record.get("made_by", "?") if isinstance(record, dict) else "?"
     own_cov = plan_coverage(own, scenes).log_cov
     notes = [

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.sim.outcome import FAULTS
+from pytest_logicenv.sim.policy_file import import_policy_file
 
 #: The policies a task may have: its correct one and one per fault class.
 POLICY_KINDS = ("correct", *FAULTS)
@@ -35,8 +36,6 @@ def load_policies(
 
 def _from_module(path: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
     """``POLICIES = {"correct": factory, ...}`` of a Python module."""
-    from pytest_logicenv.sim.policy_file import import_policy_file
-
     try:
         module = import_policy_file(path)
     except Exception as error:  # user code: report, never crash the evaluation
@@ -49,8 +48,6 @@ def _from_module(path: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
 
 def _from_folder(folder: Path) -> tuple[dict[str, PolicyFactory], list[str]]:
     """``<kind>.xml`` (BehaviorTree.CPP) or ``<kind>.py`` with ``policy()``, per kind."""
-    from pytest_logicenv.sim.policy_file import import_policy_file
-
     policies: dict[str, PolicyFactory] = {}
     errors: list[str] = []
     for kind in POLICY_KINDS:

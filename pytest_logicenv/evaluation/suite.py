@@ -12,9 +12,13 @@ from pytest_logicenv.evaluation.eval_results import Evaluation
 from pytest_logicenv.evaluation.llm_task import evaluate_llm_task
 from pytest_logicenv.evaluation.policies import unknown_task_notes
 from pytest_logicenv.evaluation.task import evaluate_task
+from pytest_logicenv.llm.client import llm_from_env
+from pytest_logicenv.llm.planner import LLMPlanner, acceptance_violations
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
+from pytest_logicenv.pipeline.generators import default_scene_builder
 from pytest_logicenv.scenes.catalog import Catalog
+from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
 
 #: Where ``logicenv eval`` takes each task's plan from (see :func:`evaluate`).
 PLANNERS = ("plan", "llm")
@@ -45,8 +49,6 @@ def evaluate(
     missing from the cache is then a task's error), as ``CI`` does under pytest;
     ``llm_defaults`` give the endpoint variables the environment leaves unset (the ini
     options, :func:`~pytest_logicenv.llm.config.ini_defaults`)."""
-    from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
-
     if planner not in PLANNERS:
         raise LogicEnvError(f"planner {planner!r}: use {' or '.join(PLANNERS)}")
     rootdir = (rootdir or Path.cwd()).resolve()
@@ -87,18 +89,12 @@ def _default_builders(
     """The procedural designer over the catalog (and the user's types), as the plugin has by
     default; ``with_llm``: and the LLM planner of the configured endpoint (none configured: a
     plan missing from the cache is an error saying what to set)."""
-    from pytest_logicenv.pipeline.generators import default_scene_builder
 
     def planner() -> PlanSource | None:
-        from pytest_logicenv.llm.client import llm_from_env
-        from pytest_logicenv.llm.planner import LLMPlanner
-
         llm = llm_from_env(defaults=llm_defaults)
         return None if llm is None else LLMPlanner(llm, catalog=catalog)
 
     def plan_checks(plan: Plan, strategy: str) -> list[Violation]:
-        from pytest_logicenv.llm.planner import acceptance_violations
-
         return acceptance_violations(plan, catalog=catalog, strategy=strategy)
 
     return Builders(

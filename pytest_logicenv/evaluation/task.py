@@ -16,16 +16,21 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
-from pytest_logicenv.logic.plan import Plan
-from pytest_logicenv.logic.trajectories import jaccard_index
+from pytest_logicenv.logic.coverage import plan_coverage
+from pytest_logicenv.logic.plan import Plan, plan_from_paper
+from pytest_logicenv.logic.trajectories import jaccard_index, select, situation, trajectory_for
 from pytest_logicenv.pipeline.environments import (
     Builders,
     Environments,
     Mode,
     TaskRequest,
+    load_plan_of,
     prepare,
 )
+from pytest_logicenv.scenes.physics import check_scene, phypr
+from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.judge import judge, plan_names, situation_of
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.judge import Situation
@@ -88,9 +93,6 @@ def _prepare(
 ) -> _Prepared | str:
     """The task's environments, exactly as the plugin prepares them (same cache and keys, so a
     committed cache is reused), or why there are none."""
-    from pytest_logicenv.pipeline.environments import load_plan_of
-    from pytest_logicenv.scenes.scene_json import load_scene
-
     try:
         task = json.loads(task_file.read_text(encoding="utf-8"))
         description = str(task["description"])
@@ -118,8 +120,6 @@ def _prepare(
 
 def physics_metrics(scenes: Sequence[Scene]) -> Metrics:
     """PhyPR per Table 1 dimension and on average, from the independent checker."""
-    from pytest_logicenv.scenes.physics import check_scene, phypr
-
     physics = phypr([check_scene(scene) for scene in scenes])
     return {
         "PhyPR": physics.average,
@@ -130,8 +130,6 @@ def physics_metrics(scenes: Sequence[Scene]) -> Metrics:
 
 
 def _log_cov(prepared: _Prepared) -> float:
-    from pytest_logicenv.logic.coverage import plan_coverage
-
     return plan_coverage(prepared.plan, prepared.scenes).log_cov
 
 
@@ -151,9 +149,6 @@ def _situation_set(pairs: Sequence[tuple[str, str]]) -> frozenset[tuple[str, str
 
 
 def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
-    from pytest_logicenv.logic.plan import plan_from_paper
-    from pytest_logicenv.logic.trajectories import select, situation
-
     plan = plan_from_paper(task["plan"], task=str(task.get("description", "")))
     return [
         _situation_set(situation(plan, trajectory.paths))
@@ -164,9 +159,6 @@ def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
 def _situations(prepared: _Prepared) -> list[Situation | None]:
     """Each scene's situation, judged as under pytest: a name no scene of the task can have
     is a typo, not a lackbranch (the entry plan's known names)."""
-    from pytest_logicenv.logic.trajectories import trajectory_for
-    from pytest_logicenv.sim.judge import plan_names, situation_of
-
     plan = prepared.plan
     known = plan_names(plan)
     return [
@@ -197,8 +189,6 @@ def run_policies(
 
 
 def _run_all(policy: PolicyFactory, targets: Sequence[Situation | None]) -> tuple[list[str], float]:
-    from pytest_logicenv.sim.judge import judge
-
     kinds = []
     started = time.perf_counter()
     for target in targets:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import MAX_JSON_CHARS, load_json_text
 from pytest_logicenv.cache import SCENES, Entry, dumps, file_hash
 from pytest_logicenv.errors import CacheError, LogicEnvError
 from pytest_logicenv.logic.facts import to_json
@@ -31,6 +32,8 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.cached import read_manifest, recorded_digests
 from pytest_logicenv.pipeline.task_request import SceneSource
+from pytest_logicenv.scenes.realization import require_realized
+from pytest_logicenv.scenes.scene_json import scene_from_json
 from pytest_logicenv.scenes.scene_model import Scene
 
 #: The manifest's record (under ``scenes``) of the facts each scene was designed for.
@@ -89,8 +92,6 @@ class KeptScenes:
     def get(self, plan: Plan, trajectory: Trajectory) -> KeptScene | None:
         """The kept scene of ``trajectory`` when it was designed for the same facts and
         still realizes them, else ``None`` (the model designs it anew)."""
-        from pytest_logicenv.scenes.realization import require_realized
-
         kept = self.by_id.get(trajectory.id)
         if kept is None or kept.scene.provenance.conditions != trajectory.conditions:
             return None
@@ -119,9 +120,6 @@ def _records(entry: Entry) -> tuple[Mapping[str, Any] | None, Mapping[str, Any]]
 def _read(
     path: Path, digests: Mapping[str, Any] | None, keys: Mapping[str, Any]
 ) -> KeptScene | None:
-    from pytest_logicenv.bounded import MAX_JSON_CHARS, load_json_text
-    from pytest_logicenv.scenes.scene_json import scene_from_json
-
     try:
         if path.stat().st_size > MAX_JSON_CHARS:
             return None

@@ -24,6 +24,7 @@ from pytest_logicenv.pipeline.cached import (
     read_bytes,
     read_manifest,
 )
+from pytest_logicenv.pipeline.failed_plans import keep_failed
 from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
@@ -156,8 +157,6 @@ def _derived(request: TaskRequest, builders: Builders, where: Where) -> ChosenPl
     try:
         plan, exchanges = planner.derive(request.task, request.rooms)
     except PlanDerivationError as error:  # kept for a person to fix, not asked again
-        from pytest_logicenv.pipeline.failed_plans import keep_failed
-
         raise keep_failed(error, planner.name, request, where) from None
     return ChosenPlan(plan, {"made_by": planner.name}, exchanges)
 

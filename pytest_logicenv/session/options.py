@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
+from pytest_logicenv.bounded import positive_int
+
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
     from pytest_logicenv.pipeline.task_request import Environments, Mode
@@ -73,14 +75,6 @@ def percent(value: str) -> float:
     if not 0 <= number <= 100:
         raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 100")
     return number
-
-
-def positive_int(value: str) -> int:
-    from pytest_logicenv.cli.args import (
-        positive_int,  # only when the option is given: start-up stays light
-    )
-
-    return positive_int(value)
 
 
 # --------------------------------------------------------------------------- declaring
