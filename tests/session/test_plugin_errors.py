@@ -236,6 +236,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
     # -p no:logicenv. Collection, the fixture, the reporter and the report load only when a
     # run has marked tests.
     loaded = [
+        "pytest_logicenv.bounded",
         "pytest_logicenv.errors",
         "pytest_logicenv.hookspec",
         "pytest_logicenv.plugin",
