@@ -13,8 +13,8 @@ per generated environment. Who does what (all in :mod:`pytest_logicenv.session`)
   declared faults' verdicts and the exit status;
 * ``unused``: cache entries no test uses any more.
 
-pytest loads this module in every run, so only ``options`` and ``marker`` load with it; the
-rest (and z3, openai, py_trees) load when a run needs them. The guards below keep the hooks of
+pytest loads this module in every run, so only ``options`` and ``marker_registration`` load
+with it; the rest (and z3, openai, py_trees) load when a run needs them. The guards below keep the hooks of
 projects without marked tests from loading anything.
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_logicenv.errors import PolicyFault
-from pytest_logicenv.session import marker, options
+from pytest_logicenv.session import marker_registration, options
 from pytest_logicenv.session.options import STATE
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", marker.MARKER_LINE)
+    config.addinivalue_line("markers", marker_registration.MARKER_LINE)
     state = config.stash[STATE] = options.read_state(config)
     config.pluginmanager.register(RunHooks(state), "logicenv-run")
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
@@ -72,7 +72,7 @@ def logic_env(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
 
 @pytest.fixture(autouse=True)
 def _logicenv_marker_without_fixture(request: pytest.FixtureRequest) -> None:
-    marker.require_fixture(request)
+    marker_registration.require_fixture(request)
 
 
 class RunHooks:

@@ -2,8 +2,10 @@
 
 * :mod:`~pytest_logicenv.session.options`: the ``--logicenv-*`` and ini options, validated,
   and the run's state in ``config.stash`` (loaded at start-up, so it imports nothing heavy).
+* :mod:`~pytest_logicenv.session.marker_registration`: the marker's help line and the check
+  that a marked test takes the fixture (also loaded at start-up).
 * :mod:`~pytest_logicenv.session.marker`: the ``logic_env`` marker's arguments, checked, and
-  ``expect_fault`` values wherever they are given (also loaded at start-up).
+  ``expect_fault`` values wherever they are given.
 * :mod:`~pytest_logicenv.session.collection`: a marked test function becomes one item per
   environment (the cache read, or the environments generated).
 * :mod:`~pytest_logicenv.session.fixture`: the ``logic_env`` fixture's value,

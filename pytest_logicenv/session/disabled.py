@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_logicenv.session.marker import MARKER_LINE
+from pytest_logicenv.session.marker_registration import MARKER_LINE
 
 REASON = (
     "pytest-logicenv is disabled (-p no:logicenv); the logic_env fixture and its "

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from pytest_logicenv.atomic import write_atomic
 from pytest_logicenv.cache import safe_file_name
 from pytest_logicenv.errors import SceneError
+from pytest_logicenv.scenes.scene_json import scene_to_json
+from pytest_logicenv.strategies import ScenePool, variations
 
 if TYPE_CHECKING:
     from pytest_logicenv.logic.plan import Plan
@@ -116,8 +118,6 @@ def explore(
         from hypothesis import errors
     except ImportError:
         return Explored(setting.examples, problem=_NO_HYPOTHESIS)
-    from pytest_logicenv.strategies import ScenePool, variations
-
     pool = ScenePool(plan, trajectory, setting.seed, setting.catalog())
     ran, first = 0, 0  # variations run; the run that failed first
 
@@ -170,8 +170,6 @@ def _settings(examples: int) -> Any:
 
 
 def _save(folder: Path, key: str, scene: Scene) -> Path:
-    from pytest_logicenv.scenes.scene_json import scene_to_json
-
     path = folder / f"{safe_file_name(key.replace('::', '--').replace('/', '-'))}.json"
     write_atomic(path, json.dumps(scene_to_json(scene), indent=2) + "\n")
     return path

@@ -1,8 +1,8 @@
 """The ``logic_env`` marker: what it accepts, and its arguments checked into a task request.
 
-Errors name the test and the argument and show a correct use. This module is loaded at
-start-up (the marker is registered in every run), so the pipeline's types are imported only
-when a marker is parsed.
+Errors name the test and the argument and show a correct use. Collection loads this module;
+what start-up needs of the marker (its help line, the check that a marked test takes the
+fixture) is :mod:`~pytest_logicenv.session.marker_registration`, which imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -17,17 +17,15 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_logicenv.errors import ExpectFaultError, MarkerError
+from pytest_logicenv.logic.trajectories import STRATEGIES
+from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.scenes.design.templates import unknown_rooms
+from pytest_logicenv.sim.outcome import FAULTS
 
 if TYPE_CHECKING:
     from pytest_logicenv.pipeline.task_request import TaskRequest
 
 #: The marker's line in ``pytest --markers``.
-MARKER_LINE = (
-    "logic_env(task, *, plan=None, rooms=None, select='minimal', seed=0, expect_fault=None, "
-    "tree=None, nodes=None): "
-    "run the test once per logically diverse environment generated for the task "
-    "(pytest-logicenv)"
-)
 ACCEPTED = ("task", "plan", "rooms", "select", "seed", "expect_fault", "tree", "nodes")
 
 
@@ -68,8 +66,6 @@ def check_fault(value: object, where: str) -> str | None:
     ...
     pytest_logicenv.errors.ExpectFaultError: test_x: expect_fault='crash' is not a fault ...
     """
-    from pytest_logicenv.sim.outcome import FAULTS
-
     if value is None or (isinstance(value, str) and value in FAULTS):
         return value
     raise ExpectFaultError(
@@ -81,9 +77,6 @@ def parse_marker(
     marker: pytest.Mark, test_file: Path, nodeid: str, rootdir: Path | None = None
 ) -> MarkerArgs:
     """Validate a ``logic_env`` marker; errors name the test and the argument."""
-    from pytest_logicenv.logic.trajectories import STRATEGIES
-    from pytest_logicenv.pipeline.task_request import TaskRequest
-
     args = _bind(marker, nodeid)
     select = args.get("select", "minimal")
     if select not in STRATEGIES:
@@ -111,8 +104,6 @@ def parse_marker(
 
 def _check_rooms(rooms: Sequence[str], nodeid: str) -> None:
     """Unknown room types are the marker's error, before any model is asked about them."""
-    from pytest_logicenv.scenes.design.templates import unknown_rooms
-
     problem = unknown_rooms(rooms)
     if problem is not None:
         raise MarkerError(f"{nodeid}: rooms={list(rooms)!r}: {problem}")
@@ -175,14 +166,3 @@ def _plan_path(
     raise MarkerError(
         f"{nodeid}: plan={str(plan)!r} does not exist (looked for {plan_path}); {hint}"
     )
-
-
-def require_fixture(request: pytest.FixtureRequest) -> None:
-    """A marked test that forgot the fixture would silently test nothing: fail it."""
-    node = request.node
-    if "logic_env" not in request.fixturenames and node.get_closest_marker("logic_env"):
-        pytest.fail(
-            f"{node.nodeid} is marked logic_env but does not take the logic_env fixture; "
-            "add a `logic_env` argument and call logic_env.run(policy)",
-            pytrace=False,
-        )

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pytest_logicenv.errors import LogicEnvWarning
+from pytest_logicenv.mutation import mutants_of, run_mutants
 
 if TYPE_CHECKING:
     from pytest_logicenv.logic.plan import Plan
@@ -31,8 +32,6 @@ def mutants_in_scene(
     runnable: Any, plan: Plan, outcome: Outcome, run: Callable[[Any], Outcome], label: str
 ) -> dict[str, Any]:
     """The policy's mutants run in this scene (``run``), as the record's JSON."""
-    from pytest_logicenv.mutation import run_mutants
-
     mutants = _mutants(runnable, plan)
     found = run_mutants(mutants, outcome.kind, run)
     if "nothing" in found:
@@ -43,8 +42,6 @@ def mutants_in_scene(
 
 
 def _mutants(runnable: Any, plan: Plan) -> Mutants:
-    from pytest_logicenv.mutation import mutants_of
-
     key = (id(runnable), repr(plan))
     made = _MADE.get(key)
     if made is None or made[0] is not runnable:

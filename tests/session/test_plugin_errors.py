@@ -242,7 +242,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
         "pytest_logicenv.plugin",
         "pytest_logicenv.session",
         "pytest_logicenv.session.disabled",
-        "pytest_logicenv.session.marker",
+        "pytest_logicenv.session.marker_registration",
         "pytest_logicenv.session.options",
         "pytest_logicenv.version",
     ]
