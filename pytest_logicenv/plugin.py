@@ -14,8 +14,8 @@ per generated environment. Who does what (all in :mod:`pytest_logicenv.session`)
 * ``unused``: cache entries no test uses any more.
 
 pytest loads this module in every run, so only ``options`` and ``marker_registration`` load
-with it; the rest (and z3, openai, py_trees) load when a run needs them. The guards below keep the hooks of
-projects without marked tests from loading anything.
+with it; the rest (and z3, openai, py_trees) load when a run needs them. The guards below keep
+the hooks of projects without marked tests from loading anything.
 """
 
 from __future__ import annotations
