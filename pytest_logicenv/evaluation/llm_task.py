@@ -48,7 +48,7 @@ def evaluate_llm_task(
     rootdir: Path,
     mode: Mode,
     catalog: Catalog,
-    types: str = "",
+    types: tuple[tuple[str, str], ...] = (),
 ) -> TaskResult:
     """The metrics of the task in ``task_file`` with the LLM's plan, against the ground truth
     in ``plans_dir``; what keeps one from being measured is one of the result's ``errors``."""
@@ -96,7 +96,7 @@ def evaluate_llm_task(
 
 
 def _inputs(
-    task_file: Path, plans_dir: Path, strategy: str, seed: int, types: str
+    task_file: Path, plans_dir: Path, strategy: str, seed: int, types: tuple[tuple[str, str], ...]
 ) -> tuple[Plan, TaskRequest]:
     """The ground truth, and the request the plugin would make for the task's text."""
     try:

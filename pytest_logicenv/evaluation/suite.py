@@ -18,7 +18,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
 from pytest_logicenv.pipeline.generators import default_scene_builder
 from pytest_logicenv.scenes.catalog import Catalog
-from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
+from pytest_logicenv.scenes.catalog.user_types import load_catalog, type_digests
 
 #: Where ``logicenv eval`` takes each task's plan from (see :func:`evaluate`).
 PLANNERS = ("plan", "llm")
@@ -64,7 +64,7 @@ def evaluate(
         "cache": cache,
         "builders": builders,
         "rootdir": rootdir,
-        "types": types_digest(types_file),
+        "types": type_digests(types_file),
     }
     plans = plans_dir or tasks_dir.parent / "plans"
     mode = Mode(offline=offline, allow_llm="--allow-ci")

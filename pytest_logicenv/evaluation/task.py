@@ -58,7 +58,7 @@ def evaluate_task(
     cache: Cache,
     builders: Builders,
     rootdir: Path,
-    types: str = "",
+    types: tuple[tuple[str, str], ...] = (),
 ) -> TaskResult:
     """The metrics of the task in ``task_file``; what keeps one from being measured is one of
     the result's ``errors``, never an exception."""

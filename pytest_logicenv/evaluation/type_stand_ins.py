@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pytest_logicenv.logic.facts import is_type_ref, references
-from pytest_logicenv.logic.plan import Plan, located_facts
+from pytest_logicenv.logic.plan import Plan, type_names
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.scene_model import Scene
 
@@ -28,23 +27,13 @@ class StandIns:
     refused: Mapping[str, str]
 
 
-def plan_types(plan: Plan) -> set[str]:
-    """Every type the plan's facts name."""
-    return {
-        ref
-        for _, fact in located_facts(plan)
-        for ref in references(fact)
-        if is_type_ref(ref) and ref != "Floor"
-    }
-
-
 def stand_ins(truth: Plan, task: str, catalog: Catalog) -> StandIns:
     """What the judge accepts for the ground truth's types that are not built in."""
     built_in = set(default_catalog().types)
     named = set(catalog.vocabulary.mentioned(task))
     accepted: dict[str, str] = {}
     refused: dict[str, str] = {}
-    for name in sorted(plan_types(truth) - built_in):
+    for name in sorted(type_names(truth) - built_in):
         defined = catalog.types.get(name)
         if defined is None:
             refused[name] = "no type file given here defines it (logicenv eval --types FILE)"
@@ -65,7 +54,7 @@ def type_mismatches(truth: Plan, scenes: Sequence[Scene], found: StandIns) -> li
     built in: the plan could not have used it."""
     present = {obj.type for scene in scenes for obj in scene.objects}
     notes = []
-    for name in sorted(plan_types(truth) - set(default_catalog().types) - present):
+    for name in sorted(type_names(truth) - set(default_catalog().types) - present):
         stand_in = found.accepted.get(name)
         why = (
             f"no scene has its stand-in {stand_in} either"

@@ -52,14 +52,26 @@ FAILED_REASON = "its plan, derived by an LLM, failed the checks"
 SCENES_FAILED_REASON = "no scene could be built from its plan, which is kept"
 
 
-def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...] | str:
-    """The entry's cases when everything is fresh, else the reason it is stale."""
+#: The manifest's record of the user types the plan uses: ``{name: digest of its definition}``.
+USED_TYPES = "types"
+
+
+def read_fresh(
+    entry: Entry, request: TaskRequest, settings: Mapping[str, Any], fix: str
+) -> tuple[Case, ...] | str:
+    """The entry's cases when everything is fresh, else the reason it is stale. An entry
+    made for another task text or other ``settings`` than the request's (copied or renamed
+    by hand) is an error naming what differs."""
     manifest = read_manifest(entry, fix)
     if isinstance(manifest, str):
         return manifest
     version = check_version(entry, manifest, fix)
     if version < CACHE_VERSION:
         return f"it is in the older cache format {version} (this version writes {CACHE_VERSION})"
+    check_identity(entry, manifest, request.task, settings)
+    types_changed = changed_types(manifest, request)
+    if types_changed:
+        return types_changed
     recorded = plan_record(manifest)
     if recorded.get(FAILED):
         return FAILED_REASON
@@ -78,6 +90,54 @@ def read_fresh(entry: Entry, request: TaskRequest, fix: str) -> tuple[Case, ...]
     if changed:
         return "; ".join(f"{entry.root / name} {why}" for name, why in changed.items())
     return _load_cases(entry, recorded, recorded_files, fix)
+
+
+def check_identity(
+    entry: Entry, manifest: Mapping[str, Any], task: str, settings: Mapping[str, Any]
+) -> None:
+    """Refuse an entry whose manifest was made for another task text or other settings
+    than its key stands for here: its plan is another task's, or its scenes other ones."""
+    differs = identity_differences(manifest.get("task"), manifest.get("settings"), task, settings)
+    if not differs:
+        return
+    raise CacheError(
+        f"{entry.root}: this cache entry was made for another task or settings than its "
+        f"key stands for (copied or renamed by hand?): {'; '.join(differs)}\n"
+        f"  fix: delete {entry.root} to make it anew, or give the test the task and "
+        "settings the entry records"
+    )
+
+
+def identity_differences(
+    task: object, settings: object, wanted_task: str, wanted: Mapping[str, Any]
+) -> list[str]:
+    """What differs between a manifest's task and settings and the wanted ones, in words."""
+    differs = []
+    recorded_task = " ".join(task.split()) if isinstance(task, str) else task
+    if recorded_task != " ".join(wanted_task.split()):
+        differs.append(f"task text {recorded_task!r}, here {' '.join(wanted_task.split())!r}")
+    recorded = dict(settings) if isinstance(settings, Mapping) else {}
+    for key in sorted(set(recorded) | set(wanted)):
+        if recorded.get(key) != wanted.get(key):
+            differs.append(f"{key} {recorded.get(key)!r}, here {wanted.get(key)!r}")
+    return differs
+
+
+def changed_types(manifest: Mapping[str, Any], request: TaskRequest) -> str | None:
+    """Why the entry is stale when a user type its plan uses is defined otherwise now (or
+    no longer): its scenes are rebuilt from the kept plan. Types it does not use do not
+    matter, so adding a type file keeps every entry that uses none of its types."""
+    recorded = manifest.get(USED_TYPES, {})
+    if not isinstance(recorded, Mapping):
+        return f"its manifest's {USED_TYPES!r} is not a map of type digests"
+    now = request.type_digests(recorded)
+    changed = sorted(name for name, digest in recorded.items() if now.get(name) != digest)
+    gone = [name for name in changed if name not in now]
+    if gone:
+        return f"its plan uses {', '.join(gone)}, which no type file given here defines"
+    if changed:
+        return f"the type file's definition of {', '.join(changed)} changed"
+    return None
 
 
 def read_manifest(entry: Entry, fix: str) -> dict[str, Any] | str:

@@ -23,10 +23,10 @@ from pytest_logicenv.cache import (
     text_hash,
 )
 from pytest_logicenv.logic.facts import to_json
-from pytest_logicenv.logic.plan import Plan, plan_to_json
+from pytest_logicenv.logic.plan import Plan, plan_to_json, type_names
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.logic.trajectories import situation as situation_of
-from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT
+from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT, USED_TYPES
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
 from pytest_logicenv.render import render_svg
@@ -146,6 +146,7 @@ def _manifest(
         "task": request.task,
         "task_sha256": text_hash(request.task),
         "settings": dict(settings),
+        **_used_types(made.plan, request),
         "plan": dict(plan_record),
         "scenes": scenes,
         "notes": list(made.notes),
@@ -162,3 +163,10 @@ def recorded_exchanges(entry: Entry) -> dict[str, bytes]:
         }
     except OSError:
         return {}
+
+
+def _used_types(plan: Plan, request: TaskRequest) -> dict[str, Any]:
+    """The manifest's ``types``: the digest of each user type the plan uses (left out when
+    it uses none, so entries made without a type file stay as they were)."""
+    used = request.type_digests(type_names(plan))
+    return {USED_TYPES: used} if used else {}

@@ -18,7 +18,9 @@ and the command that fills it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_logicenv.cache import Cache, Entry, regenerate_hint
 from pytest_logicenv.errors import CacheError, LogicEnvError, SceneError
@@ -117,7 +119,8 @@ def peek(
     if mode.regenerate or cache.was_set_aside(key):
         return None
     fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
-    fresh = _read_unlocked(entry, request, fix, mode)
+    settings = request.settings(rootdir, cache.root)
+    fresh = _read_unlocked(entry, request, settings, fix, mode)
     if isinstance(fresh, tuple):
         return Environments(entry, fresh)
     if mode.strict:
@@ -150,7 +153,8 @@ def prepare(
         if entry.exists():
             done_this_run = mode.regenerate and _read_marker(cache.run_marker(key)) == mode.run_id
             if not mode.regenerate or done_this_run:
-                fresh = read_fresh(entry, request, fix)
+                settings = request.settings(rootdir, cache.root)
+                fresh = read_fresh(entry, request, settings, fix)
                 if not isinstance(fresh, str):
                     return Environments(entry, fresh)
                 stale = fresh
@@ -171,7 +175,7 @@ MISSING = "it has no cache entry yet"
 
 
 def _read_unlocked(
-    entry: Entry, request: TaskRequest, fix: str, mode: Mode
+    entry: Entry, request: TaskRequest, settings: Mapping[str, Any], fix: str, mode: Mode
 ) -> tuple[Case, ...] | str:
     """The entry read without the lock: fresh cases, or why it must be (re)built. Another
     process may be rewriting it right now, so what looks broken is read again under the
@@ -179,7 +183,7 @@ def _read_unlocked(
     if not entry.exists():
         return f"{entry.manifest_path} is missing" if entry.plan_path.is_file() else MISSING
     try:
-        return read_fresh(entry, request, fix)
+        return read_fresh(entry, request, settings, fix)
     except CacheError:
         if mode.strict:
             raise

@@ -19,6 +19,7 @@ from pytest_logicenv.llm.exchange import PlanDerivationError
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.pipeline.cached import (
     FAILED,
+    identity_differences,
     load_plan_of,
     plan_record,
     read_bytes,
@@ -166,11 +167,21 @@ def no_cached_plan(request: TaskRequest, where: Where) -> CacheError:
     text or settings, when an earlier entry of the test is there), and how to fix it."""
     earlier = earlier_entry(request, where)
     why = (
-        f"the task text or settings changed since {where.shown(earlier.root)} was generated"
+        f"the task text or settings changed since {where.shown(earlier.root)} was generated "
+        f"({_differences(earlier, request, where)})"
         if earlier is not None
         else "there is no cached plan for this task"
     )
     return no_llm(why, 'or give the marker a hand-written plan: plan="path/to/plan.json"', where)
+
+
+def _differences(entry: Entry, request: TaskRequest, where: Where) -> str:
+    """What differs between an entry's task and settings and the request's, in words."""
+    identity = entry.identity()
+    if identity is None:
+        return "its manifest cannot tell"
+    settings = request.settings(where.rootdir, where.cache.root)
+    return "; ".join(identity_differences(*identity, request.task, settings))
 
 
 def earlier_entry(request: TaskRequest, where: Where) -> Entry | None:

@@ -4,7 +4,7 @@ back (:class:`Environments` of :class:`Case` s)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -61,8 +61,10 @@ class TaskRequest:
     select: str = "minimal"
     seed: int = 0
     designer: str = DEFAULT_DESIGNER
-    #: A digest of the user's type file ("" without one): new types may change the scenes.
-    types: str = ""
+    #: The user's types (of a type file), each with a digest of its definition: an entry
+    #: records those its plan uses (not part of the key: a type the plan does not use
+    #: changes nothing, see ``pipeline.cached``).
+    types: tuple[tuple[str, str], ...] = ()
 
     def settings(self, rootdir: Path, cache_root: Path | None = None) -> dict[str, Any]:
         """The settings that, with the task text, identify a cache entry.
@@ -86,9 +88,11 @@ class TaskRequest:
         }
         if self.designer != DEFAULT_DESIGNER:  # left out by default: existing keys stay
             settings["designer"] = self.designer
-        if self.types:
-            settings["types"] = self.types
         return settings
+
+    def type_digests(self, names: Collection[str]) -> dict[str, str]:
+        """The digests of the user's types among ``names`` (the types a plan uses)."""
+        return {name: digest for name, digest in self.types if name in names}
 
 
 def _named_from(path: Path, bases: Sequence[Path]) -> str:

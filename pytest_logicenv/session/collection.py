@@ -107,14 +107,14 @@ def _request(
     """The marked function's checked marker and the request it makes, or why it has none."""
     from pytest_logicenv.pipeline.generators import types_file
     from pytest_logicenv.pipeline.task_request import entry_key_of
-    from pytest_logicenv.scenes.catalog.user_types import types_digest
+    from pytest_logicenv.scenes.catalog.user_types import type_digests
 
     nodeid = metafunc.definition.nodeid
     marker = metafunc.definition.get_closest_marker("logic_env")
     assert marker is not None
     try:
         args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
-        types = types_digest(types_file(state.config))
+        types = type_digests(types_file(state.config))
     except LogicEnvError as error:
         state.unknown.append(nodeid)  # the entry it uses cannot be known: see unused.py
         return ErrorCase(str(error))

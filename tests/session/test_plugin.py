@@ -751,7 +751,8 @@ def test_llm(logic_env):
     result.stdout.fnmatch_lines(
         [
             "*::test_llm: the task text or settings changed since cache/in_the_bathroom_close_"
-            "the_window-* was generated",
+            "the_window-* was generated (task text 'In the bathroom: * on.', here 'In the "
+            "bathroom: * And water the plant.')",
             '*pytest --logicenv-regenerate "test_bath.py::test_llm"*',
         ]
     )

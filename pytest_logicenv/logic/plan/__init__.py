@@ -46,6 +46,7 @@ from pytest_logicenv.logic.plan.plan_model import (
     Subtask,
     iter_nodes,
     located_facts,
+    type_names,
 )
 
 __all__ = [
@@ -67,4 +68,5 @@ __all__ = [
     "plan_to_json",
     "question_name",
     "slug",
+    "type_names",
 ]

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from pytest_logicenv.logic.facts import Fact
+from pytest_logicenv.logic.facts import FLOOR, Fact, is_type_ref, references
 
 
 @dataclass(frozen=True)
@@ -139,3 +139,13 @@ def located_facts(plan: Plan) -> Iterator[tuple[str, Fact]]:
             if isinstance(node, Leaf):
                 for k, fact in enumerate(node.goal):
                     yield f"{location}.goal[{k}]", fact
+
+
+def type_names(plan: Plan) -> frozenset[str]:
+    """Every object type the plan's facts name (``Floor`` aside)."""
+    return frozenset(
+        ref
+        for _, fact in located_facts(plan)
+        for ref in references(fact)
+        if is_type_ref(ref) and ref != FLOOR
+    )

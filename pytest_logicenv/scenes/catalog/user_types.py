@@ -121,16 +121,26 @@ def _extended(path: str, _mtime: int, _size: int) -> Catalog:
     return extend_catalog(base, types.specs, types.synonyms)
 
 
-def types_digest(types_file: Path | str | None) -> str:
-    """A short digest of a type file's content ("" without one), for cache keys: scenes
-    designed with other types are other scenes."""
+def type_digests(types_file: Path | str | None) -> tuple[tuple[str, str], ...]:
+    """Each type the file defines, with a short digest of its definition (none without a
+    file, or for one that cannot be read: :func:`load_catalog` says what is wrong). A cache
+    entry records the digests of the types its plan uses, so that editing one type, or
+    adding another, changes only the entries that use it (``pipeline.cached``)."""
     if types_file is None or str(types_file) == "":
-        return ""
+        return ()
     try:
-        content = Path(types_file).read_bytes()
-    except OSError:
-        return ""  # load_catalog says what is wrong with the path
-    return hashlib.sha256(content).hexdigest()[:16]
+        _, data = _parse(Path(types_file))
+    except TypeFileError:
+        return ()
+    types = data.get("types") if isinstance(data, Mapping) else None
+    if not isinstance(types, Mapping):
+        return ()
+    return tuple(sorted((str(name), _digest(spec)) for name, spec in types.items()))
+
+
+def _digest(spec: Any) -> str:
+    text = json.dumps(spec, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def read_type_file(path: Path, base: Catalog) -> TypeFile:

@@ -14,7 +14,7 @@ from pytest_logicenv.cli import main
 from pytest_logicenv.errors import TypeFileError
 from pytest_logicenv.pipeline.task_request import TaskRequest
 from pytest_logicenv.scenes.catalog import default_catalog
-from pytest_logicenv.scenes.catalog.user_types import load_catalog, types_digest
+from pytest_logicenv.scenes.catalog.user_types import load_catalog, type_digests
 
 pytest_plugins = ["pytester"]
 
@@ -73,7 +73,8 @@ def test_a_json_type_file_is_the_same(tmp_path: Path) -> None:
     path = tmp_path / "types.json"
     path.write_text(json.dumps(TROPHY_JSON))
     assert load_catalog(path).type("Trophy").stand_in == "Statue"
-    assert types_digest(path) != types_digest(None) == ""
+    [(name, digest)] = type_digests(path)
+    assert (name, len(digest), type_digests(None)) == ("Trophy", 16, ())
 
 
 BAD_JSON = """\
@@ -167,11 +168,14 @@ def test_commands_read_the_ini_option_as_the_plugin_does(
     assert capsys.readouterr().out.startswith("Trophy (custom): ")
 
 
-def test_new_types_make_new_cache_entries() -> None:
+def test_a_type_file_is_no_part_of_an_entrys_key() -> None:
+    """An entry records the digests of the user types its plan uses (pipeline.cached), so a
+    type file that adds types the plan does not use keeps its key and its entry."""
     plain = TaskRequest("tidy", seed=1)
-    typed = TaskRequest("tidy", seed=1, types="0123abcd")
-    assert "types" not in plain.settings(Path())  # existing entries keep their keys
-    assert typed.settings(Path())["types"] == "0123abcd"
+    typed = TaskRequest("tidy", seed=1, types=(("Trophy", "0123abcd"),))
+    assert typed.settings(Path()) == plain.settings(Path())
+    assert typed.type_digests({"Trophy", "Sofa"}) == {"Trophy": "0123abcd"}
+    assert typed.type_digests({"Sofa"}) == {}
 
 
 # --------------------------------------------------------------------------- the plugin
