@@ -23,6 +23,7 @@ from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.llm.planner import factors_answer
 
 AGENTS = ROOT / "example_agents"
+pytestmark = pytest.mark.slow  # each case derives a plan and designs its scenes
 
 
 @pytest.fixture
