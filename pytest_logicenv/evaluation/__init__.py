@@ -2,7 +2,7 @@
 
 For every task the harness prepares the environments exactly as the plugin does (same cache,
 same keys, so a committed cache is reused), then runs the task's correct policy and its three
-faulty ones in every scene and reports, per task and overall (the mean over tasks):
+faulty ones in every scene and reports, per task and overall (the mean over every task):
 
 * **PhyPR** per Table 1 dimension and on average: the share of scenes the independent checker
   passes (:mod:`pytest_logicenv.scenes.physics`);
@@ -12,7 +12,13 @@ faulty ones in every scene and reports, per task and overall (the mean over task
   in some *valid* scene (the paper excludes invalid scenes, where every policy would fail);
 * **ST**: seconds to verify one policy over all the task's scenes (mean over its policies);
 * **JI**: Jaccard index of the selected situations against the minimal set selected from the
-  ground-truth plan, comparing situations by their question and answer text.
+  ground-truth plan, comparing situations by their question and answer text (with
+  ``--planner llm``: against the minimal cover of the ground truth that shares most of them);
+* **TypeMis** (``--planner llm`` only): ground-truth types no scene has and the judge accepts
+  nothing in place of (:mod:`~.type_stand_ins`).
+
+The overall row counts every task: one that produced nothing counts 0 (in all but ST and
+TypeMis) and is named.
 
 Layout of the inputs (so that others can add tasks)::
 
