@@ -117,6 +117,8 @@ def test_ji_is_against_the_minimal_cover_that_shares_most_situations(
     plan = copy.deepcopy(GOOD_PLAN)
     milk = plan["subtasks"][0]["factors"][0]
     milk["domain"] = ["no", "yes"]
+    tree = plan["subtasks"][0]["tree"]
+    tree["branches"] = {"no": tree["branches"]["no"], "yes": tree["branches"]["yes"]}
     model_says(fake_llm, plan)
     task = run_eval("breakfast")
     assert figures(task, "LogCov", "JI", "SceVR", "FauDR") == (100.0, 1.0, 100.0, 100.0)
