@@ -1,21 +1,21 @@
-"""The pytest plugin: each hook hands its job to the module that owns it.
+"""The pytest plugin: each hook hands its job to the run's session object in a line.
 
 A test marked ``@pytest.mark.logic_env("task")`` that takes the ``logic_env`` fixture runs once
 per generated environment. Who does what (all in :mod:`pytest_logicenv.session`):
 
-* ``options``: the ``--logicenv-*`` and ini options, and the run's state in ``config.stash``;
-* ``marker``: the marker's arguments, checked;
-* ``collection``: one item per environment the cache holds, one pending item per test whose
-  environments must be made;
-* ``generation``: the selected pending items' environments, made concurrently, once per task;
+* ``options``: the ``--logicenv-*`` and ini options declared; ``settings``: their values,
+  read once into frozen settings in ``config.stash``;
+* ``marker``: the marker's arguments, checked (``marker_registration``: its help line);
+* ``logicenv_session``: the session object, the one owner of what changes during the run; its
+  methods ask ``collection``, ``generation``, ``partial``, ``unused`` and ``reporter`` for
+  what to keep;
 * ``fixture``: the ``logic_env`` fixture's value and the run record of its item;
-* ``reporter``: how faults read, the unasserted-fault warning, the LogCov report, the
-  declared faults' verdicts and the exit status;
-* ``unused``: cache entries no test uses any more.
+* ``reporter``: also how a fault reads and the unasserted-fault warning, per item.
 
-pytest loads this module in every run, so only ``options`` and ``marker_registration`` load
-with it; the rest (and z3, openai, py_trees) load when a run needs them. The guards below keep
-the hooks of projects without marked tests from loading anything.
+pytest loads this module in every run, so only ``options``, ``settings`` and
+``marker_registration`` load with it; the session object (and z3, openai, py_trees) load when
+a run first has work for it. The guards below keep the hooks of projects without marked tests
+from loading anything.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ import pytest
 
 from pytest_logicenv.errors import PolicyFault
 from pytest_logicenv.session import marker_registration, options
-from pytest_logicenv.session.options import STATE
+from pytest_logicenv.session.settings import SETTINGS, Settings, read_settings
 
 if TYPE_CHECKING:
     from pytest_logicenv.session.fixture import LogicEnv
+    from pytest_logicenv.session.logicenv_session import LogicEnvSession
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -45,26 +46,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", marker_registration.MARKER_LINE)
-    state = config.stash[STATE] = options.read_state(config)
-    config.pluginmanager.register(RunHooks(state), "logicenv-run")
-    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
-        from pytest_logicenv.session.partial import XdistHooks
-
-        config.pluginmanager.register(XdistHooks(state), "logicenv-xdist")
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if metafunc.definition.get_closest_marker("logic_env") and (
-        "logic_env" in metafunc.fixturenames
-    ):
-        from pytest_logicenv.session.collection import parametrize
-
-        parametrize(metafunc.config.stash[STATE], metafunc)
+    settings = config.stash[SETTINGS] = read_settings(config)
+    config.pluginmanager.register(RunHooks(config, settings), "logicenv-run")
 
 
 @pytest.fixture
 def logic_env(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
-    """The environment this test item runs in (see ``pytest_logicenv.session.fixture.LogicEnv``)."""
+    """The environment this test item runs in (see ``pytest_logicenv.LogicEnv``)."""
     from pytest_logicenv.session.fixture import provide
 
     yield from provide(request)
@@ -76,11 +64,25 @@ def _logicenv_marker_without_fixture(request: pytest.FixtureRequest) -> None:
 
 
 class RunHooks:
-    """The run-time hooks, registered per run as pytest-cov registers its plugin object: they
-    need the run's state, and ``pytest_runtest_logreport`` gets no ``config`` to find it."""
+    """The run-time hooks, registered per run as pytest-cov registers its plugin object; each
+    hands its job to the session object, made when the run first has work for it."""
 
-    def __init__(self, state: options.LogicEnvState) -> None:
-        self.state = state
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config, self.settings = config, settings
+        self.made = False
+
+    @property
+    def session(self) -> LogicEnvSession:
+        from pytest_logicenv.session.logicenv_session import session_of
+
+        self.made = True
+        return session_of(self.config)
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        if metafunc.definition.get_closest_marker("logic_env") and (
+            "logic_env" in metafunc.fixturenames
+        ):
+            self.session.parametrize(metafunc)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
@@ -104,49 +106,27 @@ class RunHooks:
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes the properties
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" and report.user_properties:
-            from pytest_logicenv.session.reporter import gather
-
-            gather(self.state, report)
+            self.session.gather(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
-        if not report.passed:  # a module that did not import or was skipped whole:
-            self.state.unknown.append(report.nodeid or "(the rootdir)")  # its entries unknown
+        if not report.passed:  # a module that did not import or was skipped whole
+            self.session.note_uncollected(report.nodeid)
 
     @pytest.hookimpl(tryfirst=True)  # the run's items settled, before xdist sends them
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        config = session.config
-        if self.state.pending:
-            from pytest_logicenv.session.generation import generate_selected
+        if self.made:
+            self.session.collection_finished(session)
 
-            generate_selected(self.state, session)
-        if self.state.prepared:
-            from pytest_logicenv.session.partial import note_selected
+    @pytest.hookimpl(optionalhook=True)  # an xdist controller's: a worker is done
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        self.session.take_over(getattr(node, "workeroutput", None) or {})
 
-            note_selected(self.state, session.items)
-        if self.state.cache_root.is_dir() or config.getoption("logicenv_usage_json"):
-            from pytest_logicenv.session.reporter import find_unused_entries
-
-            find_unused_entries(self.state, session)
-
-    @pytest.hookimpl(tryfirst=True)
+    @pytest.hookimpl(tryfirst=True)  # before xdist sends a worker's output, junitxml writes
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        config = session.config
-        if self.state.selected and hasattr(config, "workerinput"):
-            from pytest_logicenv.session.partial import hand_over
-
-            hand_over(self.state, config)
-        if config.getoption("logicenv_clean") and config.pluginmanager.has_plugin("dsession"):
-            from pytest_logicenv.session.reporter import find_unused_entries
-
-            find_unused_entries(self.state, session)  # an xdist controller collects nothing
-        if self.state.records or self.state.fail_under is not None:
-            from pytest_logicenv.session.reporter import finish
-
-            finish(self.state, session)
+        settings = self.settings
+        if self.made or settings.cache_root.is_dir() or settings.usage_json is not None:
+            self.session.finish(session)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
-        state = self.state
-        if state.unused or state.unused_undecided or state.report is not None or state.failures:
-            from pytest_logicenv.session.reporter import summarize
-
-            summarize(state, terminalreporter, config)
+        if self.made:
+            self.session.summarize(terminalreporter)

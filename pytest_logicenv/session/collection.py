@@ -1,7 +1,8 @@
 """Collection: a marked test function becomes one item per environment of its task.
 
 ``pytest_generate_tests`` hands each marked function that takes the ``logic_env`` fixture to
-:func:`parametrize`: the marker is checked and the cache is read. When it holds the task's
+the session object, which asks this module: the marker is checked (:func:`marked`) and the
+cache is read (:func:`environments_now`). When it holds the task's
 environments (or they can be made without an LLM: from a plan file, or a cached plan to
 rebuild from), the fixture is parametrized indirectly with one :class:`CaseParam` per
 environment, its test id the trajectory's (``window=yes-light=no``). When making them asks an
@@ -16,16 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.session.marker import MarkerArgs, parse_marker
-from pytest_logicenv.session.options import LogicEnvState
+from pytest_logicenv.session.settings import Settings
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.task_request import Builders, Case, Environments, TaskRequest
+    from pytest_logicenv.cache import Cache
+    from pytest_logicenv.pipeline.task_request import (
+        Builders,
+        Case,
+        Environments,
+        Mode,
+        TaskRequest,
+    )
 
 
 #: The test ids of an item whose preparation failed, and of one whose environments are made
@@ -61,6 +70,7 @@ class CaseParam:
     expect_fault: str | None
     tree: str | None = None
     nodes: tuple[str, ...] = ()
+    seed: int = 0  # the marker's, which --logicenv-explore draws with
 
 
 def builders(config: pytest.Config, designer_name: str) -> Builders:
@@ -101,10 +111,21 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
     )
 
 
-def _request(
-    state: LogicEnvState, metafunc: pytest.Metafunc
-) -> tuple[MarkerArgs, TaskRequest] | ErrorCase:
-    """The marked function's checked marker and the request it makes, or why it has none."""
+@dataclass(frozen=True)
+class Marked:
+    """A marked test function's checked marker, the request it makes and the key of the
+    cache entry that request maps to."""
+
+    args: MarkerArgs
+    request: TaskRequest
+    key: str
+
+
+def marked(
+    settings: Settings, config: pytest.Config, metafunc: pytest.Metafunc
+) -> Marked | ErrorCase:
+    """The marked function's checked marker and the request it makes, or why it has none
+    (then the entry it uses cannot be known: see unused.py)."""
     from pytest_logicenv.pipeline.generators import types_file
     from pytest_logicenv.pipeline.task_request import entry_key_of
     from pytest_logicenv.scenes.catalog.user_types import type_digests
@@ -113,80 +134,71 @@ def _request(
     marker = metafunc.definition.get_closest_marker("logic_env")
     assert marker is not None
     try:
-        args = parse_marker(marker, metafunc.definition.path, nodeid, state.config.rootpath)
-        types = type_digests(types_file(state.config))
+        args = parse_marker(marker, metafunc.definition.path, nodeid, config.rootpath)
+        types = type_digests(types_file(config))
     except LogicEnvError as error:
-        state.unknown.append(nodeid)  # the entry it uses cannot be known: see unused.py
         return ErrorCase(str(error))
-    request = replace(args.request, designer=state.designer, types=types)
-    state.used_keys[nodeid] = entry_key_of(request, state.cache_root, state.config.rootpath)
-    return args, request
+    request = replace(args.request, designer=settings.designer, types=types)
+    return Marked(args, request, entry_key_of(request, settings.cache_root, config.rootpath))
 
 
-def cache_error(state: LogicEnvState, nodeid: str, error: Exception) -> ErrorCase:
+def cache_error(cache_root: Path, nodeid: str, error: Exception) -> ErrorCase:
     """What a preparation that failed says: the error, or the cache it could not use."""
     if isinstance(error, OSError):  # the cache's folder, disk or lock: this test's error
-        return ErrorCase(f"{nodeid}: the cache at {state.cache_root} cannot be used: {error}")
+        return ErrorCase(f"{nodeid}: the cache at {cache_root} cannot be used: {error}")
     return ErrorCase(str(error))
 
 
 def ready(
-    state: LogicEnvState,
-    nodeid: str,
-    args: MarkerArgs,
-    environments: Environments,
-    warn: Callable[[Warning], None],
+    nodeid: str, args: MarkerArgs, environments: Environments, warn: Callable[[Warning], None]
 ) -> list[CaseParam]:
-    """A function's environments are ready: remembered, a rebuild said, one param each."""
+    """A function's environments are ready: a rebuild said, one param each."""
     if environments.rebuilt is not None:
         from pytest_logicenv.errors import CacheRebuilt
 
         entry = environments.entry.root.name
         warn(CacheRebuilt(f"cache entry {entry} was rebuilt: {environments.rebuilt}"))
-    state.prepared[nodeid] = (args, environments)
     return [
-        CaseParam(case, nodeid, args.expect_fault, args.tree, args.nodes)
+        CaseParam(case, nodeid, args.expect_fault, args.tree, args.nodes, args.request.seed)
         for case in environments.cases
     ]
 
 
-def parametrize(state: LogicEnvState, metafunc: pytest.Metafunc) -> None:
-    """One item per environment the cache holds for a marked test function (or one erroring
-    item); one pending item when its environments must be made, which
-    :mod:`~pytest_logicenv.session.generation` replaces once the run's selection is known."""
+def environments_now(
+    config: pytest.Config, designer: str, cache: Cache, mode: Mode, found: Marked, nodeid: str
+) -> Environments | ErrorCase | None:
+    """A marked function's environments: those the cache holds, or made now when no LLM is
+    needed (a plan file, a cached plan to rebuild from: so ``-k`` sees its situations); ``None``
+    when an LLM must make them, after the run's selection, for the selected tests only."""
     from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
-    from pytest_logicenv.session.generation import PendingTask
 
-    nodeid = metafunc.definition.nodeid
-    found = _request(state, metafunc)
-    if isinstance(found, ErrorCase):
-        _parametrize_error(metafunc, found)
-        return
-    args, request = found
-    rootdir = state.config.rootpath
+    rootdir = config.rootpath
     try:
-        parts = builders(state.config, state.designer)  # a bad type file: this test's error
-        environments = peek(request, state.cache, state.mode, parts, nodeid=nodeid, rootdir=rootdir)
-        if environments is None and needs_llm(
-            request, state.cache, state.mode, parts, rootdir=rootdir
-        ):  # made after the run's selection, for the selected tests only
-            state.pending[nodeid] = PendingTask(nodeid, args, request)
-            metafunc.parametrize(
-                "logic_env", [PendingCase(nodeid)], ids=[PENDING_ID], indirect=True
-            )
-            return
-        if environments is None:  # no LLM needed: made now, so -k sees its situations
+        parts = builders(config, designer)  # a bad type file: this test's error
+        environments = peek(found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir)
+        if environments is None and needs_llm(found.request, cache, mode, parts, rootdir=rootdir):
+            return None
+        if environments is None:
             environments = prepare(
-                request, state.cache, state.mode, parts, nodeid=nodeid, rootdir=rootdir
+                found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir
             )
     except (LogicEnvError, OSError) as error:
-        _parametrize_error(metafunc, cache_error(state, nodeid, error))
-        return
-    params = ready(state, nodeid, args, environments, metafunc.definition.warn)
+        return cache_error(cache.root, nodeid, error)
+    return environments
+
+
+def parametrize_ready(metafunc: pytest.Metafunc, params: list[CaseParam]) -> None:
+    """One item per environment, its test id the trajectory's."""
     metafunc.parametrize(
         "logic_env", params, ids=[p.case.trajectory_id for p in params], indirect=True
     )
 
 
-def _parametrize_error(metafunc: pytest.Metafunc, error: ErrorCase) -> None:
+def parametrize_pending(metafunc: pytest.Metafunc, nodeid: str) -> None:
+    """One pending item, which :mod:`~pytest_logicenv.session.generation` replaces once the
+    run's selection is known."""
+    metafunc.parametrize("logic_env", [PendingCase(nodeid)], ids=[PENDING_ID], indirect=True)
+
+
+def parametrize_error(metafunc: pytest.Metafunc, error: ErrorCase) -> None:
     metafunc.parametrize("logic_env", [error], ids=[ERROR_ID], indirect=True)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pytest
 
     from pytest_logicenv.session.explore import Exploration, Explored
-    from pytest_logicenv.session.options import LogicEnvState
+    from pytest_logicenv.session.settings import Settings
     from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
 
@@ -334,7 +334,7 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
     """The ``logic_env`` fixture: the item's environment. At teardown the item's record joins
     its user properties, which carry it to the session's report (from xdist workers too)."""
     from pytest_logicenv.session.collection import ErrorCase, PendingCase
-    from pytest_logicenv.session.options import STATE
+    from pytest_logicenv.session.settings import SETTINGS
 
     param = getattr(request, "param", None)
     if param is None:
@@ -349,7 +349,7 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
             f"{request.node.nodeid}: its environments were never generated: a plugin changed "
             "the run's items after pytest-logicenv generated the selected ones; run it again"
         )
-    item, state = request.node, request.config.stash[STATE]
+    item, settings = request.node, request.config.stash[SETTINGS]
 
     def on_outcome(outcome: Outcome) -> None:  # the item's conftests only, as pytest's own
         item.ihook.pytest_logicenv_outcome(item=item, outcome=outcome)
@@ -357,34 +357,30 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
     env = LogicEnv(
         param.case,
         expect_fault=param.expect_fault,
-        max_ticks=state.max_ticks,
+        max_ticks=settings.max_ticks,
         tree=param.tree,
-        nodes=(*state.nodes, *param.nodes),
+        nodes=(*settings.nodes, *param.nodes),
         base_dir=Path(item.path).parent,
         function=param.function,
         item=item.nodeid,
         on_outcome=on_outcome,
-        command_options=state.command_options,
-        exploration=_exploration(state, param.function),
-        mutate=state.mutate,
+        command_options=settings.command_options,
+        exploration=_exploration(settings, request.config, param.seed),
+        mutate=settings.mutate,
     )
     yield env
     item.user_properties.append((PROPERTY, env.record.to_json()))
 
 
-def _exploration(state: LogicEnvState, function: str) -> Exploration | None:
+def _exploration(settings: Settings, config: pytest.Config, seed: int) -> Exploration | None:
     """The ``--logicenv-explore`` setting for a test function's items, if it is on."""
-    if not state.explore:
+    examples = settings.explore
+    if not examples:
         return None
     from pytest_logicenv.pipeline.generators import catalog_for
     from pytest_logicenv.session.explore import SAVED_DIR, Exploration
 
-    prepared = state.prepared.get(function)
-    seed = prepared[0].request.seed if prepared is not None else 0
-    config = state.config
-    return Exploration(
-        state.explore, seed, lambda: catalog_for(config), config.rootpath / SAVED_DIR
-    )
+    return Exploration(examples, seed, lambda: catalog_for(config), config.rootpath / SAVED_DIR)
 
 
 def _fail(message: str) -> NoReturn:

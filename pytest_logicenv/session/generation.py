@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,13 +47,17 @@ from pytest_logicenv.session.collection import (
     PendingCase,
     builders,
     cache_error,
-    ready,
 )
-from pytest_logicenv.session.options import LogicEnvState
+from pytest_logicenv.session.settings import Settings
 
 if TYPE_CHECKING:
-    from pytest_logicenv.pipeline.task_request import Builders, Environments, TaskRequest
+    from pytest_logicenv.cache import Cache
+    from pytest_logicenv.pipeline.task_request import Builders, Environments, Mode, TaskRequest
     from pytest_logicenv.session.marker import MarkerArgs
+
+#: Told that a function's environments are ready; returns their params (the session keeps
+#: the environments: see ``collection.ready``).
+OnReady = Callable[[str, "MarkerArgs", "Environments", Callable[[Warning], None]], list[CaseParam]]
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,21 @@ class PendingTask:
     request: TaskRequest
 
 
-def generate_selected(state: LogicEnvState, session: pytest.Session) -> None:
+@dataclass(frozen=True)
+class Making:
+    """What generating the selected tests' environments needs from the session: its
+    settings, cache and mode, the pending functions and the entry key of each."""
+
+    settings: Settings
+    config: pytest.Config
+    cache: Cache
+    mode: Mode
+    pending: Mapping[str, PendingTask]
+    keys: Mapping[str, str]
+    on_ready: OnReady
+
+
+def generate_selected(making: Making, session: pytest.Session) -> None:
     """Make the environments of the selected pending items and put their items in their
     place, in order (the session's item list is changed in place). The new items go through
     the run's selection as collected items do (``pytest_collection_modifyitems``: ``-k``,
@@ -77,10 +95,10 @@ def generate_selected(state: LogicEnvState, session: pytest.Session) -> None:
         return
     by_key: dict[str, list[str]] = {}
     for function in functions:
-        by_key.setdefault(state.used_keys[function], []).append(function)
-    made = _generate_all(state, [found[0] for found in by_key.values()])
+        by_key.setdefault(making.keys[function], []).append(function)
+    made = _generate_all(making, [found[0] for found in by_key.values()])
     outcome = {f: made[found[0]] for found in by_key.values() for f in found}
-    params = {f: _params(state, f, outcome[f], items) for f in functions}
+    params = {f: _params(making, f, outcome[f], items) for f in functions}
     new = {
         id(item): _respawned(item, params[pending.function])
         for item in items
@@ -103,7 +121,7 @@ def _pending(item: pytest.Item) -> PendingCase | None:
 
 
 def _params(
-    state: LogicEnvState,
+    making: Making,
     function: str,
     outcome: Environments | ErrorCase,
     items: Sequence[pytest.Item],
@@ -112,74 +130,73 @@ def _params(
     if isinstance(outcome, ErrorCase):
         return [(outcome, ERROR_ID)]
     first = next(item for item in items if (p := _pending(item)) and p.function == function)
-    task = state.pending[function]
-    cases = ready(state, function, task.args, outcome, first.warn)
+    task = making.pending[function]
+    cases = making.on_ready(function, task.args, outcome, first.warn)
     return [(param, param.case.trajectory_id) for param in cases]
 
 
 # --------------------------------------------------------------------------- generating
 
 
-def _generate_all(state: LogicEnvState, functions: Sequence[str]) -> dict[str, Any]:
+def _generate_all(making: Making, functions: Sequence[str]) -> dict[str, Any]:
     """Each function's environments (or error), generated up to N at once."""
-    try:
-        parts = builders(state.config, state.designer)  # one catalog, one LLM budget: shared
+    try:  # one catalog, one LLM budget: shared
+        parts = builders(making.config, making.settings.designer)
     except LogicEnvError as error:  # a catalog hook's: every pending test's error
         return {function: ErrorCase(str(error)) for function in functions}
-    if not state.mode.strict:
+    if not making.mode.strict:
         with contextlib.suppress(OSError):  # each generation says so, as its test's error
-            state.cache.prepare_root()
-    workers = max(1, min(state.llm_concurrency, len(functions)))
+            making.cache.prepare_root()
+    workers = max(1, min(making.settings.llm_concurrency, len(functions)))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="logicenv") as pool:
-        futures = {f: pool.submit(_generate_once, state, parts, f) for f in functions}
+        futures = {f: pool.submit(_generate_once, making, parts, f) for f in functions}
         return {f: future.result() for f, future in futures.items()}
 
 
-def _generate_once(
-    state: LogicEnvState, parts: Builders, function: str
-) -> Environments | ErrorCase:
+def _generate_once(making: Making, parts: Builders, function: str) -> Environments | ErrorCase:
     """One task's environments, or the error its generation ended in: the one this run
     recorded already (by another test or worker), or a new one, recorded."""
     from filelock import FileLock, Timeout
 
     from pytest_logicenv.cache import LOCK_TIMEOUT_S, safe_file_name
 
-    if state.mode.strict:  # strict mode writes nothing of its own, failures included
-        return _attempt(state, parts, function)
-    stem = f".{safe_file_name(state.used_keys[function])}"
-    lock = FileLock(str(state.cache_root / f"{stem}.attempt.lock"))
+    if making.mode.strict:  # strict mode writes nothing of its own, failures included
+        return _attempt(making, parts, function)
+    cache_root, run_id = making.settings.cache_root, making.settings.run_id
+    stem = f".{safe_file_name(making.keys[function])}"
+    lock = FileLock(str(cache_root / f"{stem}.attempt.lock"))
     try:
         lock.acquire(timeout=LOCK_TIMEOUT_S)
     except (OSError, Timeout):  # a cache that cannot be locked: preparing says how, precisely
-        return _attempt(state, parts, function)
+        return _attempt(making, parts, function)
     try:
-        failed = state.cache_root / f"{stem}.failed"
-        earlier = _recorded(failed, state.run_id)
+        failed = cache_root / f"{stem}.failed"
+        earlier = _recorded(failed, run_id)
         if earlier is not None:
             return ErrorCase(earlier)
-        made = _attempt(state, parts, function)
+        made = _attempt(making, parts, function)
         if isinstance(made, ErrorCase):
-            _record(failed, state.run_id, made.message)
+            _record(failed, run_id, made.message)
         return made
     finally:
         lock.release()
 
 
-def _attempt(state: LogicEnvState, parts: Builders, function: str) -> Environments | ErrorCase:
+def _attempt(making: Making, parts: Builders, function: str) -> Environments | ErrorCase:
     from pytest_logicenv.pipeline.environments import prepare
 
-    task = state.pending[function]
+    task = making.pending[function]
     try:
         return prepare(
             task.request,
-            state.cache,
-            state.mode,
+            making.cache,
+            making.mode,
             parts,
             nodeid=function,
-            rootdir=state.config.rootpath,
+            rootdir=making.config.rootpath,
         )
     except (LogicEnvError, OSError) as error:
-        return cache_error(state, function, error)
+        return cache_error(making.settings.cache_root, function, error)
 
 
 def _recorded(path: Path, run_id: str) -> str | None:
@@ -230,4 +247,4 @@ def _respawned(item: pytest.Item, params: Sequence[tuple[object, str]]) -> list[
     return made
 
 
-__all__ = ["CaseParam", "PendingTask", "generate_selected"]
+__all__ = ["CaseParam", "Making", "PendingTask", "generate_selected"]

@@ -1,26 +1,30 @@
 """The session's run-time reporting: how a policy fault reads, the warning for an outcome never
-asserted, the records gathered from every item (and xdist worker), the unused cache entries,
-and at the end the LogCov report, the declared faults' verdicts and the exit status.
+asserted, the record an item's report carries, and at the end the LogCov report and the
+declared faults' verdicts.
 
-The plugin's hooks call these functions; each does its job for one hook. Nothing here runs for
-a test that does not use the ``logic_env`` fixture beyond a look at its report.
+The plugin's per-item hooks and the session object
+(:mod:`~pytest_logicenv.session.logicenv_session`) call these functions; none keeps state.
+Nothing here runs for a test that does not use the ``logic_env`` fixture beyond a look at its
+report.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
+from _pytest.junitxml import xml_key  # what pytest's record_testsuite_property uses
 
 from pytest_logicenv.errors import LogicEnvWarning, PolicyFault
+from pytest_logicenv.report import mutation
+from pytest_logicenv.report.files import write_reports
 from pytest_logicenv.report.records import PROPERTY, RunRecord
-from pytest_logicenv.session.options import LogicEnvState
-
-if TYPE_CHECKING:
-    from pytest_logicenv.report.report_model import Report
+from pytest_logicenv.report.report_model import Report, SceneSelection, build_report
+from pytest_logicenv.report.terminal import fault_line, format_term, missed_fault, unjudged_fault
+from pytest_logicenv.session.settings import SETTINGS, Settings
 
 # --------------------------------------------------------------------------- per item
 
@@ -66,9 +70,7 @@ def explain_fault(
 
 def reproduce_command(item: pytest.Item) -> str:
     """The command that reruns one item as this run ran it (its outcome-changing options)."""
-    from pytest_logicenv.session.options import STATE
-
-    options = item.config.stash[STATE].command_options
+    options = item.config.stash[SETTINGS].command_options
     return " ".join(["pytest", *options, f'"{item.nodeid}"'])
 
 
@@ -99,127 +101,66 @@ def warn_unasserted_faults(item: pytest.Item) -> None:
         )
 
 
-def gather(state: LogicEnvState, report: pytest.TestReport) -> None:
-    """Keep the record a ``logic_env`` item carries; teardown reports carry it complete,
-    with and without xdist. Where the session reports (not on an xdist worker, which must
-    ship the record on), the report's properties then read as plain text for the junit XML
-    written next, with paths relative to the rootdir."""
-    if report.when != "teardown":
-        return
-    properties = list(report.user_properties)
-    for index, (name, value) in enumerate(properties):
+def record_of(report: pytest.TestReport) -> RunRecord | None:
+    """The record a ``logic_env`` item's teardown report carries (complete, with and without
+    xdist); where the session reports (not on an xdist worker, which ships it on), the
+    report's properties then read as plain text for the junit XML written next."""
+    for name, value in report.user_properties:
         if name == PROPERTY and isinstance(value, dict):
-            record = RunRecord.from_json(value)
-            state.records.append(record)
-            if not hasattr(state.config, "workerinput"):
-                readable = record.properties(state.config.rootpath)
-                report.user_properties = [*properties[:index], *readable, *properties[index + 1 :]]
-            return
+            return RunRecord.from_json(value)
+    return None
+
+
+def readable(report: pytest.TestReport, record: RunRecord, rootdir: Path) -> None:
+    """The record in the report's properties as plain text, paths relative to ``rootdir``
+    (what junit XML shows)."""
+    properties = list(report.user_properties)
+    at = next(i for i, (name, _) in enumerate(properties) if name == PROPERTY)
+    shown = record.properties(rootdir)
+    report.user_properties = [*properties[:at], *shown, *properties[at + 1 :]]
 
 
 # --------------------------------------------------------------------------- per session
 
 
-def find_unused_entries(state: LogicEnvState, session: pytest.Session) -> None:
-    """The cache entries no test of the project uses any more (see
-    :mod:`~pytest_logicenv.session.unused`), removed with ``--logicenv-clean`` and written
-    for ``logicenv clean``; and, for a run that collects on another's behalf, the keys its
-    tests use."""
-    config = session.config
-    if hasattr(config, "workerinput"):
-        return
-    from pytest_logicenv.atomic import write_atomic
-    from pytest_logicenv.session.unused import (
-        Unused,
-        Usage,
-        collect_usage,
-        unused_entries,
-        whole_project,
+def nothing_ran(settings: Settings) -> str:
+    """Why ``--logicenv-fail-under`` fails a run whose marked tests ran no policy."""
+    return (
+        f"FAIL Required LogCov of {settings.fail_under:g}% not reached: no policy ran in "
+        "any scene. Total LogCov: 0.00%"
     )
 
-    usage = Usage(frozenset(state.used_keys.values()), tuple(state.unknown))
-    if config.getoption("logicenv_usage_json"):
-        write_atomic(Path(config.getoption("logicenv_usage_json")), json.dumps(usage.to_json()))
-    clean = bool(config.getoption("logicenv_clean"))
-    result_file = config.getoption("logicenv_unused_json")
-    unused = Unused()
-    if state.cache_root.is_dir() and whole_project(config):
-        unused = unused_entries(state.cache, usage)
-    elif state.cache_root.is_dir() and (clean or result_file):
-        unused = unused_entries(state.cache, collect_usage(config, state.cache_root))
-    state.unused, state.unused_undecided = list(unused.roots), unused.undecided
-    if clean:
-        _remove(state)
-    if result_file:
-        data = {"unused": state.unused, "removed": clean, "undecided": state.unused_undecided}
-        write_atomic(Path(result_file), json.dumps(data))
 
-
-def _remove(state: LogicEnvState) -> None:
-    from pytest_logicenv.cache import Entry
-    from pytest_logicenv.errors import CacheError
-
-    removed = []
-    for root in state.unused:
-        try:
-            state.cache.remove(Entry(Path(root)))
-        except CacheError as error:
-            state.failures.append(f"logicenv: {error}")
-            continue
-        removed.append(root)
-    state.unused = removed
-    state.cache.forget_orphans()
-
-
-def finish(state: LogicEnvState, session: pytest.Session) -> None:
-    """Build the report, judge the declared faults and ``--logicenv-fail-under``, and fail
-    the session when one is not met."""
-    if hasattr(session.config, "workerinput"):
-        return
-    if not state.records:  # marked tests, all skipped before their fixture: nothing covered
-        if state.fail_under is not None and state.used_keys:
-            state.failures.append(
-                f"FAIL Required LogCov of {state.fail_under:g}% not reached: no policy ran in "
-                "any scene. Total LogCov: 0.00%"
-            )
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        return
-    from pytest_logicenv.report.report_model import build_report
-    from pytest_logicenv.report.terminal import missed_fault, unjudged_fault
-    from pytest_logicenv.session.partial import selection
-
+def built(records: Sequence[RunRecord], selection: SceneSelection) -> Report | str:
+    """The LogCov report of the records, or why there is none (a bug, or a cache damaged
+    mid-run: the tests' results stay)."""
     try:
-        report = build_report(state.records, selection(state))
-    except Exception as error:  # a bug or a cache damaged mid-run: the tests' results stay
-        state.failures.append(f"logicenv: no coverage report: {type(error).__name__}: {error}")
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        return
-    state.report = report
-    _junit_properties(session.config, report)
-    state.failures.extend(missed_fault(check) for check in report.missed_faults)
-    state.warnings.extend(unjudged_fault(check) for check in report.unjudged_faults)
-    if state.fail_under is not None and report.total.log_cov < state.fail_under:
-        state.failures.append(
-            f"FAIL Required LogCov of {state.fail_under:g}% not reached. "
+        return build_report(records, selection)
+    except Exception as error:
+        return f"logicenv: no coverage report: {type(error).__name__}: {error}"
+
+
+def verdicts(settings: Settings, report: Report) -> tuple[list[str], list[str]]:
+    """What fails the run (a declared fault no scene showed, a threshold not met) and what
+    is only said (a declared fault no scene could judge)."""
+    failures = [missed_fault(check) for check in report.missed_faults]
+    warnings = [unjudged_fault(check) for check in report.unjudged_faults]
+    if settings.fail_under is not None and report.total.log_cov < settings.fail_under:
+        failures.append(
+            f"FAIL Required LogCov of {settings.fail_under:g}% not reached. "
             f"Total LogCov: {report.total.log_cov:.2f}%"
         )
     score = report.mutation.score if report.mutation is not None else None
-    if state.mutate_fail_under is not None and (score or 0.0) < state.mutate_fail_under:
+    wanted = settings.mutate_fail_under
+    if wanted is not None and (score or 0.0) < wanted:
         shown = "no mutant was scored" if score is None else f"Total mutation score: {score:.2f}%"
-        state.failures.append(
-            f"FAIL Required mutation score of {state.mutate_fail_under:g}% not reached. {shown}"
-        )
-    if state.failures and session.exitstatus == pytest.ExitCode.OK:
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        failures.append(f"FAIL Required mutation score of {wanted:g}% not reached. {shown}")
+    return failures, warnings
 
 
-def _junit_properties(config: pytest.Config, report: Report) -> None:
+def junit_properties(config: pytest.Config, report: Report) -> None:
     """With ``--junitxml``, the partial run and the declared faults' verdicts as properties of
     the test suite (junitxml writes its file after this hook), as the terminal words them."""
-    from _pytest.junitxml import xml_key  # what pytest's record_testsuite_property uses
-
-    from pytest_logicenv.report.terminal import fault_line
-
     xml = config.stash.get(xml_key, None)
     if xml is None:
         return
@@ -230,48 +171,21 @@ def _junit_properties(config: pytest.Config, report: Report) -> None:
         xml.add_global_property("logicenv.fault", fault_line(check))
 
 
-def summarize(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
-    """The unused cache entries, the coverage table, the files written and the failures."""
-    if state.unused_undecided and config.getoption("logicenv_clean"):
-        terminal.write_sep("-", "logicenv: no cache entry removed")
-        terminal.write_line(f"  {state.unused_undecided}")
-    if state.unused:
-        verb = "removed" if config.getoption("logicenv_clean") else "unused"
-        noun = "entry" if len(state.unused) == 1 else "entries"
-        terminal.write_sep("-", f"logicenv: {len(state.unused)} {verb} cache {noun}")
-        for root in state.unused:
-            terminal.write_line(f"  {root}")
-        if verb == "unused":
-            terminal.write_line("  remove them with: logicenv clean")
-    if state.report is not None:
-        _write_report(state, terminal, config)
-    for failure in state.failures:
-        terminal.write_line(failure, red=True, bold=True)
-
-
-def _write_report(state: LogicEnvState, terminal: Any, config: pytest.Config) -> None:
-    from pytest_logicenv.report.files import write_reports
-    from pytest_logicenv.report.terminal import format_term
-
-    report = state.report
-    assert report is not None
-    kinds = [spec.partition(":")[0] for spec in state.reports]
+def write_report(settings: Settings, report: Report, terminal: Any, rootdir: Path) -> list[str]:
+    """The coverage (and mutation) table and the report files; what went wrong writing."""
+    kinds = [spec.partition(":")[0] for spec in settings.reports]
     if "term" in kinds or "term-missing" in kinds:
         terminal.write_sep("-", "logic coverage")
         for line in format_term(report, missing="term-missing" in kinds):
             terminal.write_line(line)
         if report.mutation is not None:
-            from pytest_logicenv.report import mutation
-
             terminal.write_sep("-", "mutation score")
             for line in mutation.format_term(report.mutation):
                 terminal.write_line(line)
     try:
-        lines = write_reports(report, state.reports, config.rootpath)
+        lines = write_reports(report, settings.reports, rootdir)
     except OSError as error:  # checked at start-up; a disk that filled up since
-        state.failures.append(f"logicenv: a report could not be written: {error}")
-        lines = []
+        return [f"logicenv: a report could not be written: {error}"]
     for line in lines:
         terminal.write_line(line)
-    for warning in state.warnings:
-        terminal.write_line(f"warning: {warning}", yellow=True)
+    return []

@@ -11,6 +11,12 @@ another file uses. When a test of the project could not be collected (an import 
 module skipped whole, a broken marker) nothing is decided: the entry it uses cannot be known.
 Like syrupy's unused snapshots, but without recording in the entry which test made it (that
 would make the committed files change with whichever test regenerated them).
+
+Under pytest-xdist the workers collect, each the whole run, and hand their :class:`Usage` to
+the controller (:data:`WORKER_KEY`), which decides as a serial run does. The unused entries are
+listed at the end of the run; ``--logicenv-fail-on-unused`` makes them fail it, as syrupy
+fails on unused snapshots unless told ``--snapshot-warn-unused``; ``--logicenv-clean`` removes
+them instead (here, and nowhere else).
 """
 
 from __future__ import annotations
@@ -25,7 +31,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_logicenv.cache import Cache
+from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.cache import Cache, Entry
+from pytest_logicenv.errors import CacheError
+from pytest_logicenv.session.settings import Settings
+
+#: The ``workeroutput`` key a worker's usage travels under.
+WORKER_KEY = "logicenv_usage"
 
 
 @dataclass(frozen=True)
@@ -41,15 +53,24 @@ class Usage:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Iterable[str]]) -> Usage:
-        return cls(frozenset(data["keys"]), tuple(data["unknown"]))
+        return cls(frozenset(map(str, data["keys"])), tuple(map(str, data["unknown"])))
+
+    def joined(self, other: Usage) -> Usage:
+        """This usage and another worker's (each collects the same, so mostly the same)."""
+        unknown = tuple(dict.fromkeys((*self.unknown, *other.unknown)))
+        return Usage(self.keys | other.keys, unknown)
 
 
 @dataclass(frozen=True)
 class Unused:
-    """The unused entries' roots, sorted, or (``undecided``) why none can be named."""
+    """The unused entries' roots, sorted, or (``undecided``) why none can be named; with
+    ``removed``, the roots are those ``--logicenv-clean`` removed, and ``problems`` say which
+    could not be."""
 
     roots: tuple[str, ...] = ()
     undecided: str | None = None
+    removed: bool = False
+    problems: tuple[str, ...] = ()
 
 
 def _narrowed(config: pytest.Config) -> bool:
@@ -78,9 +99,10 @@ def _project_roots(config: pytest.Config) -> list[Path]:
 
 
 def whole_project(config: pytest.Config) -> bool:
-    """Whether this run collects every test of the project (and nothing narrows it)."""
-    if config.pluginmanager.has_plugin("dsession") or _narrowed(config):
-        return False  # a dsession is an xdist controller: its workers collect
+    """Whether this run collects every test of the project (and nothing narrows it): under
+    xdist, its workers do, each the whole run."""
+    if _narrowed(config):
+        return False
     base = config.invocation_params.dir
     collected = [(base / str(arg)).resolve() for arg in config.args]
     return all(
@@ -115,3 +137,65 @@ def collect_usage(config: pytest.Config, cache_root: Path) -> Usage:
             failed = f"the project's collection (pytest exit {done.returncode})"
             return Usage(frozenset(), (failed,))
         return Usage.from_json(json.loads(result_file.read_text(encoding="utf-8")))
+
+
+def settle(settings: Settings, config: pytest.Config, usage: Usage | None, whole: bool) -> Unused:
+    """The run's unused entries, from ``usage`` (what this run's collection, or its xdist
+    workers', found) when it is ``whole`` (the whole project's), else with
+    ``--logicenv-clean`` from collecting the project anew; removed with ``--logicenv-clean``,
+    and written where ``logicenv clean`` reads them."""
+    if settings.usage_json is not None and usage is not None:
+        write_atomic(settings.usage_json, json.dumps(usage.to_json()))
+    unused = Unused()
+    if settings.cache_root.is_dir():
+        if not whole:
+            usage = None
+        if usage is None and (settings.clean or settings.unused_json):
+            usage = collect_usage(config, settings.cache_root)
+        if usage is not None:
+            unused = unused_entries(Cache(settings.cache_root), usage)
+    if settings.clean:
+        unused = _removed(Cache(settings.cache_root), unused)
+    if settings.unused_json is not None:
+        data = {"unused": list(unused.roots), "removed": settings.clean}
+        write_atomic(settings.unused_json, json.dumps(data | {"undecided": unused.undecided}))
+    return unused
+
+
+def _removed(cache: Cache, unused: Unused) -> Unused:
+    removed, problems = [], []
+    for root in unused.roots:
+        try:
+            cache.remove(Entry(Path(root)))
+        except CacheError as error:
+            problems.append(f"logicenv: {error}")
+            continue
+        removed.append(root)
+    if cache.root.is_dir():
+        cache.forget_orphans()
+    return Unused(tuple(removed), unused.undecided, removed=True, problems=tuple(problems))
+
+
+def summary(unused: Unused) -> list[str]:
+    """What the end of the run says about the unused entries: a title, then lines."""
+    if unused.undecided and unused.removed:
+        return ["logicenv: no cache entry removed", f"  {unused.undecided}"]
+    if not unused.roots:
+        return []
+    noun = "entry" if len(unused.roots) == 1 else "entries"
+    verb = "removed" if unused.removed else "unused"
+    lines = [f"logicenv: {len(unused.roots)} {verb} cache {noun}"]
+    lines += [f"  {root}" for root in unused.roots]
+    return lines + ([] if unused.removed else ["  remove them with: logicenv clean"])
+
+
+def failure(unused: Unused, settings: Settings) -> str | None:
+    """The line that fails the run with ``--logicenv-fail-on-unused``, if it must fail."""
+    if not settings.fail_on_unused or unused.removed or not unused.roots:
+        return None
+    count = len(unused.roots)
+    noun = "entry is" if count == 1 else "entries are"
+    return (
+        f"FAIL {count} cache {noun} unused (--logicenv-fail-on-unused): remove with "
+        "logicenv clean or pytest --logicenv-clean, or use them again"
+    )

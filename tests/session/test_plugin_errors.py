@@ -231,7 +231,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
     result = pytester.runpytest_subprocess("-s", "-p", "no:xdist", "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1)
     # The plugin, its hook specs and errors, and what every run needs at start-up: the
-    # options (addoption, the run's state) and the marker (its line in --markers, the check
+    # options (addoption) and their settings, and the marker (its line in --markers, the check
     # that a marked test takes the fixture), and the guard that skips marked tests under
     # -p no:logicenv. Collection, the fixture, the reporter and the report load only when a
     # run has marked tests.
@@ -244,6 +244,7 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
         "pytest_logicenv.session.disabled",
         "pytest_logicenv.session.marker_registration",
         "pytest_logicenv.session.options",
+        "pytest_logicenv.session.settings",
         "pytest_logicenv.version",
     ]
     expected = f"LOADED {loaded} HEAVY []"

@@ -1,0 +1,233 @@
+"""The session object: the one owner of what changes during a run, as syrupy's
+``SnapshotSession`` owns a run's snapshots.
+
+:class:`LogicEnvSession` holds the run's :class:`~pytest_logicenv.session.settings.Settings`
+(frozen) and its changing state: what collection prepared, which entry each marked test uses,
+the items' records, the partial run's selection, the unused entries, the report and what fails
+the run. ``plugin.py``'s hooks hand each job to one of its methods, which ask the stage modules
+(collection, generation, partial, unused, reporter) for values and keep them; those modules
+change nothing of it. It is made when a run first has work for it (:func:`session_of`), so a
+project without marked tests never loads it.
+
+The stage modules are imported by full name: ``from pytest_logicenv.session import reporter``
+would take the package's attribute, which outlives the module under pytester's in-process runs
+(the package loads at start-up; what a run imports later is dropped at its end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import pytest_logicenv.session.collection as collection
+import pytest_logicenv.session.partial as partial
+import pytest_logicenv.session.reporter as reporter
+import pytest_logicenv.session.unused as unused
+from pytest_logicenv.cache import Cache
+from pytest_logicenv.pipeline.task_request import Environments, Mode
+from pytest_logicenv.report.records import RunRecord
+from pytest_logicenv.report.report_model import Report
+from pytest_logicenv.session.collection import CaseParam, ErrorCase
+from pytest_logicenv.session.generation import Making, PendingTask, generate_selected
+from pytest_logicenv.session.marker import MarkerArgs
+from pytest_logicenv.session.partial import Selected
+from pytest_logicenv.session.settings import SETTINGS, Settings
+from pytest_logicenv.session.unused import Unused, Usage, whole_project
+
+
+class LogicEnvSession:
+    """A run of pytest-logicenv: its settings, and the state its hooks build up."""
+
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        #: marked test function -> (marker args, environments), for those that are ready
+        self._prepared: dict[str, tuple[MarkerArgs, Environments]] = {}
+        #: marked test function -> what to generate for it, if the run selects it
+        self._pending: dict[str, PendingTask] = {}
+        #: marked test function -> the key of the entry it uses (also when it is broken)
+        self._used_keys: dict[str, str] = {}
+        #: tests and modules whose entry cannot be known (a broken marker, a collection error)
+        self._unknown: list[str] = []
+        self._workers_usage: Usage | None = None  # on an xdist controller: what workers used
+        self._selected = Selected()
+        self._records: list[RunRecord] = []
+        self._unused = Unused()
+        self._report: Report | None = None
+        self._failures: list[str] = []
+        self._warnings: list[str] = []  # said at the end, not failing the run
+
+    @property
+    def cache(self) -> Cache:
+        return Cache(self.settings.cache_root)
+
+    @property
+    def mode(self) -> Mode:
+        settings = self.settings
+        return Mode(
+            regenerate=settings.regenerate,
+            offline=settings.offline,
+            run_id=settings.run_id,
+            strict=settings.offline,  # CI, or --logicenv-offline: the cache is only read
+            options=settings.command_options,
+        )
+
+    @property
+    def records(self) -> tuple[RunRecord, ...]:
+        return tuple(self._records)
+
+    @property
+    def unused(self) -> Unused:
+        return self._unused
+
+    # ----------------------------------------------------------------------- collection
+
+    def parametrize(self, metafunc: pytest.Metafunc) -> None:
+        """A marked function: one item per environment, one pending item, or one erroring."""
+        nodeid = metafunc.definition.nodeid
+        found = collection.marked(self.settings, self.config, metafunc)
+        if isinstance(found, ErrorCase):
+            self._unknown.append(nodeid)  # the entry it uses cannot be known
+            collection.parametrize_error(metafunc, found)
+            return
+        self._used_keys[nodeid] = found.key
+        made = collection.environments_now(
+            self.config, self.settings.designer, self.cache, self.mode, found, nodeid
+        )
+        if made is None:
+            self._pending[nodeid] = PendingTask(nodeid, found.args, found.request)
+            collection.parametrize_pending(metafunc, nodeid)
+        elif isinstance(made, ErrorCase):
+            collection.parametrize_error(metafunc, made)
+        else:
+            params = self._ready(nodeid, found.args, made, metafunc.definition.warn)
+            collection.parametrize_ready(metafunc, params)
+
+    def _ready(
+        self,
+        nodeid: str,
+        args: MarkerArgs,
+        environments: Environments,
+        warn: Callable[[Warning], None],
+    ) -> list[CaseParam]:
+        self._prepared[nodeid] = (args, environments)
+        return collection.ready(nodeid, args, environments, warn)
+
+    def note_uncollected(self, nodeid: str) -> None:
+        """A module that did not import or was skipped whole: its entries are unknown."""
+        self._unknown.append(nodeid or "(the rootdir)")
+
+    def collection_finished(self, session: pytest.Session) -> None:
+        """The run's items are settled: generate the selected pending ones, note the
+        selection."""
+        if self._pending:
+            making = Making(
+                self.settings,
+                self.config,
+                self.cache,
+                self.mode,
+                self._pending,
+                self._used_keys,
+                self._ready,
+            )
+            generate_selected(making, session)
+        scenes = {
+            f: tuple(c.trajectory_id for c in e.cases) for f, (_, e) in self._prepared.items()
+        }
+        self._selected = partial.selected_in(session.items, scenes)
+
+    # ----------------------------------------------------------------------- items
+
+    def gather(self, report: pytest.TestReport) -> None:
+        """Keep the record an item's teardown report carries (from xdist workers too)."""
+        record = reporter.record_of(report)
+        if record is None:
+            return
+        self._records.append(record)
+        if not self.settings.worker:
+            reporter.readable(report, record, self.config.rootpath)
+
+    # ----------------------------------------------------------------------- xdist
+
+    def hand_over(self) -> None:
+        """On an xdist worker: what the controller needs of its collection."""
+        output = getattr(self.config, "workeroutput", None)
+        if output is not None:
+            output[partial.WORKER_KEY] = self._selected.to_json()
+            output[unused.WORKER_KEY] = self._own_usage().to_json()
+
+    def take_over(self, output: dict[str, Any]) -> None:
+        """On the controller: what one worker handed over (each collected the same)."""
+        if partial.WORKER_KEY in output:
+            self._selected = self._selected.joined(Selected.from_json(output[partial.WORKER_KEY]))
+        if unused.WORKER_KEY in output:
+            usage = Usage.from_json(output[unused.WORKER_KEY])
+            known = self._workers_usage
+            self._workers_usage = usage if known is None else known.joined(usage)
+
+    def _own_usage(self) -> Usage:
+        return Usage(frozenset(self._used_keys.values()), tuple(self._unknown))
+
+    # ----------------------------------------------------------------------- the end
+
+    def finish(self, session: pytest.Session) -> None:
+        """The unused entries, the report and its verdicts; the exit status they set."""
+        if self.settings.worker:
+            self.hand_over()
+            return
+        self._settle_unused()
+        if self._records:
+            self._judge(session.config)
+        elif self.settings.fail_under is not None and self._used_keys:
+            self._failures.append(reporter.nothing_ran(self.settings))
+        if self._failures and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _settle_unused(self) -> None:
+        controller = self.config.pluginmanager.has_plugin("dsession")
+        usage = self._workers_usage if controller else self._own_usage()
+        whole = usage is not None and whole_project(self.config)
+        self._unused = unused.settle(self.settings, self.config, usage, whole)
+        self._failures += self._unused.problems
+        failure = unused.failure(self._unused, self.settings)
+        if failure is not None:
+            self._failures.append(failure)
+
+    def _judge(self, config: pytest.Config) -> None:
+        report = reporter.built(self._records, self._selected.selection())
+        if isinstance(report, str):
+            self._failures.append(report)
+            return
+        self._report = report
+        reporter.junit_properties(config, report)
+        failures, warnings = reporter.verdicts(self.settings, report)
+        self._failures += failures
+        self._warnings += warnings
+
+    def summarize(self, terminal: Any) -> None:
+        """The unused cache entries, the coverage table, the files written and the failures."""
+        lines = unused.summary(self._unused)
+        if lines:
+            terminal.write_sep("-", lines[0])
+            for line in lines[1:]:
+                terminal.write_line(line)
+        if self._report is not None:
+            rootdir = self.config.rootpath
+            self._failures += reporter.write_report(self.settings, self._report, terminal, rootdir)
+            for warning in self._warnings:
+                terminal.write_line(f"warning: {warning}", yellow=True)
+        for failure in self._failures:
+            terminal.write_line(failure, red=True, bold=True)
+
+
+SESSION = pytest.StashKey[LogicEnvSession]()
+
+
+def session_of(config: pytest.Config) -> LogicEnvSession:
+    """The run's session object, made on first use."""
+    found = config.stash.get(SESSION, None)
+    if found is None:
+        found = config.stash[SESSION] = LogicEnvSession(config, config.stash[SETTINGS])
+    return found
