@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import Cache, Entry, regenerate_hint
-from pytest_logicenv.errors import CacheError, LogicEnvError, SceneError
+from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError, SceneError
+from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.rules import validate_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.pipeline.cached import (
@@ -259,6 +260,7 @@ def _generate(
         check_kept(plan, chosen.record, request, builders, where)
     source = str(request.plan_file or where.entry.plan_path)
     validate_plan(plan, source, known_types=builders.known_types(), require_facts=True)
+    _check_goals(plan, chosen.record, source, builders)
     build = designer if designer is not None else builders.scene
     try:
         trajectories, scenes, notes = build_scenes(plan, request, builders, build)
@@ -288,6 +290,20 @@ def _generate(
     cases = tuple(case_from_record(where.entry.root, record) for record in records)
     rebuilt = None if stale is None or where.mode.regenerate else "; ".join((stale, *chosen.notes))
     return Environments(written, cases, generated=True, notes=tuple(notes), rebuilt=rebuilt)
+
+
+def _check_goals(plan: Plan, record: Mapping[str, Any], source: str, builders: Builders) -> None:
+    """A plan not an LLM's (those pass the same checks when derived) whose goals no action
+    reaches is its test's error: which leaf, which fact, what blocks it."""
+    if builders.goal_checks is None or derived_by_llm(record):
+        return
+    violations = builders.goal_checks(plan)
+    if violations:
+        raise PlanError(
+            f"{source} (goals no sequence of actions can reach: fix them there; "
+            f"`logicenv plan --check {source}` checks it)",
+            violations,
+        )
 
 
 def _llm_designer(builders: Builders, where: Where, stale: str | None) -> KeepingDesigner | None:

@@ -177,6 +177,9 @@ class Builders:
     #: violations`` (``llm.planner.acceptance_violations`` with the run's catalog): a kept
     #: ``plan.json`` of an LLM is checked with it again (``failed_plans.check_kept``).
     plan_checks: Callable[[Plan, str], Sequence[Violation]] | None = None
+    #: The goals of a plan no action reaches (``sim.achievable.goal_violations`` with the
+    #: run's catalog): a hand-written plan with one is its test's error, before any scene.
+    goal_checks: Callable[[Plan], Sequence[Violation]] | None = None
 
 
 @dataclass(frozen=True)

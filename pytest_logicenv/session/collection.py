@@ -101,6 +101,11 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
 
         return acceptance_violations(plan, catalog=catalog, strategy=strategy)
 
+    def goal_checks(plan: Any) -> list[Any]:
+        from pytest_logicenv.sim.achievable import goal_violations
+
+        return goal_violations(plan, catalog)
+
     return Builders(
         scene=scene_builder,
         planner=lambda: planner_for(config),
@@ -108,6 +113,7 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
         on_scene=on_scene,
         llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
         plan_checks=plan_checks,
+        goal_checks=goal_checks,
     )
 
 
