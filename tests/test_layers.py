@@ -49,9 +49,6 @@ KNOWN_DEFERRING: frozenset[str] = frozenset(
         "pytest_logicenv.session.collection",
         "pytest_logicenv.session.fixture",
         "pytest_logicenv.session.generation",
-        "pytest_logicenv.session.options",
-        "pytest_logicenv.session.partial",
-        "pytest_logicenv.session.reporter",
     ]
 )
 #: Sets of modules that still import each other; a cycle found must lie inside one of these.

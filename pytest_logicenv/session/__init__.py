@@ -1,7 +1,12 @@
 """The pytest side: what ``plugin.py``'s hooks hand their jobs to, one job per module.
 
-* :mod:`~pytest_logicenv.session.options`: the ``--logicenv-*`` and ini options, validated,
-  and the run's state in ``config.stash`` (loaded at start-up, so it imports nothing heavy).
+* :mod:`~pytest_logicenv.session.logicenv_session`: the session object, the one owner of what
+  changes during a run; each hook of ``plugin.py`` calls one of its methods, which ask the
+  modules below for values and keep them.
+* :mod:`~pytest_logicenv.session.options`: the ``--logicenv-*`` and ini options declared
+  (loaded at start-up, so it imports nothing heavy).
+* :mod:`~pytest_logicenv.session.settings`: their values read once into frozen ``Settings``
+  in ``config.stash`` (also loaded at start-up).
 * :mod:`~pytest_logicenv.session.marker_registration`: the marker's help line and the check
   that a marked test takes the fixture (also loaded at start-up).
 * :mod:`~pytest_logicenv.session.marker`: the ``logic_env`` marker's arguments, checked, and
@@ -13,13 +18,13 @@
   record (:mod:`pytest_logicenv.report.records`, the typed contract between the fixture and
   the report, JSON on the wire for xdist).
 * :mod:`~pytest_logicenv.session.reporter`: how faults read, the unasserted-fault warning,
-  the LogCov report (:mod:`pytest_logicenv.report`), the declared faults' verdicts and the
-  exit status.
+  the LogCov report (:mod:`pytest_logicenv.report`) and the declared faults' verdicts.
 * :mod:`~pytest_logicenv.session.generation`: what the run selects generated, concurrently,
   once per task.
 * :mod:`~pytest_logicenv.session.partial`: partial runs, the scenes the run selected out of
   each test's entry.
-* :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more.
+* :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more, found,
+  removed (``--logicenv-clean``) and failing the run (``--logicenv-fail-on-unused``).
 * :mod:`~pytest_logicenv.session.explore`: ``--logicenv-explore``, a passing run again in
   other scenes of its situation, drawn and shrunk by Hypothesis.
 * :mod:`~pytest_logicenv.session.mutate`: ``--logicenv-mutate``, a run's mutants in its scene.
