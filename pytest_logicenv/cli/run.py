@@ -6,12 +6,21 @@ py_trees policy written ``module:name`` or ``path/to/file.py:name``, where ``nam
 is a function returning a root behaviour (or a root behaviour itself). Exit status: 0 when
 every run passes, 1 when some run shows a fault, 2 for bad input.
 
-    logicenv run policy.xml --scene cache/tidy/scenes/toy=doll.json --goal goal.json
-    logicenv run my_robot.policies:tidy --scene a.json --scene b.json --json
+Each scene is judged as pytest judges it, by its situation: the goal facts, the answers of
+the plan's questions and the plan's other branches (a policy that did another situation's work
+is a lackbranch). The situation is the ``--plan``'s decision paths the scene's conditions
+describe; without ``--plan``, the one a scene saved by ``--logicenv-explore`` carries, or that
+of the cache entry the scene file lies in. ``--goal`` adds facts; a scene with no situation
+needs ``--plan`` or ``--goal`` (an empty list: only SUCCESS counts).
 
-With several scenes (or ``--known``), names the policy uses are checked before any run: a name
-found in no scene, goal fact or ``--known`` is bad input, while a name missing from some scenes
-only is a situation the policy must handle.
+    logicenv run policy.xml --scene cache/tidy-1a2b3c4d/scenes/toy_type=doll.json
+    logicenv run policy.xml --scene .logicenv/explored/test_tidy.py--test_it.json
+    logicenv run my_robot.policies:tidy --scene a.json --scene b.json --plan tidy.json --json
+
+With a plan, the names a policy may use are the plan's and the catalog's, as under pytest: a
+typo is bad input before any run. Without one, names are checked only with several scenes (or
+``--known``): a name found in no scene, goal fact or ``--known`` is bad input, while a name
+missing from some scenes only is a situation the policy must handle.
 """
 
 from __future__ import annotations
@@ -22,19 +31,26 @@ import importlib.util
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_logicenv.bounded import positive_int
-from pytest_logicenv.errors import FactError, PolicyError
+from pytest_logicenv.errors import FactError, PolicyError, SceneError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import load_plan
-from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.logic.trajectories import trajectory_for
-from pytest_logicenv.scenes.scene_json import load_scene
+from pytest_logicenv.pipeline.entry_situation import scene_file_situation
 from pytest_logicenv.sim.bt import load_bt_xml
+from pytest_logicenv.sim.judge import Situation, judge, plan_names, scene_situation, situation_of
 from pytest_logicenv.sim.policy_file import import_policy_file
-from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, run_policy, vocabulary
+from pytest_logicenv.sim.runner import vocabulary
+from pytest_logicenv.sim.situation_file import read_scene_file
+
+if TYPE_CHECKING:
+    from pytest_logicenv.logic.facts import Fact
+    from pytest_logicenv.logic.plan import Plan
+    from pytest_logicenv.sim.outcome import Outcome
 
 
 def register(subparsers: Any) -> None:
@@ -53,12 +69,15 @@ def register(subparsers: Any) -> None:
         metavar="SCENE.json",
         help="a scene file (repeat for several scenes)",
     )
-    parser.add_argument("--goal", metavar="FACTS.json", help="goal facts that must hold at the end")
+    parser.add_argument(
+        "--goal", metavar="FACTS.json", help="goal facts that must hold at the end (added)"
+    )
     parser.add_argument(
         "--plan",
         metavar="PLAN.json",
-        help="the plan the scenes were made from: each scene's goal facts and situation are "
-        "those of the plan's decision paths its conditions describe",
+        help="the plan the scenes were made from: each scene's goal facts, situation and "
+        "branches are those of the plan's decision paths its conditions describe (default: "
+        "the situation a saved scene carries, or its cache entry's)",
     )
     parser.add_argument("--tree", metavar="ID", help="the BehaviorTree of an XML file to run")
     parser.add_argument(
@@ -83,37 +102,74 @@ def register(subparsers: Any) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    scenes = [load_scene(path) for path in args.scenes]
-    goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else ()
+    situations = _situations(args)
     policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
-    known = None
-    if len(scenes) > 1 or args.known:
-        known = vocabulary(scenes, goal) | set(args.known)
-    max_ticks = args.max_ticks or DEFAULT_MAX_TICKS
-    plan = load_plan(args.plan) if args.plan else None
-    outcomes = []
-    for scene in scenes:
-        goals, situation = tuple(goal), None
-        if plan is not None:
-            trajectory = trajectory_for(plan, scene.provenance.conditions)
-            goals += trajectory.goal
-            situation = situation_of(plan, trajectory.paths)
-        outcomes.append(
-            run_policy(
-                policy, scene, goal=goals, situation=situation, max_ticks=max_ticks, known=known
-            )
-        )
+    outcomes = [judge(policy, situation) for situation in situations]
     if args.json:
         print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))
     else:
-        for scene, outcome in zip(scenes, outcomes, strict=True):
-            if len(scenes) > 1:
-                print(f"== {scene.id}")
-            print(outcome.explain())
-        if len(outcomes) > 1:
-            failed = sum(not o.ok for o in outcomes)
-            print(f"{len(outcomes)} runs: {len(outcomes) - failed} passed, {failed} failed")
+        _print(situations, outcomes)
     return 0 if all(o.ok for o in outcomes) else 1
+
+
+def _print(situations: Sequence[Situation], outcomes: Sequence[Outcome]) -> None:
+    for situation, outcome in zip(situations, outcomes, strict=True):
+        if len(situations) > 1:
+            print(f"== {situation.scene.id}")
+        print(outcome.explain())
+    if len(outcomes) > 1:
+        failed = sum(not o.ok for o in outcomes)
+        print(f"{len(outcomes)} runs: {len(outcomes) - failed} passed, {failed} failed")
+
+
+def _situations(args: argparse.Namespace) -> list[Situation]:
+    """Each scene's situation: the ``--plan``'s, else the one its file saved, else its cache
+    entry's, plus the ``--goal`` facts; names the policy may use checked as under pytest."""
+    goal = parse_facts(_read_json(args.goal), args.goal) if args.goal else None
+    plan = load_plan(args.plan) if args.plan else None
+    found = [_situation(Path(path), plan, goal) for path in args.scenes]
+    ticks = args.max_ticks
+    return [
+        replace(s, known=_known(s, found, goal or (), args.known), max_ticks=ticks or s.max_ticks)
+        for s in found
+    ]
+
+
+def _situation(path: Path, plan: Plan | None, goal: Sequence[Fact] | None) -> Situation:
+    """The scene's situation (``goal``: the ``--goal`` facts, ``None`` when not given)."""
+    read = read_scene_file(path)
+    found: Situation | None
+    if plan is not None:
+        trajectory = trajectory_for(plan, read.scene.provenance.conditions)
+        found = situation_of(plan, trajectory, read.scene, known=plan_names(plan))
+    else:
+        found = read.situation or scene_file_situation(path, read.scene)
+    if found is not None:
+        return found.adding_goal(goal or ())
+    if goal is None:
+        raise SceneError(f"{path}: {_NO_SITUATION}")
+    return scene_situation(read.scene, goal=goal)
+
+
+_NO_SITUATION = (
+    "the scene file carries no situation (no plan, no goal), so every run would pass; pass "
+    "--plan PLAN.json (the plan the scene was made from) or --goal FACTS.json (what must "
+    "hold at the end), or give a scene of a cache entry (cache/ENTRY/scenes/ID.json) or one "
+    "that --logicenv-explore saved"
+)
+
+
+def _known(
+    situation: Situation, every: Sequence[Situation], goal: Sequence[Fact], extra: Sequence[str]
+) -> frozenset[str] | None:
+    """The names ``situation``'s runs may use: its plan's, as under pytest; without a plan,
+    those of every scene given and the goal, checked only with several scenes or
+    ``--known``."""
+    if situation.known is not None:
+        return situation.known | set(extra)
+    if len(every) > 1 or extra:
+        return vocabulary([s.scene for s in every], goal) | set(extra)
+    return None
 
 
 def _read_json(path: str) -> Any:

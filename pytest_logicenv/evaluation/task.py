@@ -18,7 +18,8 @@ from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
 from pytest_logicenv.logic.coverage import plan_coverage
 from pytest_logicenv.logic.plan import Plan, plan_from_paper
-from pytest_logicenv.logic.trajectories import jaccard_index, select, situation, trajectory_for
+from pytest_logicenv.logic.trajectories import jaccard_index, select, situation
+from pytest_logicenv.pipeline.entry_situation import case_situation
 from pytest_logicenv.pipeline.environments import (
     Builders,
     Environments,
@@ -30,7 +31,7 @@ from pytest_logicenv.pipeline.environments import (
 from pytest_logicenv.scenes.physics import check_scene, phypr
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
-from pytest_logicenv.sim.judge import judge, plan_names, situation_of
+from pytest_logicenv.sim.judge import judge, plan_names
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.judge import Situation
@@ -159,10 +160,9 @@ def _ground_truth_situations(task: Mapping[str, Any]) -> list[frozenset[Any]]:
 def _situations(prepared: _Prepared) -> list[Situation | None]:
     """Each scene's situation, judged as under pytest: a name no scene of the task can have
     is a typo, not a lackbranch (the entry plan's known names)."""
-    plan = prepared.plan
-    known = plan_names(plan)
+    known = plan_names(prepared.plan)
     return [
-        situation_of(plan, trajectory_for(plan, case.conditions), scene, known=known)
+        case_situation(case, prepared.plan, scene, known=known)
         for case, scene in zip(prepared.environments.cases, prepared.scenes, strict=True)
     ]
 

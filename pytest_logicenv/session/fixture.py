@@ -259,17 +259,12 @@ class LogicEnv:
         """What a run in this environment is judged by (its scene, goal, answers, branches
         and known names, :func:`~pytest_logicenv.sim.judge.situation_of`); a damaged entry
         fails the test."""
-        from pytest_logicenv.sim.judge import situation_of
+        from pytest_logicenv.pipeline.entry_situation import case_situation
 
         try:
             known = known_names(self.case.entry_root)
-            return situation_of(
-                self.plan,
-                self.trajectory,
-                self.scene,
-                known=known,
-                max_ticks=max_ticks or self.max_ticks,
-            )
+            ticks = max_ticks or self.max_ticks
+            return case_situation(self.case, self.plan, self.scene, known=known, max_ticks=ticks)
         except LogicEnvError as error:
             _fail(f"this environment's cache entry is damaged: {error}")
 
