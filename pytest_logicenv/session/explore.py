@@ -12,7 +12,9 @@ with the reason.
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,15 +23,15 @@ from typing import TYPE_CHECKING, Any
 from pytest_logicenv.atomic import write_atomic
 from pytest_logicenv.cache import safe_file_name
 from pytest_logicenv.errors import SceneError
-from pytest_logicenv.scenes.scene_json import scene_to_json
+from pytest_logicenv.sim.judge import judge
+from pytest_logicenv.sim.situation_file import situation_document
 from pytest_logicenv.strategies import ScenePool, variations
 
 if TYPE_CHECKING:
-    from pytest_logicenv.logic.plan import Plan
-    from pytest_logicenv.logic.trajectories import Trajectory
     from pytest_logicenv.scenes.catalog import Catalog
     from pytest_logicenv.scenes.scene_model import Scene
     from pytest_logicenv.scenes.variation import Variation
+    from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
 
 #: Where the minimal failing scenes are saved, under the rootdir.
@@ -59,6 +61,8 @@ class Explored:
     outcome: Outcome | None = None
     saved: Path | None = None
     problem: str | None = None
+    #: The policy as ``logicenv run`` names it (``POLICY`` when it has no such name).
+    policy: str = "POLICY"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,10 +83,30 @@ class Explored:
             f"found by --logicenv-explore: the situation passed in its generated scene and "
             f"failed in variation {self.ran} of {self.examples}; shrunk in {self.shrinking} "
             f"more runs, the plainest that fails is: {self.variation}",
-            f"scene saved: {_shown(self.saved)} (logicenv render, logicenv run --scene)",
+            f"scene saved with its situation: {_shown(self.saved)} (logicenv render draws it)",
+            f"judge it again as this test did: logicenv run {self.policy} --scene "
+            f"{_shown(self.saved)}",
             f"reproduce: {reproduce} --logicenv-explore={self.examples} (Hypothesis replays "
             "the saved example from its database first)",
         ]
+
+
+def command_policy(policy: Any) -> str:
+    """``policy`` as ``logicenv run`` takes it: ``file.py:name`` for a module-level function,
+    ``file.xml --tree ID`` for BehaviorTree.CPP XML, else ``POLICY``."""
+    source, main = getattr(policy, "source", None), getattr(policy, "main", None)
+    if isinstance(source, str) and isinstance(main, str):  # an XmlPolicy
+        return f"{_shown(Path(source))} --tree {main}"
+    if isinstance(policy, str | os.PathLike):
+        return _shown(Path(policy))
+    name = getattr(policy, "__qualname__", "")
+    try:
+        file = inspect.getsourcefile(policy)
+    except TypeError:  # a behaviour instance, a builtin
+        file = None
+    if file is None or not name or "<" in name:  # a lambda or a local function
+        return "POLICY"
+    return f"{_shown(Path(file))}:{name}"
 
 
 def _shown(path: Path | None) -> str:
@@ -101,23 +125,18 @@ class _Failing(Exception):
         self.variation, self.scene, self.outcome = variation, scene, outcome
 
 
-def explore(
-    setting: Exploration,
-    plan: Plan,
-    trajectory: Trajectory,
-    run: Callable[[Scene], Outcome],
-    *,
-    key: str,
-    policy: Any = None,
-) -> Explored:
-    """Run ``run`` over variations of ``trajectory``'s scene; ``key`` names the exploration
+def explore(setting: Exploration, situation: Situation, policy: Any, *, key: str) -> Explored:
+    """Judge ``policy`` in variations of ``situation``'s scene; ``key`` names the exploration
     in Hypothesis's database (the test item and the policy); the distractors have the types
-    the plan and ``policy`` (the policy run) name."""
+    the plan and the policy name."""
     try:
         import hypothesis
         from hypothesis import errors
     except ImportError:
         return Explored(setting.examples, problem=_NO_HYPOTHESIS)
+    plan, trajectory = situation.plan, situation.trajectory
+    if plan is None or trajectory is None:  # never from the fixture: its situations have both
+        return Explored(setting.examples, problem=f"{key}: a situation without a plan")
     pool = ScenePool(plan, trajectory, setting.seed, setting.catalog())
     ran, first = 0, 0  # variations run; the run that failed first
 
@@ -128,7 +147,7 @@ def explore(
         except SceneError:
             hypothesis.reject()
         ran += 1
-        outcome = run(scene)
+        outcome = judge(policy, situation.in_scene(scene))
         if outcome.kind != "pass":
             first = first or ran
             raise _Failing(variation, scene, outcome)
@@ -141,9 +160,12 @@ def explore(
     try:
         test()
     except _Failing as found:
-        saved = _save(setting.folder, key, found.scene)
+        saved = _save(setting.folder, key, situation.in_scene(found.scene))
         shrunk = found.variation.describe()
-        return Explored(setting.examples, first, ran - first, shrunk, found.outcome, saved)
+        return Explored(
+            setting.examples, first, ran - first, shrunk, found.outcome, saved,
+            policy=command_policy(policy),
+        )  # fmt: skip
     except (errors.Unsatisfiable, errors.FailedHealthCheck) as error:
         if pool.invalid:  # Hypothesis gave up on the variations that could not be built
             return Explored(setting.examples, ran, problem=_unsatisfiable(pool, ran, error))
@@ -169,9 +191,10 @@ def _settings(examples: int) -> Any:
     )
 
 
-def _save(folder: Path, key: str, scene: Scene) -> Path:
+def _save(folder: Path, key: str, situation: Situation) -> Path:
+    """The failing scene with its situation, so ``logicenv run --scene`` judges it as here."""
     path = folder / f"{safe_file_name(key.replace('::', '--').replace('/', '-'))}.json"
-    write_atomic(path, json.dumps(scene_to_json(scene), indent=2) + "\n")
+    write_atomic(path, json.dumps(situation_document(situation, key), indent=2) + "\n")
     return path
 
 

@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
 
-#: Runs a policy (as the runner takes it) in a scene of the environment.
-Simulate = Callable[[Any, Scene], "Outcome"]
-
 
 class _MarkerDefault:
     def __repr__(self) -> str:
@@ -184,16 +181,16 @@ class LogicEnv:
         label = policy_label(policy, tree or self.tree)
         try:
             runnable = self._runnable(policy, tree, nodes)
-            simulate = self._simulator(max_ticks)
-            outcome = self._first_run(simulate, runnable)
+            situation = self.judged_by(max_ticks)
+            outcome = self._first_run(situation, runnable)
         except BaseException:  # the policy never ran to an outcome: its scene still counts
             self._record = self._record.adding(PolicyRun(label, fault, None))
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
         passed = outcome.kind == "pass" and fault is None
-        explored = self._explore(runnable, simulate, label) if passed else None
-        mutation = self._mutate(runnable, simulate, outcome) if fault is None else None
+        explored = self._explore(runnable, situation, label) if passed else None
+        mutation = self._mutate(runnable, situation, outcome) if fault is None else None
         run = PolicyRun(
             label,
             fault,
@@ -212,32 +209,24 @@ class LogicEnv:
             return explored.outcome  # the plainest scene of the situation it fails in
         return outcome
 
-    def _explore(self, runnable: Any, simulate: Simulate, label: str) -> Explored | None:
+    def _explore(self, runnable: Any, situation: Situation, label: str) -> Explored | None:
         """``--logicenv-explore``: the run again in other scenes of this situation."""
         if self.exploration is None:
             return None
         from pytest_logicenv.session.explore import explore
 
         key = f"{self._record.nodeid or self.trajectory_id}::{label}"
-        return explore(
-            self.exploration,
-            self.plan,
-            self.trajectory,
-            lambda scene: simulate(runnable, scene),
-            key=key,
-            policy=runnable,
-        )
+        return explore(self.exploration, situation, runnable, key=key)
 
-    def _mutate(self, runnable: Any, simulate: Simulate, outcome: Outcome) -> Any:
+    def _mutate(self, runnable: Any, situation: Situation, outcome: Outcome) -> Any:
         """``--logicenv-mutate``: the policy's mutants in this scene, as the record's JSON."""
         if not self.mutate:
             return None
         from pytest_logicenv.session.mutate import mutants_in_scene
+        from pytest_logicenv.sim.judge import judge
 
         label = policy_label(runnable, self.tree)
-        return mutants_in_scene(
-            runnable, self.plan, outcome, lambda p: simulate(p, self.scene), label
-        )
+        return mutants_in_scene(runnable, self.plan, outcome, lambda p: judge(p, situation), label)
 
     def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
         if isinstance(expect_fault, _MarkerDefault):
@@ -268,21 +257,11 @@ class LogicEnv:
         except LogicEnvError as error:
             _fail(f"this environment's cache entry is damaged: {error}")
 
-    def _simulator(self, max_ticks: int | None) -> Simulate:
-        """Runs a policy in a scene of this environment's situation; a policy that cannot
-        be built raises its :class:`LogicEnvError`."""
+    def _first_run(self, situation: Situation, runnable: Any) -> Outcome:
         from pytest_logicenv.sim.judge import judge
 
-        situation = self.judged_by(max_ticks)
-
-        def simulate(policy: Any, scene: Scene) -> Outcome:
-            return judge(policy, situation.in_scene(scene))
-
-        return simulate
-
-    def _first_run(self, simulate: Simulate, runnable: Any) -> Outcome:
         try:
-            return simulate(runnable, self.scene)
+            return judge(runnable, situation)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
             problem = f"the policy cannot run: {error}"
         _fail(problem)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from living_room import cases
+from living_room import PLAN, cases
 
 from pytest_logicenv.cli import main
 from pytest_logicenv.scenes.scene_json import scene_to_json
@@ -20,15 +21,21 @@ PY = str(ROOT / "example_agents" / "clean_living_room.py")
 
 @pytest.fixture
 def scenes(tmp_path: Path) -> dict[str, Path]:
-    """The 12 Clean Living Room scenes as files, by trajectory id, and the goal of each."""
+    """The 12 Clean Living Room scenes as files, by trajectory id (their conditions in their
+    provenance, for ``--plan``), and the goal of each."""
     paths = {}
     for _, trajectory, scene in cases():
+        made = replace(scene.provenance, trajectory=trajectory.id, conditions=trajectory.conditions)
         path = tmp_path / f"{trajectory.id}.json"
-        path.write_text(json.dumps(scene_to_json(scene)))
+        path.write_text(json.dumps(scene_to_json(replace(scene, provenance=made))))
         paths[trajectory.id] = path
         goal = [{"state": "stain", "dirty": False}]
         (tmp_path / f"{trajectory.id}.goal.json").write_text(json.dumps(goal))
     return paths
+
+
+def goal_of(scene: Path) -> list[str]:
+    return ["--goal", str(scene.with_suffix(".goal.json"))]
 
 
 WIPES = "toy_type=doll-book=yes-wipe=yes"
@@ -47,7 +54,7 @@ def test_a_fault_exits_1_with_the_explanation(
     scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["run", XML, "--tree", "CleanLivingRoomLackbranch", "--scene", str(scenes[NO_WIPES])]
-    assert main(args) == 1
+    assert main([*args, "--plan", str(PLAN)]) == 1
     out = capsys.readouterr().out
     assert out.startswith(
         "Lackbranch: GoTo(wet_wipes) acts on wet_wipes, which this situation does not contain\n"
@@ -57,7 +64,7 @@ def test_a_fault_exits_1_with_the_explanation(
 def test_a_python_policy_in_several_scenes_with_json(
     scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["run", f"{PY}:lackbranch_policy", "--json"]
+    args = ["run", f"{PY}:lackbranch_policy", "--json", "--plan", str(PLAN)]
     for name in (WIPES, NO_WIPES):
         args += ["--scene", str(scenes[name])]
     assert main(args) == 1
@@ -69,7 +76,7 @@ def test_a_python_policy_in_several_scenes_with_json(
 def test_several_scenes_print_a_summary(
     scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["run", f"{PY}:correct_policy"]
+    args = ["run", f"{PY}:correct_policy", "--plan", str(PLAN)]
     for path in scenes.values():
         args += ["--scene", str(path)]
     assert main(args) == 0
@@ -89,7 +96,9 @@ def test_a_module_policy_is_imported_from_the_working_directory(
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.delitem(sys.modules, "my_policies", raising=False)
-    assert main(["run", "my_policies:walk", "--scene", str(scenes[WIPES])]) == 0
+    (tmp_path / "nothing.json").write_text("[]")  # an empty goal: SUCCESS alone passes
+    args = ["--scene", str(scenes[WIPES]), "--goal", "nothing.json"]
+    assert main(["run", "my_policies:walk", *args]) == 0
     assert capsys.readouterr().out.startswith("Pass: ")
 
 
@@ -113,7 +122,7 @@ def test_bad_input_exits_2_with_a_message(
     bad_goal.write_text("{")
     extra = [str(bad_goal) if arg == "GOAL" else arg for arg in extra]
     scene = [] if "--scene" in extra else ["--scene", str(scenes[NO_WIPES])]
-    assert main(["run", XML, *scene, *extra]) == 2
+    assert main(["run", XML, *scene, *goal_of(scenes[NO_WIPES]), *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith("logicenv run: error: ")
     assert message in err
@@ -131,7 +140,7 @@ def test_bad_input_exits_2_with_a_message(
 def test_bad_policy_specs_exit_2(
     policy: str, message: str, scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["run", policy, "--scene", str(scenes[WIPES])]) == 2
+    assert main(["run", policy, "--scene", str(scenes[WIPES]), *goal_of(scenes[WIPES])]) == 2
     assert message in capsys.readouterr().err
 
 
@@ -147,6 +156,7 @@ def test_the_installed_command_runs_without_a_traceback(scenes: dict[str, Path])
             str(bad),
             "--scene",
             str(scenes[WIPES]),
+            *goal_of(scenes[WIPES]),
         ],
         capture_output=True,
         text=True,

@@ -4,11 +4,15 @@ exploration that cannot run fails its own test with the reason."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import shlex
 
 import pytest
 from helpers import ROOT
 
+from pytest_logicenv.cli import main
 from pytest_logicenv.scenes.scene_json import load_scene
 
 pytest_plugins = ["pytester"]
@@ -105,7 +109,10 @@ def test_a_policy_taking_the_first_book_passes_the_generated_scenes_and_explorat
             "in variation * of 20; shrunk in * more runs, the plainest that fails is: the task "
             "objects alone, seeds 0, distractors: a Book (room 0, place 0), objects listed in "
             "reverse order",
-            "scene saved: .logicenv/explored/*first_book*.json (logicenv render, logicenv run *",
+            "scene saved with its situation: .logicenv/explored/*first_book*.json (logicenv "
+            "render draws it)",
+            "judge it again as this test did: logicenv run policies.py:first_book --scene "
+            ".logicenv/explored/*first_book*.json",
             f'reproduce: pytest "{FIRST_BOOK}" --logicenv-explore=20 (Hypothesis replays the '
             "saved example from its database first)",
         ]
@@ -121,10 +128,27 @@ def test_a_policy_taking_the_first_book_passes_the_generated_scenes_and_explorat
     assert len(books) == 2
     assert books[0].role is None  # the distractor comes first: the one a first-book policy takes
 
+    _judged_again_as_pytest_judged(text)
+
     assert any((pytester.path / "examples").iterdir())  # the project's database keeps it
     rerun = pytester.runpytest(FIRST_BOOK, "--logicenv-explore=20")
     rerun.assert_outcomes(failed=1)
     rerun.stdout.fnmatch_lines(["found by --logicenv-explore: * failed in variation 1 of 20;*"])
+
+
+def _judged_again_as_pytest_judged(text: str) -> None:
+    """Each hint's ``logicenv run`` command, run as printed, gives the failure pytest gave:
+    the saved scene carries its situation (a bare scene would pass without its goal)."""
+    commands = [line.split(": ", 1)[1] for line in text.splitlines() if "judge it again" in line]
+    assert len(commands) == 2  # first_book and book_on_the_floor
+    for command in commands:
+        words = shlex.split(command)
+        assert words[0] == "logicenv"
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            assert main(words[1:]) == 1
+        explanation = out.getvalue().strip().splitlines()
+        assert explanation[0] in text  # the outcome's class and why, as the test said
+        assert all(line in text for line in explanation)
 
 
 @pytest.mark.slow
