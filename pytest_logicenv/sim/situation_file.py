@@ -23,6 +23,7 @@ from pytest_logicenv.logic.trajectories import trajectory_for
 from pytest_logicenv.scenes.scene_json import scene_from_json, scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
+from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS
 
 #: The version of the ``situation`` key's form.
 SITUATION_FORMAT = "logicenv-situation/1"
@@ -80,10 +81,16 @@ def _situation(saved: Any, scene: Scene, where: str) -> Situation:
     try:
         plan = plan_from_json(saved["plan"], f"{where}.plan")
         conditions = tuple((str(f), str(v)) for f, v in saved["conditions"])
-        ticks = int(saved.get("max_ticks") or 0) or None
+        ticks = _ticks(saved.get("max_ticks", DEFAULT_MAX_TICKS))
         trajectory = trajectory_for(plan, conditions)
     except (KeyError, TypeError, ValueError) as error:
         raise SceneError(f"{where}: malformed ({type(error).__name__}: {error})") from None
     except LogicEnvError as error:
         raise SceneError(f"{where}: {error}") from None
     return situation_of(plan, trajectory, scene, known=plan_names(plan), max_ticks=ticks)
+
+
+def _ticks(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_ticks must be a positive integer, got {value!r}")
+    return value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -188,3 +189,89 @@ def test_plan_gives_each_cached_scene_its_goals_and_situation(
     assert out.startswith("Unreachable: the policy returned SUCCESS but 1 goal fact is false")
     assert "What is the type of the toy on the floor? = doll" in out
     assert "false goal facts: toy in red_box" in out
+
+
+DISHWASHER = ROOT / "example_agents" / "load_dishwasher.py"
+DISHWASHER_PLAN = ROOT / "example_agents" / "plans" / "load_dishwasher.json"
+
+
+def _dishwasher_scene(name: str) -> Path:
+    """A scene of the committed cache entry the dishwasher example's plan made."""
+    for manifest in (ROOT / "cache").glob("*/manifest.json"):
+        if json.loads(manifest.read_text())["settings"]["plan_file"].endswith(DISHWASHER_PLAN.name):
+            return manifest.parent / "scenes" / f"{name}.json"
+    raise AssertionError("no committed cache entry of the dishwasher example")
+
+
+def test_a_cached_scene_is_judged_by_its_entry_as_pytest_judges_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The entry's plan and trajectory, found from the scene file's place: the plan's branches
+    make a policy that did another situation's work a lackbranch (it was unreachable when the
+    command judged without them), with ``--plan`` or without."""
+    scene = str(_dishwasher_scene("clean_bowl=yes"))
+    policy = f"{DISHWASHER}:lackbranch_policy"
+    assert main(["run", policy, "--scene", scene]) == 1
+    found = capsys.readouterr().out
+    assert found.startswith("Lackbranch: the policy returned SUCCESS having done what another")
+    assert "it never checked: Is there a clean bowl in the dishwasher?" in found
+    assert main(["run", policy, "--scene", scene, "--plan", str(DISHWASHER_PLAN)]) == 1
+    assert capsys.readouterr().out == found
+
+
+def test_a_scene_with_no_situation_and_no_plan_or_goal_is_bad_input(
+    scenes: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Judged without a goal every run would pass: the command says what to pass instead."""
+    assert main(["run", f"{PY}:unreachable_policy", "--scene", str(scenes[WIPES])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"logicenv run: error: {scenes[WIPES]}: the scene file carries no ")
+    assert "pass --plan PLAN.json (the plan the scene was made from) or --goal FACTS.json" in err
+
+
+@pytest.mark.parametrize(
+    ("situation", "message"),
+    [
+        ({"format": "nope"}, "'situation': not a logicenv-situation/1 object"),
+        (
+            {"format": "logicenv-situation/1", "conditions": []},
+            "'situation': malformed (KeyError: 'plan')",
+        ),
+        (
+            {"format": "logicenv-situation/1", "plan": {"format": "x"}, "conditions": []},
+            "'situation'.plan",
+        ),
+        (
+            {"format": "logicenv-situation/1", "plan": "PLAN", "conditions": [], "max_ticks": 0},
+            "'situation': malformed (ValueError: max_ticks must be a positive integer, got 0)",
+        ),
+    ],
+)
+def test_a_scene_whose_saved_situation_is_malformed_is_bad_input(
+    situation: dict[str, object],
+    message: str,
+    scenes: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    document = json.loads(scenes[WIPES].read_text())
+    saved = tmp_path / "saved.json"
+    if situation.get("plan") == "PLAN":
+        situation = {**situation, "plan": json.loads(PLAN.read_text())}
+    saved.write_text(json.dumps({**document, "situation": situation}))
+    assert main(["run", f"{PY}:correct_policy", "--scene", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert f"{saved}: {message}" in err
+
+
+def test_a_scene_file_its_entry_does_not_list_needs_the_plan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    entry = _dishwasher_scene("clean_bowl=yes").parents[1]
+    copy = tmp_path / entry.name
+    shutil.copytree(entry, copy)
+    stray = copy / "scenes" / "mine.json"
+    shutil.copy(copy / "scenes" / "clean_bowl=yes.json", stray)
+    assert main(["run", f"{DISHWASHER}:correct_policy", "--scene", str(stray)]) == 2
+    err = capsys.readouterr().err
+    assert "trajectories.json lists no situation of this scene file; pass --plan PLAN.json" in err

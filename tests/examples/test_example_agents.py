@@ -23,9 +23,9 @@ from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, select
 from pytest_logicenv.scenes.design import design_scene, provisional_scene
 from pytest_logicenv.scenes.scene_model import Scene
-from pytest_logicenv.sim.branches import branches_of
+from pytest_logicenv.sim.judge import judge, situation_of
 from pytest_logicenv.sim.outcome import FAULTS, Outcome
-from pytest_logicenv.sim.runner import Policy, run_policy, vocabulary
+from pytest_logicenv.sim.runner import Policy, vocabulary
 
 TASKS = tuple(EXAMPLE_FAULTS)
 KINDS = ("correct", *FAULTS)
@@ -71,18 +71,8 @@ def expected(task: str, kind: str, trajectory: Trajectory) -> str:
 
 
 def run(task: str, policy: Policy, trajectory: Trajectory) -> Outcome:
-    situation = tuple(
-        (plan(task).factor(f).question, plan(task).factor(f).answer(v))
-        for f, v in trajectory.conditions
-    )
-    return run_policy(
-        policy,
-        scenes(task)[trajectory.id],
-        goal=trajectory.goal,
-        situation=situation,
-        known=known(task),
-        branches=branches_of(plan(task), trajectory),
-    )
+    scene = scenes(task)[trajectory.id]
+    return judge(policy, situation_of(plan(task), trajectory, scene, known=known(task)))
 
 
 def cases() -> Iterator[object]:
