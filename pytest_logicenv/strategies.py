@@ -29,7 +29,7 @@ Laying a scene out takes a fraction of a second, so a test drawing from :func:`s
     @given(scenes(PLAN))
     def test_tidy_everywhere(drawn):
         drawn.run(tidy_policy).assert_ok()
-        # the same: judge(tidy_policy, drawn.judged_by).assert_ok()
+        # drawn.judged_by is the Situation it is judged in: goal, answers, branches
 
 The plugin's ``--logicenv-explore=N`` draws :func:`variations` and builds their scenes in the
 test body instead (``pytest_logicenv.session.explore``). Hypothesis is an optional dependency:

@@ -10,4 +10,6 @@ scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`), and
 :mod:`~pytest_logicenv.pipeline.generators` wires in the default designers and the LLM planner.
 A plan the model never got right is kept in its entry for a person to fix
 (:mod:`~.failed_plans`).
+:mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of
+one) its situation, as the fixture judges it.
 """

@@ -18,8 +18,11 @@
   of (public).
 * :mod:`~pytest_logicenv.sim.bt`: BehaviorTree.CPP v4 XML, run as BT.CPP runs it.
 * :mod:`~pytest_logicenv.sim.runner`: run a policy in a scene, bounded and isolated;
-  :mod:`~.judge`: the one way a run in a situation is set up; :mod:`~.branches`: diagnosis by
-  branch; :mod:`~.policy_file`: a user's Python file of policies imported as a module.
+  :mod:`~.branches`: diagnosis by branch; :mod:`~.policy_file`: a user's Python file of
+  policies imported as a module.
+* :mod:`~pytest_logicenv.sim.judge`: what a run is judged by (a ``Situation``: scene, goal,
+  answers, branches, known names) and ``judge``, the one way every caller runs a policy;
+  :mod:`~.situation_file`: a scene file that carries its situation.
 * :mod:`~pytest_logicenv.sim.outcome`: what a run ended in (pass, counterfactual,
   unreachable, lackbranch, error), with its trace and an explanation; :mod:`~.run_file`: runs
   read back from JSON.

@@ -13,7 +13,8 @@ from load_dishwasher import POLICIES  # example_agents is on the pythonpath
 from pytest_logicenv.errors import PolicyError, SceneError
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
-from pytest_logicenv.scenes.scene_model import Scene, load_scene
+from pytest_logicenv.scenes.scene_json import load_scene, scene_to_json
+from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import (
     Situation,
     judge,
@@ -106,7 +107,7 @@ def test_a_saved_situation_reads_back_to_the_same_one(
 
 def test_a_bare_scene_file_has_no_situation_and_a_missing_one_is_named(tmp_path: Path) -> None:
     path = tmp_path / "bare.json"
-    path.write_text(json.dumps(Scene("bare").to_json()))
+    path.write_text(json.dumps(scene_to_json(Scene("bare"))))
     assert read_scene_file(path).situation is None
     with pytest.raises(SceneError, match=r"missing\.json: no such scene file"):
         read_scene_file(tmp_path / "missing.json")
