@@ -102,8 +102,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    situations = _situations(args)
     policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
+    situations = _situations(args)
     outcomes = [judge(policy, situation) for situation in situations]
     if args.json:
         print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))

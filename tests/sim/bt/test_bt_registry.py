@@ -133,7 +133,10 @@ def test_logicenv_run_takes_nodes_modules(
     scene.write_text(json.dumps(scene_to_json(kitchen())))
     policy = tmp_path / "p.xml"
     policy.write_text(TREE.replace("<Sequence>", '<Sequence><Script code="n := 4"/>'))
-    code = main(["run", str(policy), "--scene", str(scene), "--nodes", nodes_module])
+    goal = tmp_path / "goal.json"
+    goal.write_text("[]")  # no goal facts: the scene has no plan, and SUCCESS alone passes
+    judged = ["--scene", str(scene), "--goal", str(goal)]
+    code = main(["run", str(policy), *judged, "--nodes", nodes_module])
     assert code == 0, capsys.readouterr()
-    assert main(["run", str(policy), "--scene", str(scene)]) == 2
+    assert main(["run", str(policy), *judged]) == 2
     assert "unknown node ID 'CountDown'" in capsys.readouterr().err
