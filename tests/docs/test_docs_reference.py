@@ -51,6 +51,14 @@ def test_the_options_table_lists_every_option_and_ini_name(pytester: pytest.Pyte
             assert ini in " ".join(options[option].split()).replace("- ", "-"), (option, ini)
 
 
+def test_the_marker_reference_gives_the_markers_signature() -> None:
+    from pytest_logicenv.session.marker import MARKER_LINE
+
+    signature = MARKER_LINE.split("): ", 1)[0] + ")"
+    page = (DOCS / "reference" / "marker.md").read_text(encoding="utf-8")
+    assert signature.replace("'", '"') in " ".join(page.split())
+
+
 def test_the_cli_reference_lists_every_command() -> None:
     parser = build_parser()
     [commands] = [a for a in parser._actions if a.dest == "command"]
