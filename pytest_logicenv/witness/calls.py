@@ -42,7 +42,7 @@ class Call:
 Refused = Callable[[str, tuple[str, ...], int, str, Broken], None]
 
 
-class _Partial(Mapping[str, WorldObject]):
+class Partial(Mapping[str, WorldObject]):
     """The ports bound so far; reading another raises ``KeyError`` (the check waits)."""
 
     def __init__(self, bound: dict[str, WorldObject]) -> None:
@@ -58,17 +58,29 @@ class _Partial(Mapping[str, WorldObject]):
         return len(self._bound)
 
 
-def calls(world: WorldState, refused: Refused | None = None) -> Iterator[Call]:
+def calls(
+    world: WorldState,
+    refused: Refused | None = None,
+    among: frozenset[str] | None = None,
+    besides: frozenset[str] | None = None,
+) -> Iterator[Call]:
     """Every call whose preconditions hold in ``world`` on objects the agent can see, in
-    action-table order, then walks into each other room."""
+    action-table order, then walks into each other room. ``among``: only calls on those
+    objects alone; ``besides``: only calls on some other object (the two split the calls
+    in two parts, so a search can try the calls on the objects that matter first)."""
     seen = [obj for obj in world.objects.values() if world.is_visible(obj)]
+    if among is not None:
+        seen = [obj for obj in seen if obj.id in among]
     for spec in ACTIONS.values():
-        yield from _ground(world, spec, seen, {}, refused)
-    here = world.agent.room
-    for room in world.scene.rooms:
-        for spec in ACTIONS.values():
-            if spec.room_ports and room.id != here:
-                yield Call(spec.name, (room.id,))
+        for call in _ground(world, spec, seen, {}, refused):
+            if besides is None or not besides.issuperset(call.objects):
+                yield call
+    if among is None:
+        here = world.agent.room
+        for room in world.scene.rooms:
+            for spec in ACTIONS.values():
+                if spec.room_ports and room.id != here:
+                    yield Call(spec.name, (room.id,))
 
 
 def _ground(
@@ -93,7 +105,7 @@ def _holds(
 ) -> bool:
     """Whether no precondition that reads only bound ports is broken (the first one broken,
     in the action's order, is reported)."""
-    partial = _Partial(bound)
+    partial = Partial(bound)
     for index, rule in enumerate(spec.preconditions):
         try:
             broken = rule.check(world, partial)

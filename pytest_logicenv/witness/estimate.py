@@ -23,27 +23,135 @@ from pytest_logicenv.logic.facts import (
     false_facts,
     matches,
 )
-from pytest_logicenv.sim.world import HELD, WorldState
+from pytest_logicenv.sim.world import HELD, WorldObject, WorldState
+from pytest_logicenv.witness.achievers import (
+    Achiever,
+    achievers,
+    best_binding,
+    broken,
+    broken_rules,
+    fixers,
+    nearest_objects,
+    physical,
+)
 
-#: Calls a false fact is counted as needing, by form.
+#: Calls a false fact is counted as needing, by form, when no effect makes it true at once.
 CARRY, PUT, SWITCH, OTHER = 4, 2, 2, 3
+#: Calls counted for each precondition an achiever still breaks.
+PER_BROKEN = 1.5
+#: What a goal fact true at the start and made false since counts, of its estimate.
+UNDONE = 0.5
 
 
 class Estimate:
     """``estimate(world)``: calls the false goal facts need; ``met(world)``: none is false.
-    ``ever_true`` collects the indices of the goal facts true in some state it estimated."""
+    ``ever_true`` collects the indices of the goal facts true in some state it estimated;
+    ``relevant`` the objects the achievers found so far act on, and the tools they would
+    take (a call on one of them is tried before the others, :mod:`.state_search`).
+
+    A fact's achievers are looked for in the first state it is false in (a fact true at the
+    start, such as a knob that is off, has none until a state switches it), and looked for
+    again while none is found, each time the states estimated have doubled (heat needs a
+    burner on before putting a potato on it cooks it)."""
 
     def __init__(self, goals: Sequence[Fact]) -> None:
         self.goals = tuple(goals)
         self.ever_true: set[int] = set()
+        self.relevant: set[str] = set()
+        # Each goal fact's parts (a conjunction's), estimated apart.
+        self._atoms = [atoms(fact) for fact in self.goals]
+        self._achievers: dict[tuple[int, int], tuple[Achiever, ...]] = {}
+        self._retry: dict[tuple[int, int], int] = {}
+        self._estimated = 0
+        # The goal facts true at the start: one the search made false (a faucet switched on
+        # to wet a cloth) is cheap to restore, and counts less, so the way there is not
+        # blocked by it.
+        self._undone: set[int] = set()
+        self._fixers: dict[tuple[str, int, tuple[tuple[str, str], ...]], tuple[Achiever, ...]] = {}
+
+    def relevant_in(self, world: WorldState) -> frozenset[str]:
+        """The relevant objects in ``world``: those of the achievers found so far, what the
+        agent holds (to put it down), the closed containers that hide any of them (to open
+        them) and what heat and water act through (sources, basins and the controls that
+        switch them, as the physics names them)."""
+        found = set(self.relevant)
+        held = world.held()
+        if held is not None:
+            found.add(held.id)
+        for obj_id in list(found):
+            container = world.enclosure(world.objects[obj_id])
+            if container is not None:
+                found.add(container.id)
+        found.update(obj.id for obj in world.objects.values() if physical(obj))
+        return frozenset(found)
 
     def met(self, world: WorldState) -> bool:
         return not false_facts(self.goals, world)
 
     def __call__(self, world: WorldState) -> float:
+        self._estimated += 1
         false = [i for i, fact in enumerate(self.goals) if not evaluate(fact, world)]
+        if self._estimated == 1:
+            self._undone = set(range(len(self.goals))).difference(false)
         self.ever_true.update(set(range(len(self.goals))).difference(false))
-        return sum(_cost(self.goals[i], world) for i in false)
+        seen = [obj for obj in world.objects.values() if world.is_visible(obj)]
+        return sum(
+            self._cost(i, world, seen) * (UNDONE if i in self._undone else 1.0) for i in false
+        )
+
+    def _cost(self, goal: int, world: WorldState, seen: Sequence[WorldObject]) -> float:
+        """For each part of the fact still false, one call for its nearest achiever, and more
+        for each precondition it still breaks; without achievers, the rough count by form."""
+        total = 0.0
+        for index, atom in enumerate(self._atoms[goal]):
+            if evaluate(atom, world):
+                continue
+            found = self._found((goal, index), atom, world, seen)
+            if not found:
+                total += _cost(atom, world)
+            else:
+                total += min(self._achiever_cost(world, achiever, seen) for achiever in found)
+        return total
+
+    def _achiever_cost(self, world: WorldState, achiever: Achiever, seen: Sequence[WorldObject]) -> float:
+        """One call, and for each precondition it breaks the cost of its nearest fixer (one
+        call and more for each precondition that breaks), or :data:`PER_BROKEN`."""
+        bound = best_binding(world, achiever, seen)
+        total = 1.0 + (PER_BROKEN if achiever.running else 0.0)
+        for rule in broken_rules(world, achiever.spec, bound):
+            key = (achiever.spec.name, rule, tuple(sorted(bound.items())))
+            if key not in self._fixers:
+                self._fixers[key] = fixers(world, achiever.spec, bound, rule)
+                for fixer in self._fixers[key]:
+                    self.relevant.update(nearest_objects(world, fixer, seen))
+            found = self._fixers[key]
+            total += min(
+                (1 + PER_BROKEN * broken(world, fixer, seen) for fixer in found),
+                default=PER_BROKEN,
+            )
+        return total
+
+    def _found(
+        self, key: tuple[int, int], atom: Fact, world: WorldState, seen: Sequence[WorldObject]
+    ) -> tuple[Achiever, ...]:
+        found = self._achievers.get(key)
+        if found or (found is not None and self._estimated < self._retry[key]):
+            return found or ()
+        found = self._achievers[key] = achievers(world, atom)
+        self._retry[key] = 2 * self._estimated
+        for achiever in found:
+            self.relevant.update(nearest_objects(world, achiever, seen))
+        return found
+
+
+def atoms(fact: Fact) -> tuple[Fact, ...]:
+    """The parts of a fact estimated apart: a conjunction's (a state with several names stays
+    whole: measured, splitting it made the search slower, docs/explanation/witness.md)."""
+    match fact:
+        case And(parts):
+            return tuple(atom for part in parts for atom in atoms(part))
+        case _:
+            return (fact,)
 
 
 def _cost(fact: Fact, world: WorldState) -> float:

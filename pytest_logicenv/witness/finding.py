@@ -8,6 +8,7 @@ the search: it raises, it is never returned as found.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -22,7 +23,7 @@ from pytest_logicenv.sim.runner import run_policy
 from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.blockers import NOT_TOGETHER, Blocker, Goal, Refusals
 from pytest_logicenv.witness.calls import Call
-from pytest_logicenv.witness.state_search import Limits, Searched, search
+from pytest_logicenv.witness.state_search import Limits, Searched, search, search_in_stages
 from pytest_logicenv.witness.verdict import (
     BUDGET,
     FOUND,
@@ -31,6 +32,10 @@ from pytest_logicenv.witness.verdict import (
     WitnessCall,
     WitnessResult,
 )
+
+
+#: The share of the time budget the search in stages may take before the search of the whole.
+STAGED_SHARE = 0.5
 
 
 class WitnessRefused(AssertionError):
@@ -59,7 +64,7 @@ def find_witness(
     facts = tuple(goal.fact for goal in goals)
     start = WorldState.from_scene(scene)
     refusals = Refusals(start, goals)
-    found = search(start, facts, Limits(budget.max_steps, budget.max_ms), refusals)
+    found = _search(start, facts, budget, refusals)
     if found.calls is None:
         verdict = IMPOSSIBLE if found.exhausted else BUDGET
         return WitnessResult(
@@ -79,6 +84,19 @@ def find_witness(
             f"replayed:\n{outcome.explain()}"
         )
     return replace(result, elapsed_ms=found.elapsed_ms)
+
+
+def _search(start: WorldState, facts: Sequence[Fact], budget: Budget, refusals: Refusals) -> Searched:
+    """The goal facts in stages first (fast when they can be met one after another), then,
+    with the time left, all at once (which alone can prove that there is no witness)."""
+    began = time.perf_counter()
+    limits = Limits(budget.max_steps, budget.max_ms * STAGED_SHARE)
+    staged = search_in_stages(start, facts, limits, refusals) if len(facts) > 1 else None
+    if staged is not None:
+        return staged
+    left = budget.max_ms - (time.perf_counter() - began) * 1000
+    found = search(start, facts, Limits(budget.max_steps, max(left, 1.0)), refusals)
+    return replace(found, elapsed_ms=(time.perf_counter() - began) * 1000)
 
 
 def _blockers(goals: Sequence[Goal], found: Searched, refusals: Refusals) -> tuple[Blocker, ...]:

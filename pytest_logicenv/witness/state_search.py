@@ -26,6 +26,8 @@ from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.calls import Call, Refused, calls
 from pytest_logicenv.witness.estimate import Estimate
 
+#: What a call on none of the objects the goal facts' achievers act on waits (in calls).
+ASIDE = 4.0
 #: How much more the estimate counts than the calls made (> 1: greedier, finds longer
 #: sequences faster; measured in docs/explanation/witness.md).
 WEIGHT = 2.0
@@ -57,8 +59,12 @@ class Searched:
 
 @dataclass
 class _Node:
+    """A state reached by some calls; ``rest`` (a second entry for the same state): the calls
+    on objects outside ``rest`` are still to be tried from it."""
+
     world: WorldState
     calls: tuple[Call, ...]
+    rest: frozenset[str] | None = None
 
 
 def state_key(world: WorldState) -> Hashable:
@@ -79,6 +85,31 @@ def state_key(world: WorldState) -> Hashable:
     )
 
 
+def search_in_stages(
+    start: WorldState,
+    goals: Sequence[Fact],
+    limits: Limits,
+    refused: Refused | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Searched | None:
+    """The goal facts one more at a time, each stage from where the last one ended (the
+    facts so far must still hold at its end): many small searches instead of one large
+    one. ``None`` when a stage finds nothing (the caller then searches the whole)."""
+    began, world, done = clock(), start, ()
+    states = 0
+    for stage in range(1, len(goals) + 1):
+        left = Limits(limits.max_steps - len(done), limits.max_ms - (clock() - began) * 1000)
+        if left.max_steps < 0 or left.max_ms <= 0:
+            return None
+        found = search(world, goals[:stage], left, refused, clock)
+        states += found.states
+        if found.calls is None:
+            return None
+        world, done = found.closest, (*done, *found.calls)
+    elapsed = (clock() - began) * 1000
+    return Searched(done, False, "", states, elapsed, world, frozenset(range(len(goals))))
+
+
 def search(
     start: WorldState,
     goals: Sequence[Fact],
@@ -86,43 +117,85 @@ def search(
     refused: Refused | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Searched:
-    """Weighted A* from ``start`` to a state where every fact of ``goals`` holds."""
-    began = clock()
-    estimate = Estimate(goals)
-    tie = itertools.count()
-    seen = {state_key(start)}
-    frontier = [(WEIGHT * estimate(start), next(tie), _Node(start, ()))]
-    closest, closest_h = start, estimate(start)
-    cut = ""
+    """Weighted best-first search from ``start`` to a state where every fact of ``goals``
+    holds. A state's calls on the objects relevant to the goal facts are tried at once; the
+    others wait :data:`ASIDE` calls longer, in one entry of the frontier."""
+    return _Run(goals, limits, refused, clock).search(start)
 
-    def stop(why: str) -> Searched:
-        elapsed = (clock() - began) * 1000
-        true = frozenset(estimate.ever_true)
-        return Searched(None, False, why, len(seen), elapsed, closest, true)
 
-    while frontier:
-        _, _, node = heapq.heappop(frontier)
-        if estimate.met(node.world):
-            return Searched(node.calls, False, "", len(seen), (clock() - began) * 1000, closest)
-        if len(node.calls) >= limits.max_steps:
-            cut = "steps"
-            continue
-        for call in calls(node.world, refused):
-            if (clock() - began) * 1000 > limits.max_ms:
-                return stop("time")
+class _Run:
+    """The state of one search: frontier, states seen, the closest state, the clock."""
+
+    def __init__(
+        self,
+        goals: Sequence[Fact],
+        limits: Limits,
+        refused: Refused | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.estimate = Estimate(goals)
+        self.limits, self.refused, self.clock = limits, refused, clock
+        self.began = clock()
+        self.tie = itertools.count()
+        self.seen: set[Hashable] = set()
+        self.frontier: list[tuple[float, int, _Node]] = []
+        self.closest: tuple[float, WorldState] = (float("inf"), WorldState.__new__(WorldState))
+        self.cut = ""
+
+    def search(self, start: WorldState) -> Searched:
+        self.seen.add(state_key(start))
+        self._push(_Node(start, ()), 0.0)
+        while self.frontier:
+            priority, _, node = heapq.heappop(self.frontier)
+            if node.rest is None and self.estimate.met(node.world):
+                self.closest = (0.0, node.world)
+                return self._stop("", node.calls)
+            if len(node.calls) >= self.limits.max_steps:
+                self.cut = "steps"
+                continue
+            stopped = self._expand(node, priority)
+            if stopped:
+                return self._stop(stopped)
+        return self._stop(self.cut, exhausted=not self.cut)
+
+    def _push(self, node: _Node, aside: float) -> None:
+        h = self.estimate(node.world)
+        if h < self.closest[0]:
+            self.closest = (h, node.world)
+        priority = len(node.calls) + WEIGHT * h + aside
+        heapq.heappush(self.frontier, (priority, next(self.tie), node))
+
+    def _expand(self, node: _Node, priority: float) -> str:
+        """Push the node's successors (the relevant ones, or the rest); what stopped the
+        search, if anything."""
+        relevant = self.estimate.relevant_in(node.world)
+        if node.rest is None:
+            found = calls(node.world, self.refused, among=relevant)
+            later = _Node(node.world, node.calls, relevant)
+            heapq.heappush(self.frontier, (priority + ASIDE, next(self.tie), later))
+        else:
+            found = calls(node.world, self.refused, besides=node.rest)
+        for call in found:
+            if self._elapsed() > self.limits.max_ms:
+                return "time"
             world = node.world.copy()
             if perform(world, call.action, call.arguments).violation:
                 continue
             key = state_key(world)
-            if key in seen:
+            if key in self.seen:
                 continue
-            seen.add(key)
-            if len(seen) > limits.max_states:
-                return stop("states")
-            h = estimate(world)
-            if h < closest_h:
-                closest, closest_h = world, h
-            g = len(node.calls) + 1
-            heapq.heappush(frontier, (g + WEIGHT * h, next(tie), _Node(world, (*node.calls, call))))
-    elapsed = (clock() - began) * 1000
-    return Searched(None, not cut, cut, len(seen), elapsed, closest, frozenset(estimate.ever_true))
+            self.seen.add(key)
+            if len(self.seen) > self.limits.max_states:
+                return "states"
+            self._push(_Node(world, (*node.calls, call)), 0.0 if node.rest is None else ASIDE)
+        return ""
+
+    def _elapsed(self) -> float:
+        return (self.clock() - self.began) * 1000
+
+    def _stop(
+        self, why: str, found: tuple[Call, ...] | None = None, exhausted: bool = False
+    ) -> Searched:
+        true = frozenset(self.estimate.ever_true)
+        closest = self.closest[1]
+        return Searched(found, exhausted, why, len(self.seen), self._elapsed(), closest, true)
