@@ -12,6 +12,7 @@ traceback. The family, by stage::
     ├── FactError                   a fact of the facts language is malformed
     ├── SelectionError              trajectories cannot be selected as asked
     ├── SceneError                  a scene file or design is malformed or cannot be built
+    │   ├── NoWitnessError          ... or no sequence of actions does its task
     │   ├── TypeFileError           a user's type file (logicenv_types) is malformed
     │   ├── EnrichmentError         a design request asks for what the design cannot hold
     │   └── LayoutError             the layout cannot place what the design asks for
@@ -49,9 +50,9 @@ plan.json: 1 problem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = [
     "AnswerError",
@@ -142,6 +143,17 @@ class SelectionError(LogicEnvError):
 
 class SceneError(LogicEnvError):
     """A scene (file or design) is malformed or cannot be built."""
+
+
+class NoWitnessError(SceneError):
+    """A scene of a plan has no witness: no sequence of the simulator's actions (within the
+    witness budget) makes its situation's goal facts true, so it is no valid environment.
+    ``results`` holds each such scene's :class:`~pytest_logicenv.witness.WitnessResult`
+    (by trajectory id), with the blockers as data."""
+
+    def __init__(self, message: str, results: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.results = dict(results)
 
 
 class TypeFileError(SceneError):

@@ -19,6 +19,7 @@ METRIC_KEYS = (
     "PhyPR_relation",
     "LogCov",
     "SceVR",
+    "SceVR_witness",
     "FauDR",
     *(f"FauDR_{fault}" for fault in FAULTS),
     "ClassAcc",

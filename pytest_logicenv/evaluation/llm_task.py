@@ -26,6 +26,7 @@ from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.ground_truth import Grounded, Truth, ground, log_cov
 from pytest_logicenv.evaluation.task import measure_runs, physics_metrics
 from pytest_logicenv.evaluation.type_stand_ins import stand_ins, type_mismatches
+from pytest_logicenv.evaluation.witness_validity import witness_scevr
 from pytest_logicenv.logic.coverage import plan_coverage
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import plan_paths
@@ -82,6 +83,7 @@ def evaluate_llm_task(
     targets = [_target(truth, g, known) for g in grounded]
     measured, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
     metrics.update(measured)
+    metrics["SceVR_witness"] = witness_scevr(environments.cases, targets)
     scene_ids = tuple(case.trajectory_id for case in environments.cases)
     return TaskResult(
         task_id,

@@ -15,6 +15,7 @@ COLUMNS = (
     ("PhyPR", "PhyPR"),
     ("LogCov", "LogCov"),
     ("SceVR", "SceVR"),
+    ("W.SceVR", "SceVR_witness"),
     ("CFact.", "FauDR_counterfactual"),
     ("Unreach", "FauDR_unreachable"),
     ("LBranch", "FauDR_lackbranch"),

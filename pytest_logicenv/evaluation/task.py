@@ -16,6 +16,7 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.evaluation.eval_results import TaskResult
 from pytest_logicenv.evaluation.faults import FaultFinding, fault_metrics
 from pytest_logicenv.evaluation.policies import PolicyFactory, load_policies
+from pytest_logicenv.evaluation.witness_validity import witness_scevr
 from pytest_logicenv.logic.coverage import plan_coverage
 from pytest_logicenv.logic.plan import Plan, plan_from_paper
 from pytest_logicenv.logic.trajectories import jaccard_index, select, situation
@@ -75,6 +76,7 @@ def evaluate_task(
     targets = _situations(prepared)
     found, run_notes, errors, runs, findings = measure_runs(policies_dir, task_id, targets)
     metrics.update(found)
+    metrics["SceVR_witness"] = witness_scevr(prepared.environments.cases, targets)
     notes += run_notes
     scene_ids = tuple(case.trajectory_id for case in prepared.environments.cases)
     return TaskResult(

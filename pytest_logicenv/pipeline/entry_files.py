@@ -29,11 +29,13 @@ from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT, USED_TYPES
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
+from pytest_logicenv.pipeline.witnesses import witness_file
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.scene_json import scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.version import __version__
+from pytest_logicenv.witness import WitnessResult
 
 PROCEDURAL = "procedural designer"
 
@@ -54,6 +56,8 @@ class Made:
     #: rebuild kept, by path in the entry, as first written.
     designed_for: Mapping[str, str] = field(default_factory=dict)
     kept_files: Mapping[str, bytes] = field(default_factory=dict)
+    #: By trajectory id, each scene's witness (``pipeline/witnesses.py``), written beside it.
+    witnesses: Mapping[str, WitnessResult] = field(default_factory=dict)
 
 
 def entry_files(
@@ -76,6 +80,9 @@ def entry_files(
     for trajectory in made.trajectories:
         made_now = _scene_files(made.scenes[trajectory.id], trajectory.id)
         files.update({name: made.kept_files.get(name, data) for name, data in made_now.items()})
+        if trajectory.id in made.witnesses:
+            stem = f"{SCENES}/{safe_file_name(trajectory.id)}"
+            files.update(witness_file(stem, made.witnesses[trajectory.id]))
     files[TRAJECTORIES] = dumps(
         {
             "format": TRAJECTORIES_FORMAT,

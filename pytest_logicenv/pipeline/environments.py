@@ -57,6 +57,7 @@ from pytest_logicenv.pipeline.task_request import (
     Where,
     entry_key_of,
 )
+from pytest_logicenv.pipeline.witnesses import prove
 
 __all__ = [
     "Builders",
@@ -264,6 +265,9 @@ def _generate(
     build = designer if designer is not None else builders.scene
     try:
         trajectories, scenes, notes = build_scenes(plan, request, builders, build)
+        witnesses = prove(
+            trajectories, scenes, builders.witness_budget, _whose(chosen.record, source)
+        )
     except SceneError as error:
         if where.mode.strict or not derived_by_llm(chosen.record):
             raise
@@ -282,6 +286,7 @@ def _generate(
         notes,
         designed_for={t.id: design_key(plan, t) for t in trajectories} if designer else {},
         kept_files=designer.kept_files if designer is not None else {},
+        witnesses=witnesses,
     )
     settings = request.settings(where.rootdir, where.cache.root)
     kept = recorded_exchanges(where.entry) if chosen.kept or not where.mode.regenerate else {}
@@ -304,6 +309,12 @@ def _check_goals(plan: Plan, record: Mapping[str, Any], source: str, builders: B
             f"`logicenv plan --check {source}` checks it)",
             violations,
         )
+
+
+def _whose(record: Mapping[str, Any], source: str) -> str:
+    """The plan as a message names it: its file, and who made it."""
+    made_by = record.get("made_by")
+    return f"{source} (plan {made_by})" if made_by else source
 
 
 def _llm_designer(builders: Builders, where: Where, stale: str | None) -> KeepingDesigner | None:

@@ -14,7 +14,9 @@ from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.pipeline.witnesses import WITNESS_SUFFIX
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.witness import Budget
 
 #: The designer a request uses unless it says otherwise (``--logicenv-designer``).
 DEFAULT_DESIGNER = "procedural"
@@ -149,6 +151,10 @@ class Case:
     def house_path(self) -> Path:
         return Entry(self.entry_root).scene_path(self.trajectory_id, ".house.json")
 
+    @property
+    def witness_path(self) -> Path:
+        return Entry(self.entry_root).scene_path(self.trajectory_id, WITNESS_SUFFIX)
+
 
 @dataclass(frozen=True)
 class Environments:
@@ -180,6 +186,8 @@ class Builders:
     #: The goals of a plan no action reaches (``sim.achievable.goal_violations`` with the
     #: run's catalog): a hand-written plan with one is its test's error, before any scene.
     goal_checks: Callable[[Plan], Sequence[Violation]] | None = None
+    #: How far the search for each scene's witness may go (``pipeline/witnesses.py``).
+    witness_budget: Budget = field(default_factory=Budget)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import pytest
 
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.session.marker import MarkerArgs, parse_marker
-from pytest_logicenv.session.settings import Settings
+from pytest_logicenv.session.settings import Settings, witness_budget
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
@@ -82,7 +82,11 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
         scene_designer_for,
     )
     from pytest_logicenv.pipeline.task_request import Builders
+    from pytest_logicenv.witness.verdict import Budget
 
+    steps, ms = witness_budget(config)
+    default = Budget()
+    budget = Budget(steps or default.max_steps, float(ms) if ms else default.max_ms)
     designer = config.hook.pytest_logicenv_designer(config=config)
     catalog = catalog_for(config)  # the hook's or the default, with the user's type file
     scene_builder = designer or default_scene_builder(catalog)
@@ -114,6 +118,7 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
         llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
         plan_checks=plan_checks,
         goal_checks=goal_checks,
+        witness_budget=budget,
     )
 
 

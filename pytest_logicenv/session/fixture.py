@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -20,6 +21,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
 from pytest_logicenv.pipeline.task_request import Case
+from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from pytest_logicenv.session.settings import Settings
     from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
+    from pytest_logicenv.witness import WitnessResult
 
 
 class _MarkerDefault:
@@ -115,6 +118,15 @@ class LogicEnv:
         return self.case.goal
 
     @cached_property
+    def witness(self) -> WitnessResult | None:
+        """How this scene can be solved (the entry's witness file; ``None`` in an entry made
+        before witnesses were); a damaged file fails the test."""
+        try:
+            return read_witness(self.case.entry_root, self.case.trajectory_id)
+        except LogicEnvError as error:
+            _fail(f"this environment's cache entry is damaged: {error}")
+
+    @cached_property
     def scene(self) -> Scene:
         try:
             return load_scene(self.case.scene_path)
@@ -188,6 +200,8 @@ class LogicEnv:
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
+        if self.witness is not None and self.witness.solved:
+            outcome = replace(outcome, witness=self.witness.sequence)
         passed = outcome.kind == "pass" and fault is None
         explored = self._explore(runnable, situation, label) if passed else None
         mutation = self._mutate(runnable, situation, outcome) if fault is None else None

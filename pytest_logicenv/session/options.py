@@ -192,6 +192,19 @@ def _add_run_options(group: pytest.OptionGroup) -> None:
         help="tick budget of one policy run (ini: logicenv_max_ticks)",
     )
     group.addoption(
+        "--logicenv-witness-steps",
+        type=positive_int,
+        metavar="N",
+        help="calls the search for each generated scene's witness may use; a scene without "
+        "one is not used (ini: logicenv_witness_steps)",
+    )
+    group.addoption(
+        "--logicenv-witness-ms",
+        type=positive_int,
+        metavar="MS",
+        help="milliseconds that search may take per scene (ini: logicenv_witness_ms)",
+    )
+    group.addoption(
         "--logicenv-explore",
         type=positive_int,
         metavar="N",
@@ -222,6 +235,12 @@ def _add_ini_options(parser: pytest.Parser) -> None:
     )
     parser.addini("logicenv_fail_under", "minimum total LogCov in percent", default="")
     parser.addini("logicenv_max_ticks", "tick budget of one policy run", default="")
+    parser.addini(
+        "logicenv_witness_steps", "calls the search for a scene's witness may use", default=""
+    )
+    parser.addini(
+        "logicenv_witness_ms", "milliseconds the search for a scene's witness may take", default=""
+    )
     parser.addini(
         "logicenv_llm_concurrency",
         "tasks generated at once, and requests to the LLM at once (default 4)",

@@ -134,6 +134,13 @@ def _checked_ini(config: pytest.Config, name: str, convert: Callable[[str], T], 
         raise pytest.UsageError(f"{name} in {config.inipath or 'the ini file'}: {error}") from None
 
 
+def witness_budget(config: pytest.Config) -> tuple[int | None, int | None]:
+    """The steps and milliseconds given for the search of each generated scene's witness
+    (options, then ini; ``None``: the default budget's)."""
+    steps = _option(config, "logicenv_witness_steps", positive_int)
+    return steps, _option(config, "logicenv_witness_ms", positive_int)
+
+
 def _option(config: pytest.Config, name: str, convert: Callable[[str], T]) -> T | None:
     """The command-line value of an option, else its ini value (checked), else ``None``."""
     value: Any = config.getoption(name)

@@ -130,6 +130,9 @@ class Outcome:
     branches: tuple[BranchDiagnosis, ...] = ()
     #: The fault a test declares its policy has (``expect_fault``); see :meth:`expecting`.
     expected: str | None = None
+    #: How the scene could have been solved: its witness as calls (``GoTo(blanket),
+    #: PickUp(blanket), ...``), shown when the run is not ok; "" when unknown.
+    witness: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -213,6 +216,8 @@ class Outcome:
             lines.append("trace: " + prefix + ", ".join(tail))
         if self.error:
             lines.append(self.error.rstrip())
+        if self.witness and not self.ok:
+            lines.append(f"a passing sequence: {self.witness}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -234,6 +239,7 @@ class Outcome:
             "error": self.error,
             "max_ticks": self.max_ticks,
             "trace": [step.to_json() for step in self.trace],
+            "witness": self.witness,
             "explanation": self.explain(),
         }
 
@@ -261,6 +267,7 @@ class Outcome:
                     BranchDiagnosis.from_json(item) for item in data.get("branches", ())
                 ),
                 expected=None if expected is None else str(expected),
+                witness=str(data.get("witness", "")),
             )
         except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as problem:
             raise RunFileError(

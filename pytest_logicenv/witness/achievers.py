@@ -198,9 +198,7 @@ def broken_rules(world: WorldState, spec: ActionSpec, bound: Mapping[str, str]) 
     return found
 
 
-def nearest_objects(
-    world: WorldState, achiever: Achiever, seen: Sequence[WorldObject]
-) -> set[str]:
+def nearest_objects(world: WorldState, achiever: Achiever, seen: Sequence[WorldObject]) -> set[str]:
     """The objects the achiever binds, and those of ``seen`` that break the fewest of its
     preconditions in an open port (the tools it would use)."""
     bound = {port: world.objects[obj] for port, obj in achiever.bound}

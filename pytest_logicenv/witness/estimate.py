@@ -28,7 +28,6 @@ from pytest_logicenv.witness.achievers import (
     Achiever,
     achievers,
     best_binding,
-    broken,
     broken_rules,
     fixers,
     nearest_objects,
@@ -39,6 +38,8 @@ from pytest_logicenv.witness.achievers import (
 CARRY, PUT, SWITCH, OTHER = 4, 2, 2, 3
 #: Calls counted for each precondition an achiever still breaks.
 PER_BROKEN = 1.5
+#: How many levels of fixers (the calls that make a broken precondition hold) are counted.
+FIXER_DEPTH = 1
 #: What a goal fact true at the start and made false since counts, of its estimate.
 UNDONE = 0.5
 
@@ -68,6 +69,7 @@ class Estimate:
         # blocked by it.
         self._undone: set[int] = set()
         self._fixers: dict[tuple[str, int, tuple[tuple[str, str], ...]], tuple[Achiever, ...]] = {}
+        self._fixer_retry: dict[tuple[str, int, tuple[tuple[str, str], ...]], int] = {}
 
     def relevant_in(self, world: WorldState) -> frozenset[str]:
         """The relevant objects in ``world``: those of the achievers found so far, what the
@@ -113,23 +115,45 @@ class Estimate:
                 total += min(self._achiever_cost(world, achiever, seen) for achiever in found)
         return total
 
-    def _achiever_cost(self, world: WorldState, achiever: Achiever, seen: Sequence[WorldObject]) -> float:
-        """One call, and for each precondition it breaks the cost of its nearest fixer (one
-        call and more for each precondition that breaks), or :data:`PER_BROKEN`."""
+    def _achiever_cost(
+        self,
+        world: WorldState,
+        achiever: Achiever,
+        seen: Sequence[WorldObject],
+        depth: int = FIXER_DEPTH,
+    ) -> float:
+        """One call, and for each precondition it breaks the cost of its nearest fixer (the
+        same, ``depth`` levels down), or :data:`PER_BROKEN`."""
         bound = best_binding(world, achiever, seen)
         total = 1.0 + (PER_BROKEN if achiever.running else 0.0)
         for rule in broken_rules(world, achiever.spec, bound):
-            key = (achiever.spec.name, rule, tuple(sorted(bound.items())))
-            if key not in self._fixers:
-                self._fixers[key] = fixers(world, achiever.spec, bound, rule)
-                for fixer in self._fixers[key]:
-                    self.relevant.update(nearest_objects(world, fixer, seen))
-            found = self._fixers[key]
+            found = self._fixers_of(world, achiever, bound, rule, seen) if depth else ()
             total += min(
-                (1 + PER_BROKEN * broken(world, fixer, seen) for fixer in found),
+                (self._achiever_cost(world, fixer, seen, depth - 1) for fixer in found),
                 default=PER_BROKEN,
             )
         return total
+
+    def _fixers_of(
+        self,
+        world: WorldState,
+        achiever: Achiever,
+        bound: dict[str, str],
+        rule: int,
+        seen: Sequence[WorldObject],
+    ) -> tuple[Achiever, ...]:
+        """The fixers of a broken precondition, found once; none found yet are looked for
+        again each time the states estimated have doubled (a faucet that fills what is held
+        only where the agent stands at its sink)."""
+        key = (achiever.spec.name, rule, tuple(sorted(bound.items())))
+        found = self._fixers.get(key)
+        if found or (found is not None and self._estimated < self._fixer_retry[key]):
+            return found or ()
+        found = self._fixers[key] = fixers(world, achiever.spec, bound, rule)
+        self._fixer_retry[key] = 2 * self._estimated
+        for fixer in found:
+            self.relevant.update(nearest_objects(world, fixer, seen))
+        return found
 
     def _found(
         self, key: tuple[int, int], atom: Fact, world: WorldState, seen: Sequence[WorldObject]

@@ -17,9 +17,9 @@ import py_trees
 from pytest_logicenv.logic.facts import Fact, false_facts
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.judge import judge, scene_situation
 from pytest_logicenv.sim.leaves import ActionLeaf
 from pytest_logicenv.sim.outcome import Outcome
-from pytest_logicenv.sim.runner import run_policy
 from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.blockers import NOT_TOGETHER, Blocker, Goal, Refusals
 from pytest_logicenv.witness.calls import Call
@@ -32,7 +32,6 @@ from pytest_logicenv.witness.verdict import (
     WitnessCall,
     WitnessResult,
 )
-
 
 #: The share of the time budget the search in stages may take before the search of the whole.
 STAGED_SHARE = 0.5
@@ -86,7 +85,9 @@ def find_witness(
     return replace(result, elapsed_ms=found.elapsed_ms)
 
 
-def _search(start: WorldState, facts: Sequence[Fact], budget: Budget, refusals: Refusals) -> Searched:
+def _search(
+    start: WorldState, facts: Sequence[Fact], budget: Budget, refusals: Refusals
+) -> Searched:
     """The goal facts in stages first (fast when they can be met one after another), then,
     with the time left, all at once (which alone can prove that there is no witness)."""
     began = time.perf_counter()
@@ -139,5 +140,6 @@ def as_policy(result: WitnessResult) -> py_trees.behaviour.Behaviour:
 
 
 def replay(scene: Scene, result: WitnessResult, goal: Sequence[Fact]) -> Outcome:
-    """Run the witness in ``scene`` as a policy runs, judged by ``goal``."""
-    return run_policy(lambda: as_policy(result), scene, goal=goal)
+    """Run the witness in ``scene`` as a policy runs, judged by ``goal`` (the simulator's
+    one judge of a run, :func:`~pytest_logicenv.sim.judge.judge`)."""
+    return judge(lambda: as_policy(result), scene_situation(scene, goal=goal))

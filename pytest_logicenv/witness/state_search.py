@@ -95,7 +95,8 @@ def search_in_stages(
     """The goal facts one more at a time, each stage from where the last one ended (the
     facts so far must still hold at its end): many small searches instead of one large
     one. ``None`` when a stage finds nothing (the caller then searches the whole)."""
-    began, world, done = clock(), start, ()
+    began, world = clock(), start
+    done: tuple[Call, ...] = ()
     states = 0
     for stage in range(1, len(goals) + 1):
         left = Limits(limits.max_steps - len(done), limits.max_ms - (clock() - began) * 1000)

@@ -24,8 +24,8 @@ WITNESS_FORMAT = "logicenv-witness/1"
 class Budget:
     """How far a search may go: calls in the witness, and milliseconds of searching."""
 
-    max_steps: int = 40
-    max_ms: float = 2000.0
+    max_steps: int = 60
+    max_ms: float = 10000.0
 
     def __post_init__(self) -> None:
         if self.max_steps < 1 or self.max_ms <= 0:

@@ -1,0 +1,74 @@
+"""Every scene of an entry proved solvable before it is used: its witness, or the error.
+
+After the scenes are built, :func:`prove` searches each one's witness
+(:func:`~pytest_logicenv.witness.find_witness`, within the run's budget). A scene without one
+is no valid environment: the entry is not written, and the error names, for each such scene,
+the leaf, the goal fact and what blocks it, and whose plan it is. The witnesses are written
+beside their scenes (``scenes/<trajectory>.witness.json``) and listed in the manifest with
+their digests, like every file of the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pytest_logicenv.cache import Entry, dumps
+from pytest_logicenv.errors import CacheError, NoWitnessError, SceneError
+from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.witness import Budget, WitnessResult, find_witness, witness_from_json
+
+#: The suffix of a scene's witness file, beside its ``.json``.
+WITNESS_SUFFIX = ".witness.json"
+
+
+def prove(
+    trajectories: Sequence[Trajectory],
+    scenes: Mapping[str, Scene],
+    budget: Budget,
+    source: str,
+) -> dict[str, WitnessResult]:
+    """Each scene's witness, by trajectory id; a :class:`NoWitnessError` when some scene has
+    none, naming ``source`` (the plan) and each blocked leaf and goal fact."""
+    results = {t.id: find_witness(scenes[t.id], t, budget) for t in trajectories}
+    failed = {tid: result for tid, result in results.items() if not result.solved}
+    if failed:
+        raise NoWitnessError(unsolvable(failed, source, budget), failed)
+    return results
+
+
+def unsolvable(failed: Mapping[str, WitnessResult], source: str, budget: Budget) -> str:
+    """The message of a :class:`NoWitnessError`: each scene's verdict and blockers, and the
+    fixes (the plan's goal facts, or a larger budget when the search ran out)."""
+    lines = [f"{source}: no sequence of actions does the task in {len(failed)} scene(s):"]
+    for tid, result in failed.items():
+        lines.append(f"  scene {tid}: {result.explain()}".replace("\n", "\n  "))
+    lines.append(
+        "  fix: change the goal facts of those leaves (or what the setting and realizations "
+        "make the scene hold) so that the simulator's actions can make them true"
+    )
+    if any(result.verdict != "impossible" for result in failed.values()):
+        lines.append(
+            f"  or give the search more room than {budget}: --logicenv-witness-steps=N, "
+            "--logicenv-witness-ms=MS (ini: logicenv_witness_steps, logicenv_witness_ms)"
+        )
+    return "\n".join(lines)
+
+
+def witness_file(stem: str, result: WitnessResult) -> dict[str, bytes]:
+    """A scene's witness file, by its path in the entry (``stem``: the scene's path without
+    ``.json``)."""
+    return {f"{stem}{WITNESS_SUFFIX}": dumps(result.to_json())}
+
+
+def read_witness(entry_root: Path, trajectory_id: str) -> WitnessResult | None:
+    """A scene's cached witness (``None`` for an entry made before witnesses were)."""
+    path = Entry(entry_root).scene_path(trajectory_id, WITNESS_SUFFIX)
+    if not path.is_file():
+        return None
+    data = Entry(entry_root).read_json(path, fix="regenerate the entry (--logicenv-regenerate)")
+    try:
+        return witness_from_json(data, str(path))
+    except SceneError as error:  # a malformed file: the entry's, not the test's
+        raise CacheError(str(error)) from None
