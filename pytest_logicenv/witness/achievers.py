@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from pytest_logicenv.logic.facts import Fact, evaluate, matches, references
 from pytest_logicenv.sim.actions import ACTIONS, ActionSpec
-from pytest_logicenv.sim.physics import CONTROLS, controlled_by, settle
+from pytest_logicenv.sim.physics import CONTROLS, SETTLINGS, controlled_by, settle
+from pytest_logicenv.sim.preconditions import Requirement
 from pytest_logicenv.sim.world import BASIN_TYPES, WATER_SOURCE_TYPES, WorldObject, WorldState
 from pytest_logicenv.witness.calls import Partial
 
@@ -32,8 +33,10 @@ class Achiever:
     running: bool = False
 
 
+#: The kinds of precondition (``Requirement.kind``) no action changes the answer of.
+STATIC = frozenset({"property", "accepts"})
 #: Whether facts no effect makes true are tried again with the water and heat running.
-RUN_SOURCES = False
+RUN_SOURCES = True
 #: Whether a state (a trial's copy) has what is looked for.
 Test = Callable[[WorldState], bool]
 
@@ -180,7 +183,10 @@ def best_binding(
     if not open_ports or not seen:
         return bound
     fixed = {port: world.objects[obj] for port, obj in bound.items()}
-    best = min(seen, key=lambda obj: _count(world, achiever.spec, {**fixed, open_ports[0]: obj}))
+    fitting = [o for o in seen if _fits(world, achiever.spec, {**fixed, open_ports[0]: o})]
+    if not fitting:
+        return bound
+    best = min(fitting, key=lambda o: _count(world, achiever.spec, {**fixed, open_ports[0]: o}))
     return {**bound, open_ports[0]: best.id}
 
 
@@ -204,11 +210,60 @@ def nearest_objects(world: WorldState, achiever: Achiever, seen: Sequence[WorldO
     bound = {port: world.objects[obj] for port, obj in achiever.bound}
     open_ports = [port for port in achiever.spec.ports if port not in bound]
     found = {obj.id for obj in bound.values()}
-    if open_ports and seen:
-        counts = {o.id: _count(world, achiever.spec, {**bound, open_ports[0]: o}) for o in seen}
+    fitting = [
+        o for o in seen if open_ports and _fits(world, achiever.spec, {**bound, open_ports[0]: o})
+    ]
+    if fitting:
+        counts = {o.id: _count(world, achiever.spec, {**bound, open_ports[0]: o}) for o in fitting}
         least = min(counts.values())
         found.update(obj for obj, count in counts.items() if count == least)
     return found
+
+
+def _fits(world: WorldState, spec: ActionSpec, bound: Mapping[str, WorldObject]) -> bool:
+    """Whether no rule that no action changes (a property the object lacks, a receptacle that
+    takes only other types, a state no action or physics gives it) rules ``bound`` out."""
+    partial = Partial(dict(bound))
+    for rule in spec.preconditions:
+        needs = rule.requires
+        if needs is None or needs.kind not in (*STATIC, "state"):
+            continue
+        try:
+            broken = rule.check(world, partial) is not None
+        except KeyError:
+            continue
+        if broken and (needs.kind in STATIC or not _can_become(world, bound[needs.port], needs)):
+            return False
+    return True
+
+
+def _can_become(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
+    """Whether some action's change (on ``obj``, with its rules that no action changes) or the
+    physics can give ``obj`` the state ``needs`` asks for (the action table's data)."""
+    for setting in SETTLINGS:
+        same = (setting.state, setting.value) == (needs.name, needs.value)
+        if same and (not setting.needs or obj.has(setting.needs)):
+            return True
+    for spec in ACTIONS.values():
+        for change in spec.changes:
+            if (change.kind, change.state, change.value) != ("state", needs.name, needs.value):
+                continue
+            if _static_ok(world, spec, {change.port: obj}):
+                return True
+    return False
+
+
+def _static_ok(world: WorldState, spec: ActionSpec, bound: Mapping[str, WorldObject]) -> bool:
+    partial = Partial(dict(bound))
+    for rule in spec.preconditions:
+        if rule.requires is None or rule.requires.kind not in STATIC:
+            continue
+        try:
+            if rule.check(world, partial) is not None:
+                return False
+        except KeyError:
+            continue
+    return True
 
 
 def _count(world: WorldState, spec: ActionSpec, bound: Mapping[str, WorldObject]) -> int:

@@ -174,6 +174,8 @@ def atoms(fact: Fact) -> tuple[Fact, ...]:
     match fact:
         case And(parts):
             return tuple(atom for part in parts for atom in atoms(part))
+        case State(ref, states) if len(states) > 1:
+            return tuple(State(ref, {name: value}) for name, value in states.items())
         case _:
             return (fact,)
 

@@ -90,7 +90,7 @@ def search_in_stages(
     goals: Sequence[Fact],
     limits: Limits,
     refused: Refused | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
 ) -> Searched | None:
     """The goal facts one more at a time, each stage from where the last one ended (the
     facts so far must still hold at its end): many small searches instead of one large
@@ -116,7 +116,7 @@ def search(
     goals: Sequence[Fact],
     limits: Limits,
     refused: Refused | None = None,
-    clock: Callable[[], float] = time.perf_counter,
+    clock: Callable[[], float] = time.process_time,
 ) -> Searched:
     """Weighted best-first search from ``start`` to a state where every fact of ``goals``
     holds. A state's calls on the objects relevant to the goal facts are tried at once; the
