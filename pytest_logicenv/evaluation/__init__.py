@@ -7,7 +7,8 @@ faulty ones in every scene and reports, per task and overall (the mean over ever
 * **PhyPR** per Table 1 dimension and on average: the share of scenes the independent checker
   passes (:mod:`pytest_logicenv.scenes.physics`);
 * **LogCov**: the share of decision paths covered, from facts evaluated on the scenes;
-* **SceVR**: the share of scenes where the correct policy passes (valid scenes);
+* **SceVR**: the share of scenes where the correct policy passes (valid scenes); W.SceVR the
+  share where the scene's witness passes (no correct policy needed);
 * **FauDR** per fault class and on average: a faulty policy is detected when it does not pass
   in some *valid* scene (the paper excludes invalid scenes, where every policy would fail);
 * **ST**: seconds to verify one policy over all the task's scenes (mean over its policies);
@@ -44,7 +45,8 @@ POLICIES_DIR), :mod:`~.faults` (SceVR, FauDR and what revealed each fault), :mod
 :mod:`~.type_stand_ins` and :mod:`~.best_cover` (judging scenes against a ground-truth plan
 they were not made from: its roles bound by their facts, the types accepted in place of
 others, JI against its best minimal cover), :mod:`~.eval_results` (what was measured) and
-:mod:`~.table` (it as text).
+:mod:`~.table` (it as text); :mod:`~.witness_validity` gives SceVR from the scenes' witnesses
+(W.SceVR), for a task without a correct policy.
 """
 
 from pytest_logicenv.evaluation.eval_results import METRIC_KEYS, Evaluation, TaskResult

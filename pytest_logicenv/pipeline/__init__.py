@@ -9,7 +9,8 @@ and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LL
 scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`), and
 :mod:`~pytest_logicenv.pipeline.generators` wires in the default designers and the LLM planner.
 A plan the model never got right is kept in its entry for a person to fix
-(:mod:`~.failed_plans`).
+(:mod:`~.failed_plans`). Every scene is proved solvable before it is used, its witness written
+beside it (:mod:`~.witnesses`).
 :mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of
 one) its situation, as the fixture judges it.
 """

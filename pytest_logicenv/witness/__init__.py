@@ -9,7 +9,7 @@ than a planning library, with the measurements).
 The API (what the pipeline, the evaluation and the LLM refinement round call)::
 
     from pytest_logicenv.witness import Budget, find_witness
-    result = find_witness(scene, trajectory, Budget(max_steps=40, max_ms=2000))
+    result = find_witness(scene, trajectory, Budget(max_steps=60, max_ms=10000))
     result.verdict     # "found", "impossible" (the state space was exhausted) or "budget"
     result.calls       # WitnessCall(action, arguments): GoTo(blanket), PickUp(blanket), ...
     result.explain()   # "a passing sequence: GoTo(blanket), ..." or why there is none
@@ -24,8 +24,11 @@ blanket, but blanket (0.9 x 0.1 x 0.6 m) is larger than basket (0.35 x 0.2 x 0.3
 The modules, one job each:
 
 * :mod:`.calls`: the calls a state allows, ground from the action table's preconditions;
-* :mod:`.estimate`: the goal-distance estimate that orders the search;
-* :mod:`.state_search`: weighted A* over world copies, bounded in steps, time and states;
+* :mod:`.achievers`: the calls whose effect (tried on a copy) makes a fact or a broken
+  precondition true;
+* :mod:`.estimate`: the goal-distance estimate that orders the search, from the achievers;
+* :mod:`.state_search`: weighted best-first search over world copies, the goal facts in
+  stages, bounded in steps, CPU time and states;
 * :mod:`.blockers`: what refused the calls on a goal fact's objects (the diagnosis);
 * :mod:`.verdict`: the result, its explanation and its JSON;
 * :mod:`.finding`: :func:`find_witness`, and the replay of a witness as a policy.
