@@ -10,6 +10,7 @@ no witness, counts as invalid.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witnesses import read_witness
@@ -27,5 +28,7 @@ def witness_scevr(cases: Sequence[Case], targets: Sequence[Situation | None]) ->
         witness = read_witness(case.entry_root, case.trajectory_id)
         if target is None or witness is None or not witness.solved:
             continue
-        valid += judge(as_policy(witness), target).kind == "pass"
+        # The witness names the scene's own objects (its ids and roles), which a ground truth's
+        # names need not include: no name check, the scene itself binds them.
+        valid += judge(as_policy(witness), replace(target, known=None)).kind == "pass"
     return 100.0 * valid / len(cases)
