@@ -16,7 +16,7 @@ from pytest_logicenv.llm.client import llm_from_env
 from pytest_logicenv.llm.planner import LLMPlanner, acceptance_violations
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.pipeline.environments import Builders, Mode, PlanSource
-from pytest_logicenv.pipeline.generators import default_scene_builder
+from pytest_logicenv.pipeline.scene_building import default_scene_builder
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.catalog.user_types import load_catalog, type_digests
 

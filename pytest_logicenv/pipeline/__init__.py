@@ -6,8 +6,9 @@ point; the plugin, the CLI and ``logicenv eval`` all call it.
 :mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh,
 :mod:`~pytest_logicenv.pipeline.plan_choice`, :mod:`~pytest_logicenv.pipeline.scene_building`
 and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LLM designer's
-scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`), and
-:mod:`~pytest_logicenv.pipeline.generators` wires in the default designers and the LLM planner.
+scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`; the procedural scene
+builder is ``scene_building.default_scene_builder``). What a pytest run configures (its LLM,
+catalog, planner and designer) is wired in by :mod:`pytest_logicenv.session.generators`.
 A plan the model never got right is kept in its entry for a person to fix
 (:mod:`~.failed_plans`). Every scene is proved solvable before it is used, its witness written
 beside it (:mod:`~.witnesses`).

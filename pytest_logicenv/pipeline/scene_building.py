@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytest_logicenv.errors import LayoutRejected, LogicEnvError, SceneError
 from pytest_logicenv.logic.plan import Plan
@@ -16,6 +17,7 @@ from pytest_logicenv.logic.trajectories import (
     select,
 )
 from pytest_logicenv.pipeline.task_request import Builders, SceneBuilder, TaskRequest
+from pytest_logicenv.scenes.realization import generate_scene
 from pytest_logicenv.scenes.scene_model import Scene
 
 #: Designs tried per trajectory before it counts as infeasible: a design that cannot be laid
@@ -135,3 +137,12 @@ def _unbuildable(request: TaskRequest, progress: _Progress, error: LogicEnvError
         f"no scene can be built for {', '.join(stuck)}: its facts cannot all hold in one "
         f"scene; fix them {where}. Every scene tried for it failed:\n{reasons}"
     )
+
+
+def default_scene_builder(catalog: Any = None) -> SceneBuilder:
+    """Procedural designer -> Z3 layout -> realization check, as one ``SceneBuilder``."""
+
+    def build(plan: Plan, trajectory: Trajectory, seed: int) -> Scene:
+        return generate_scene(plan, trajectory, seed=seed, catalog=catalog)
+
+    return build

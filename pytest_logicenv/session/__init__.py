@@ -21,6 +21,9 @@
   the LogCov report (:mod:`pytest_logicenv.report`) and the declared faults' verdicts.
 * :mod:`~pytest_logicenv.session.generation`: what the run selects generated, concurrently,
   once per task.
+* :mod:`~pytest_logicenv.session.generators`: the generators the run's configuration wires in
+  (its LLM and request slots, the catalog with the user's type file, the LLM planner and
+  scene designer).
 * :mod:`~pytest_logicenv.session.partial`: partial runs, the scenes the run selected out of
   each test's entry.
 * :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more, found,

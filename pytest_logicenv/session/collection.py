@@ -22,9 +22,22 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.errors import CacheRebuilt, LogicEnvError
+from pytest_logicenv.llm.planner import acceptance_violations
+from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
+from pytest_logicenv.pipeline.scene_building import default_scene_builder
+from pytest_logicenv.pipeline.task_request import Builders, entry_key_of
+from pytest_logicenv.scenes.catalog.user_types import type_digests
+from pytest_logicenv.session.generators import (
+    catalog_for,
+    planner_for,
+    scene_designer_for,
+    types_file,
+)
 from pytest_logicenv.session.marker import MarkerArgs, parse_marker
 from pytest_logicenv.session.settings import Settings, witness_budget
+from pytest_logicenv.sim.achievable import goal_violations
+from pytest_logicenv.witness.verdict import Budget
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
@@ -75,15 +88,6 @@ class CaseParam:
 
 def builders(config: pytest.Config, designer_name: str) -> Builders:
     """The pipeline's pluggable parts, with the plugin hooks' answers wired in."""
-    from pytest_logicenv.pipeline.generators import (
-        catalog_for,
-        default_scene_builder,
-        planner_for,
-        scene_designer_for,
-    )
-    from pytest_logicenv.pipeline.task_request import Builders
-    from pytest_logicenv.witness.verdict import Budget
-
     steps, ms = witness_budget(config)
     default = Budget()
     budget = Budget(steps or default.max_steps, float(ms) if ms else default.max_ms)
@@ -101,13 +105,9 @@ def builders(config: pytest.Config, designer_name: str) -> Builders:
         )
 
     def plan_checks(plan: Any, strategy: str) -> list[Any]:
-        from pytest_logicenv.llm.planner import acceptance_violations
-
         return acceptance_violations(plan, catalog=catalog, strategy=strategy)
 
     def goal_checks(plan: Any) -> list[Any]:
-        from pytest_logicenv.sim.achievable import goal_violations
-
         return goal_violations(plan, catalog)
 
     return Builders(
@@ -137,10 +137,6 @@ def marked(
 ) -> Marked | ErrorCase:
     """The marked function's checked marker and the request it makes, or why it has none
     (then the entry it uses cannot be known: see unused.py)."""
-    from pytest_logicenv.pipeline.generators import types_file
-    from pytest_logicenv.pipeline.task_request import entry_key_of
-    from pytest_logicenv.scenes.catalog.user_types import type_digests
-
     nodeid = metafunc.definition.nodeid
     marker = metafunc.definition.get_closest_marker("logic_env")
     assert marker is not None
@@ -165,8 +161,6 @@ def ready(
 ) -> list[CaseParam]:
     """A function's environments are ready: a rebuild said, one param each."""
     if environments.rebuilt is not None:
-        from pytest_logicenv.errors import CacheRebuilt
-
         entry = environments.entry.root.name
         warn(CacheRebuilt(f"cache entry {entry} was rebuilt: {environments.rebuilt}"))
     return [
@@ -181,8 +175,6 @@ def environments_now(
     """A marked function's environments: those the cache holds, or made now when no LLM is
     needed (a plan file, a cached plan to rebuild from: so ``-k`` sees its situations); ``None``
     when an LLM must make them, after the run's selection, for the selected tests only."""
-    from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
-
     rootdir = config.rootpath
     try:
         parts = builders(config, designer)  # a bad type file: this test's error

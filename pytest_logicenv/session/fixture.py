@@ -20,11 +20,19 @@ from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
+from pytest_logicenv.pipeline.entry_situation import case_situation
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.session.collection import ErrorCase, PendingCase
+from pytest_logicenv.session.generators import catalog_for
+from pytest_logicenv.session.marker import check_fault
+from pytest_logicenv.session.mutate import mutants_in_scene
+from pytest_logicenv.session.settings import SETTINGS
+from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
+from pytest_logicenv.sim.judge import judge, plan_names
 
 if TYPE_CHECKING:
     import pytest
@@ -49,8 +57,6 @@ MARKER_DEFAULT = _MarkerDefault()
 def known_names(entry_root: Path) -> frozenset[str]:
     """The names a policy of this entry's task may use though a scene lacks them
     (:func:`~pytest_logicenv.sim.judge.plan_names` of the entry's plan)."""
-    from pytest_logicenv.sim.judge import plan_names
-
     entry = Entry(entry_root)
     return plan_names(load_plan_of(entry, fix=f"regenerate {entry.root}"))
 
@@ -227,7 +233,7 @@ class LogicEnv:
         """``--logicenv-explore``: the run again in other scenes of this situation."""
         if self.exploration is None:
             return None
-        from pytest_logicenv.session.explore import explore
+        from pytest_logicenv.session.explore import explore  # Hypothesis: the explore extra
 
         key = f"{self._record.nodeid or self.trajectory_id}::{label}"
         return explore(self.exploration, situation, runnable, key=key)
@@ -236,17 +242,12 @@ class LogicEnv:
         """``--logicenv-mutate``: the policy's mutants in this scene, as the record's JSON."""
         if not self.mutate:
             return None
-        from pytest_logicenv.session.mutate import mutants_in_scene
-        from pytest_logicenv.sim.judge import judge
-
         label = policy_label(runnable, self.tree)
         return mutants_in_scene(runnable, self.plan, outcome, lambda p: judge(p, situation), label)
 
     def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
         if isinstance(expect_fault, _MarkerDefault):
             return self.expect_fault
-        from pytest_logicenv.session.marker import check_fault
-
         where = f"{self.function or 'logic_env'}: logic_env.run()"
         return check_fault(expect_fault, where)
 
@@ -262,8 +263,6 @@ class LogicEnv:
         """What a run in this environment is judged by (its scene, goal, answers, branches
         and known names, :func:`~pytest_logicenv.sim.judge.situation_of`); a damaged entry
         fails the test."""
-        from pytest_logicenv.pipeline.entry_situation import case_situation
-
         try:
             known = known_names(self.case.entry_root)
             ticks = max_ticks or self.max_ticks
@@ -272,8 +271,6 @@ class LogicEnv:
             _fail(f"this environment's cache entry is damaged: {error}")
 
     def _first_run(self, situation: Situation, runnable: Any) -> Outcome:
-        from pytest_logicenv.sim.judge import judge
-
         try:
             return judge(runnable, situation)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
@@ -286,8 +283,6 @@ class LogicEnv:
         modules = (*self.nodes, *nodes)
         if not (tree or modules):
             return policy
-        from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
-
         if isinstance(policy, XmlPolicy):
             if modules:
                 raise PolicyError(
@@ -321,9 +316,6 @@ class LogicEnv:
 def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
     """The ``logic_env`` fixture: the item's environment. At teardown the item's record joins
     its user properties, which carry it to the session's report (from xdist workers too)."""
-    from pytest_logicenv.session.collection import ErrorCase, PendingCase
-    from pytest_logicenv.session.settings import SETTINGS
-
     param = getattr(request, "param", None)
     if param is None:
         _fail(
@@ -365,8 +357,7 @@ def _exploration(settings: Settings, config: pytest.Config, seed: int) -> Explor
     examples = settings.explore
     if not examples:
         return None
-    from pytest_logicenv.pipeline.generators import catalog_for
-    from pytest_logicenv.session.explore import SAVED_DIR, Exploration
+    from pytest_logicenv.session.explore import SAVED_DIR, Exploration  # Hypothesis
 
     return Exploration(examples, seed, lambda: catalog_for(config), config.rootpath / SAVED_DIR)
 

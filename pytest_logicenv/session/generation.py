@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_logicenv.cache import LOCK_TIMEOUT_S, safe_file_name
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.pipeline.environments import prepare
 from pytest_logicenv.session.collection import (
     ERROR_ID,
     PENDING_ID,
@@ -158,8 +160,6 @@ def _generate_once(making: Making, parts: Builders, function: str) -> Environmen
     recorded already (by another test or worker), or a new one, recorded."""
     from filelock import FileLock, Timeout
 
-    from pytest_logicenv.cache import LOCK_TIMEOUT_S, safe_file_name
-
     if making.mode.strict:  # strict mode writes nothing of its own, failures included
         return _attempt(making, parts, function)
     cache_root, run_id = making.settings.cache_root, making.settings.run_id
@@ -183,8 +183,6 @@ def _generate_once(making: Making, parts: Builders, function: str) -> Environmen
 
 
 def _attempt(making: Making, parts: Builders, function: str) -> Environments | ErrorCase:
-    from pytest_logicenv.pipeline.environments import prepare
-
     task = making.pending[function]
     try:
         return prepare(

@@ -762,7 +762,7 @@ def test_a_designer_hook_replaces_the_scene_builder(pytester: pytest.Pytester) -
     make_project(pytester, CORRECT_TEST)
     pytester.makeconftest(
         """
-        from pytest_logicenv.pipeline.generators import default_scene_builder
+        from pytest_logicenv.pipeline.scene_building import default_scene_builder
 
         def pytest_logicenv_designer(config):
             build = default_scene_builder()

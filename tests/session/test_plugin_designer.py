@@ -142,7 +142,7 @@ def test_the_designer_hook_overrides_the_llm_designer(
     make_project(pytester, CORRECT_TEST)
     pytester.makeconftest(
         """
-        from pytest_logicenv.pipeline.generators import default_scene_builder
+        from pytest_logicenv.pipeline.scene_building import default_scene_builder
 
         def pytest_logicenv_designer(config):
             return default_scene_builder()

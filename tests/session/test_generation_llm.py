@@ -7,7 +7,7 @@ from fake_llm import MODEL, FakeLLMServer, answer, planner_script
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK
 
 from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
-from pytest_logicenv.pipeline.generators import planner_for, scene_designer_for
+from pytest_logicenv.session.generators import planner_for, scene_designer_for
 
 pytest_plugins = ["pytester"]
 
