@@ -52,7 +52,7 @@ BLANKET_PLAN = {
 # can tell.
 SIZED_DESIGNER = """
 from dataclasses import replace
-from pytest_logicenv.pipeline.generators import default_scene_builder
+from pytest_logicenv.pipeline.scene_building import default_scene_builder
 
 SIZES = {"Blanket": (0.9, 0.1, 0.6), "LaundryBasket": (0.35, 0.2, 0.3)}
 
