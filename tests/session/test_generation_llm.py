@@ -37,7 +37,10 @@ def test_the_ini_options_name_the_endpoint(
     assert len(exchanges) == 3
     system, first = (m["content"] for m in fake_llm.requests[0].messages)
     assert "AlarmClock, " in system  # the catalog's types, and the task's described
-    assert "- Milk: carried; can be filled, broken; usually in Fridge" in first
+    assert (
+        "- Milk (a bottle of milk, a liquid container (filled)): carried; can be filled, broken; "
+        "usually in Fridge" in first
+    )
 
 
 def test_the_environment_overrides_the_ini_model(
