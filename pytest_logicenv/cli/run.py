@@ -40,7 +40,7 @@ from pytest_logicenv.errors import FactError, PolicyError, SceneError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.logic.trajectories import trajectory_for
-from pytest_logicenv.pipeline.entry_situation import scene_file_situation
+from pytest_logicenv.pipeline.entry_situation import scene_file_situation, scene_file_witness
 from pytest_logicenv.sim.bt import load_bt_xml
 from pytest_logicenv.sim.judge import Situation, judge, plan_names, scene_situation, situation_of
 from pytest_logicenv.sim.policy_file import import_policy_file
@@ -104,12 +104,21 @@ def register(subparsers: Any) -> None:
 def run_command(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
     situations = _situations(args)
-    outcomes = [judge(policy, situation) for situation in situations]
+    outcomes = [
+        _with_witness(Path(path), judge(policy, situation))
+        for path, situation in zip(args.scenes, situations, strict=True)
+    ]
     if args.json:
         print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))
     else:
         _print(situations, outcomes)
     return 0 if all(o.ok for o in outcomes) else 1
+
+
+def _with_witness(path: Path, outcome: Outcome) -> Outcome:
+    """The outcome with the passing sequence of the scene's cache entry, as pytest shows it."""
+    sequence = scene_file_witness(path)
+    return outcome if sequence is None else replace(outcome, witness=sequence)
 
 
 def _print(situations: Sequence[Situation], outcomes: Sequence[Outcome]) -> None:

@@ -16,6 +16,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import trajectory_for
 from pytest_logicenv.pipeline.cached import case_from_record, load_plan_of
 from pytest_logicenv.pipeline.task_request import Case
+from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
 
@@ -55,6 +56,17 @@ def scene_file_situation(scene_path: Path, scene: Scene) -> Situation | None:
     fix = f"delete {entry.root} and run pytest again to regenerate it"
     case = _case_of(entry, scene_path, fix)
     return case_situation(case, load_plan_of(entry, fix=fix), scene)
+
+
+def scene_file_witness(scene_path: Path) -> str | None:
+    """The passing sequence its entry's witness gives a scene file of a cache entry, as the
+    fixture shows it (``None``: no entry, or no solved witness)."""
+    entry = entry_of(scene_path)
+    if entry is None:
+        return None
+    fix = f"delete {entry.root} and run pytest again to regenerate it"
+    found = read_witness(entry.root, _case_of(entry, scene_path, fix).trajectory_id)
+    return found.sequence if found is not None and found.solved else None
 
 
 def _case_of(entry: Entry, scene_path: Path, fix: str) -> Case:
