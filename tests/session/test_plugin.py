@@ -47,9 +47,11 @@ def test_one_item_per_environment_with_readable_ids_and_a_coverage_table(
         "window=no-light=no.house.json",
         "window=no-light=no.json",
         "window=no-light=no.svg",
+        "window=no-light=no.witness.json",
         "window=yes-light=yes.house.json",
         "window=yes-light=yes.json",
         "window=yes-light=yes.svg",
+        "window=yes-light=yes.witness.json",
     ]
 
 

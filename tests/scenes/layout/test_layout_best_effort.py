@@ -418,7 +418,7 @@ def test_a_room_too_full_for_the_designers_furniture_leaves_it_out_and_records_i
 ) -> None:
     _slab_project(pytester, 14)
     pytester.runpytest().assert_outcomes(passed=2)
-    for path in sorted(pytester.path.glob("cache/*/scenes/window=*.json")):
+    for path in sorted(pytester.path.glob("cache/*/scenes/window=*[!s].json")):
         if path.stem.endswith(".house"):
             continue
         provenance = json.loads(path.read_text())["provenance"]
