@@ -91,7 +91,7 @@ def catalog_for(config: pytest.Config) -> Catalog:
     catalog: Catalog = hooked
     if path is not None:
         added = read_type_file(path, catalog)
-        catalog = extend_catalog(catalog, added.specs, added.synonyms)
+        catalog = extend_catalog(catalog, added.specs, added.synonyms, added.extensions)
     hidden = sorted(set(catalog.types) - set(shared.types))
     if hidden and not config.stash.get(_HOOK_WARNED, False):
         config.stash[_HOOK_WARNED] = True

@@ -41,6 +41,7 @@ from typing import Any
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
+from pytest_logicenv.scenes.catalog.extensions import TypeExtension, with_extensions
 from pytest_logicenv.scenes.catalog.metadata import databases_dir, thor_types
 from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec, part_attrs, part_types
 from pytest_logicenv.scenes.catalog.properties import (
@@ -133,17 +134,22 @@ def build_catalog(db: Databases, custom: Iterable[CustomSpec]) -> Catalog:
 
 
 def extend_catalog(
-    catalog: Catalog, specs: Iterable[CustomSpec], synonyms: Mapping[str, str] | None = None
+    catalog: Catalog,
+    specs: Iterable[CustomSpec],
+    synonyms: Mapping[str, str] | None = None,
+    extensions: Iterable[TypeExtension] = (),
 ) -> Catalog:
-    """``catalog`` with more custom types (a user's type file), their parts and synonyms."""
-    specs = list(specs)
-    types = dict(catalog.types)
+    """``catalog`` with more custom types (a user's type file), their parts and synonyms,
+    and what the file adds to types the catalog has (``extensions``)."""
+    specs, extensions = list(specs), list(extensions)
+    types = with_extensions(catalog.types, extensions)
     for spec in specs:
         types[spec.name] = _custom_type(spec, types)
     parts = dict(catalog.parts)
     parts.update({spec.name: spec.parts for spec in specs if spec.parts})
     words = {**catalog.synonyms, **(synonyms or {})}
     words.update({word: spec.name for spec in specs for word in spec.synonyms})
+    words.update({word: ext.name for ext in extensions for word in ext.synonyms})
     extended = dataclasses.replace(catalog, types=types, synonyms=words)
     return with_parts(extended, parts)
 

@@ -32,11 +32,8 @@ def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
     """One line: ``Name (custom): properties; parts: ...; rooms: ...; ...``, the properties
     under AI2-THOR's names (ours where AI2-THOR has none), ``(ours)`` after each we add."""
     flag = " (custom)" if obj_type.custom else ""
-    props = [
-        f"{THOR_NAME.get(p, p)} (ours)" if p in obj_type.extensions else THOR_NAME.get(p, p)
-        for p in obj_type.properties
-        if p != "wall_mounted"
-    ]
+    shown = [p for p in obj_type.properties if p != "wall_mounted"]
+    props = [THOR_NAME.get(p, p) + _whose(obj_type, p) for p in shown]
     bits = [", ".join(props) or "no properties"]
     if obj_type.parts:
         bits.append("parts: " + ", ".join(_part_text(p) for p in obj_type.parts))
@@ -61,10 +58,11 @@ def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
         "custom": obj_type.custom,
         "description": obj_type.description,
         "properties": {
-            p: THOR_NAME.get(p, "") if p not in obj_type.extensions else ""
+            p: THOR_NAME.get(p, "") if p not in (*obj_type.extensions, *obj_type.added) else ""
             for p in obj_type.properties
         },
         "extensions": list(obj_type.extensions),
+        "added_by_type_file": list(obj_type.added),
         "parts": [
             {
                 "type": p.type,
@@ -96,6 +94,13 @@ def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
         "exports_as": _exports_as(obj_type),
         "synonyms": sorted(w for w, t in catalog.synonyms.items() if t == obj_type.name),
     }
+
+
+def _whose(obj_type: ObjectType, prop: str) -> str:
+    """Who adds ``prop`` to AI2-THOR's type: the user's type file, or we."""
+    if prop in obj_type.added:
+        return " (your type file)"
+    return " (ours)" if prop in obj_type.extensions else ""
 
 
 def _part_text(part: PartSpec) -> str:

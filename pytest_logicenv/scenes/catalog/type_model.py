@@ -81,6 +81,8 @@ class ObjectType:
     description: str = ""
     #: The properties we add to AI2-THOR's (listed in ``properties`` too).
     extensions: tuple[str, ...] = ()
+    #: The properties a user's type file adds to it (``catalog.extensions``).
+    added: tuple[str, ...] = ()
     #: ProcTHOR's room weights (``placement-annotations.json``: 1 sometimes, 2 often).
     room_weights: Mapping[str, int] = field(default_factory=dict)
     #: The share of AI2-THOR's iTHOR scenes of each room type that hold one.

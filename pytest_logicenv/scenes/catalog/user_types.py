@@ -57,6 +57,7 @@ from typing import Any
 
 from pytest_logicenv.errors import SceneError, TypeFileError, Violation
 from pytest_logicenv.scenes.catalog.custom import CustomSpec
+from pytest_logicenv.scenes.catalog.extensions import EXTENSION_KEYS, TypeExtension
 from pytest_logicenv.scenes.catalog.loading import default_catalog, extend_catalog
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import PRIMARY_PROPERTIES, STATE_PROPERTY
@@ -91,11 +92,12 @@ SPOTS = ("corner", "edge", "middle")
 
 @dataclass(frozen=True)
 class TypeFile:
-    """What a type file adds: its types and its synonyms."""
+    """What a type file adds: its types, its synonyms and what it adds to known types."""
 
     path: Path
     specs: tuple[CustomSpec, ...]
     synonyms: Mapping[str, str] = field(default_factory=dict)
+    extensions: tuple[TypeExtension, ...] = ()
 
 
 def load_catalog(types_file: Path | str | None = None) -> Catalog:
@@ -118,7 +120,7 @@ def load_catalog(types_file: Path | str | None = None) -> Catalog:
 def _extended(path: str, _mtime: int, _size: int) -> Catalog:
     base = default_catalog()
     types = read_type_file(Path(path), base)
-    return extend_catalog(base, types.specs, types.synonyms)
+    return extend_catalog(base, types.specs, types.synonyms, types.extensions)
 
 
 def type_digests(types_file: Path | str | None) -> tuple[tuple[str, str], ...]:
@@ -152,7 +154,7 @@ def read_type_file(path: Path, base: Catalog) -> TypeFile:
     if reader.problems:  # in the file's order
         problems = sorted(reader.problems, key=lambda v: int(v.location.split()[1]))
         raise TypeFileError(str(path), problems)
-    return TypeFile(path, specs, synonyms)
+    return TypeFile(path, specs, synonyms, tuple(reader.extensions))
 
 
 # --------------------------------------------------------------------------- parsing
@@ -216,6 +218,7 @@ class _Reader:
         self.base = base
         self.problems: list[Violation] = []
         self.names: set[str] = set()
+        self.extensions: list[TypeExtension] = []
 
     def problem(self, type_name: str, key: str, message: str) -> None:
         where = f"{type_name}.{key}" if key else type_name
@@ -258,8 +261,8 @@ class _Reader:
             fixed = "".join(w.capitalize() for w in re.findall(r"[A-Za-z0-9]+", name)) or "Name"
             self.problem(name, "", f"a type name is one capitalized word, e.g. {fixed!r}")
         elif self.base.has(name):
-            whose = "ours" if self.base.type(name).custom else "AI2-THOR's"
-            self.problem(name, "", f"{name} is already a type ({whose}); use it, or rename yours")
+            self.extension(name, raw)
+            return None
         if not isinstance(raw, Mapping):
             self.problem(name, "", "a type is an object of keys such as properties and size")
             return None
@@ -286,6 +289,55 @@ class _Reader:
             description=str(raw.get("description", "")),
         )
         return spec if len(self.problems) == before else None
+
+    def extension(self, name: str, raw: Any) -> None:
+        """An entry named after a known type: what it adds to that type."""
+        before = len(self.problems)
+        whose = "ours" if self.base.type(name).custom else "AI2-THOR's"
+        if not isinstance(raw, Mapping):
+            self.problem(name, "", f"{name} is {whose}; add to it with keys such as properties")
+            return
+        for key in set(raw) - set(EXTENSION_KEYS):
+            self.problem(
+                name,
+                str(key),
+                f"{name} is a type already ({whose}): a type file may add "
+                f"{', '.join(EXTENSION_KEYS)} to it, not {key!r}; to change its {key}, define "
+                "a type of your own under another name",
+            )
+        known = self.base.type(name)
+        properties = self.added_properties(name, raw.get("properties", []))
+        extension = TypeExtension(
+            name=name,
+            properties=properties,
+            states=self.states(name, raw.get("states", {}), (*known.properties, *properties)),
+            attrs=self.attrs(name, raw.get("attrs", {})),
+            rooms=self.rooms(name, raw.get("rooms", [])),
+            parents=self.parents(name, raw.get("parents", {})),
+            synonyms=tuple(str(w).lower() for w in self.strings(name, "synonyms", raw)),
+            description=str(raw.get("description", "")),
+        )
+        if len(self.problems) == before:
+            self.extensions.append(extension)
+
+    def added_properties(self, name: str, raw: Any) -> tuple[str, ...]:
+        if not _string_list(raw):
+            self.problem(name, "properties", 'list the properties it adds, e.g. ["toggleable"]')
+            return ()
+        for prop in raw:
+            if prop not in PROPERTIES:
+                close = difflib.get_close_matches(prop, PROPERTIES, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else "logicenv types lists them"
+                self.problem(name, "properties", f"unknown property {prop!r}; {hint}")
+        primary = [p for p in raw if p in PRIMARY_PROPERTIES]
+        if len(primary) > 1:
+            self.problem(
+                name,
+                "properties",
+                f"at most one of {', '.join(PRIMARY_PROPERTIES)} (it replaces how a {name} "
+                f"moves); it has {', '.join(primary)}",
+            )
+        return tuple(dict.fromkeys(raw))
 
     def properties(self, name: str, raw: Any) -> tuple[str, ...]:
         if not _string_list(raw):

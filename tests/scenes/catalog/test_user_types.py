@@ -111,7 +111,10 @@ def test_every_problem_is_named_with_its_line_and_fix(tmp_path: Path) -> None:
         in text
     )
     assert "line 7 (Trophy.colour): unknown key 'colour'" in text
-    assert "line 9 (Sofa): Sofa is already a type (AI2-THOR's); use it, or rename yours" in text
+    assert (
+        "line 9 (Sofa.size): Sofa is a type already (AI2-THOR's): a type file may add "
+        "properties, states, attrs, rooms, parents, synonyms, description to it, not 'size'"
+    ) in text
     assert "line 10 (game console): a type name is one capitalized word, e.g. 'GameConsole'" in text
     assert "(game console.properties): say how it moves with exactly one of pickupable" in text
 
@@ -258,3 +261,121 @@ def test_toml_on_python_3_10_says_to_write_json(
     monkeypatch.setattr(sys, "version_info", (3, 10, 14, "final", 0))
     with pytest.raises(TypeFileError, match=r"TOML type files need Python 3.11 or later"):
         load_catalog(path)
+
+
+# --------------------------------------------------------------------------- adding to a type
+
+ALARM_JSON = {
+    "types": {
+        "AlarmClock": {
+            "properties": ["toggleable"],
+            "states": {"toggled": True},
+            "synonyms": ["alarm"],
+        },
+        "HousePlant": {"properties": ["pickupable"]},
+    }
+}
+
+
+def test_an_entry_named_after_a_known_type_adds_to_it(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(json.dumps(ALARM_JSON))
+    catalog = load_catalog(path)
+    clock, plant = catalog.type("AlarmClock"), catalog.type("HousePlant")
+    assert not default_catalog().type("AlarmClock").has("toggleable")
+    assert clock.has("toggleable")
+    assert clock.states == {"toggled": True}
+    assert not clock.custom
+    assert clock.exportable
+    assert catalog.resolve("alarm").type == "AlarmClock"
+    assert plant.has("pickupable")
+    assert not plant.has("moveable")
+    assert dict(type_digests(path)).keys() == {"AlarmClock", "HousePlant"}
+
+
+def test_logicenv_types_shows_what_the_type_file_adds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "types.json"
+    path.write_text(json.dumps(ALARM_JSON))
+    assert main(["types", "AlarmClock", "--types", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "AlarmClock: pickupable, toggleable (your type file); "
+    )
+    assert main(["types", "AlarmClock", "--types", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["types"][0]["added_by_type_file"] == ["toggleable"]
+
+
+def test_an_addition_that_changes_a_known_types_body_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "types.json"
+    bad = {"types": {"AlarmClock": {"properties": ["togglable"], "states": {"open": True}}}}
+    path.write_text(json.dumps(bad))
+    with pytest.raises(TypeFileError) as caught:
+        load_catalog(path)
+    text = str(caught.value)
+    assert "unknown property 'togglable'; did you mean 'toggleable'?" in text
+    assert "an AlarmClock cannot be open: add 'openable' to its properties" in text
+
+
+ALARM_PLAN = {
+    "format": "logicenv-plan/1",
+    "task": "In the bedroom: switch the alarm clock off if it is ringing.",
+    "rooms": ["Bedroom"],
+    "setting": [{"exists": "AlarmClock", "as": "alarm"}],
+    "subtasks": [
+        {
+            "name": "alarm",
+            "factors": [
+                {
+                    "id": "ringing",
+                    "question": "Is the alarm ringing?",
+                    "domain": ["yes", "no"],
+                    "answers": {"yes": "YES", "no": "NO"},
+                    "realization": {
+                        "yes": [{"state": "alarm", "toggled": True}],
+                        "no": [{"state": "alarm", "toggled": False}],
+                    },
+                }
+            ],
+            "tree": {
+                "query": "ringing",
+                "branches": {
+                    "yes": {
+                        "action": "Switch it off.",
+                        "goal": [{"state": "alarm", "toggled": False}],
+                    },
+                    "no": {"action": "Do nothing.", "goal": []},
+                },
+            },
+        }
+    ],
+}
+ALARM_TEST = """
+import pytest
+from pytest_logicenv.sim.controls import sequence, when
+from pytest_logicenv.sim.leaves import GoTo, IsToggledOn, ToggleOff
+
+TASK = "In the bedroom: switch the alarm clock off if it is ringing."
+
+def correct():
+    return when("A", IsToggledOn("alarm"), sequence("S", GoTo("alarm"), ToggleOff("alarm")))
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_alarm(logic_env):
+    logic_env.run(correct()).assert_ok()
+"""
+
+
+def test_the_plugin_runs_a_task_on_a_type_the_type_file_extends(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makefile(".json", plan=json.dumps(ALARM_PLAN))
+    pytester.makepyfile(test_alarm=ALARM_TEST)
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\n")
+    result = pytester.runpytest()  # AI2-THOR's alarm clocks do not toggle
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*an AlarmClock cannot be toggled (it is not toggleable)*"])
+    pytester.makefile(".json", types=json.dumps(ALARM_JSON))
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\nlogicenv_types = types.json\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2)
