@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytest_logicenv.cli.inifile import ini_option
 from pytest_logicenv.llm.config import ini_defaults
+from pytest_logicenv.logic.plan import plan_type_file
 from pytest_logicenv.scenes.catalog.user_types import TYPES_INI, load_catalog
 
 if TYPE_CHECKING:
@@ -41,9 +42,10 @@ def types_path(args: argparse.Namespace) -> Path | None:
     return None if found is None else found[1] / found[0]
 
 
-def catalog_of(args: argparse.Namespace) -> Catalog:
-    """The catalog a command works with: the default one and the user's types."""
-    return load_catalog(types_path(args))
+def catalog_of(args: argparse.Namespace, plan: str | Path | None = None) -> Catalog:
+    """The catalog a command works with: the default one and the user's types, and those of
+    the type file the ``plan`` it reads names."""
+    return load_catalog(types_path(args), plan_type_file(plan))
 
 
 def ci_forbids_llm(allowed: bool) -> bool:

@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
 def _load(args: argparse.Namespace) -> Plan:
     """The plan, checked as the plugin checks it: object types must be the catalog's (and the
     user's type file's)."""
-    known = frozenset(catalog_of(args).types)
+    known = frozenset(catalog_of(args, args.plan).types)
     return validate_plan(load_plan(args.plan), args.plan, known_types=known)
 
 

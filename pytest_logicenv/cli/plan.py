@@ -167,7 +167,8 @@ def _check(args: argparse.Namespace) -> int:
     except PlanError as error:  # a plan that does not even read: its problems, as found
         violations = list(error.violations)
     else:
-        violations = acceptance_violations(plan, catalog=catalog_of(args), strategy=args.strategy)
+        catalog = catalog_of(args, args.check)
+        violations = acceptance_violations(plan, catalog=catalog, strategy=args.strategy)
     for violation in violations:
         print(f"  {violation}")
     count = len(violations)

@@ -66,9 +66,9 @@ def plan_at_hand(request: TaskRequest, where: Where) -> ChosenPlan | None:
 def _completed(chosen: ChosenPlan, request: TaskRequest) -> ChosenPlan:
     plan = chosen.plan
     if request.rooms:
-        plan = Plan(plan.task, plan.subtasks, plan.setting, request.rooms)
+        plan = replace(plan, rooms=request.rooms)
     if not plan.task:
-        plan = Plan(request.task, plan.subtasks, plan.setting, plan.rooms)
+        plan = replace(plan, task=request.task)
     return replace(chosen, plan=plan)
 
 

@@ -24,6 +24,7 @@ import pytest
 
 from pytest_logicenv.errors import CacheRebuilt, LogicEnvError
 from pytest_logicenv.llm.planner import acceptance_violations
+from pytest_logicenv.logic.plan import plan_type_file
 from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
 from pytest_logicenv.pipeline.scene_building import default_scene_builder
 from pytest_logicenv.pipeline.task_request import Builders, entry_key_of
@@ -86,13 +87,14 @@ class CaseParam:
     seed: int = 0  # the marker's, which --logicenv-explore draws with
 
 
-def builders(config: pytest.Config, designer_name: str) -> Builders:
-    """The pipeline's pluggable parts, with the plugin hooks' answers wired in."""
+def builders(config: pytest.Config, designer_name: str, plan_types: Path | None = None) -> Builders:
+    """The pipeline's pluggable parts, with the plugin hooks' answers wired in; the catalog
+    has the type file the plan names too (``plan_types``)."""
     steps, ms = witness_budget(config)
     default = Budget()
     budget = Budget(steps or default.max_steps, float(ms) if ms else default.max_ms)
     designer = config.hook.pytest_logicenv_designer(config=config)
-    catalog = catalog_for(config)  # the hook's or the default, with the user's type file
+    catalog = catalog_for(config, plan_types)  # the hook's or ours, with the user's types
     scene_builder = designer or default_scene_builder(catalog)
     asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
 
@@ -142,7 +144,7 @@ def marked(
     assert marker is not None
     try:
         args = parse_marker(marker, metafunc.definition.path, nodeid, config.rootpath)
-        types = type_digests(types_file(config))
+        types = type_digests(types_file(config), plan_type_file(args.request.plan_file))
     except LogicEnvError as error:
         return ErrorCase(str(error))
     request = replace(args.request, designer=settings.designer, types=types)
@@ -177,7 +179,8 @@ def environments_now(
     when an LLM must make them, after the run's selection, for the selected tests only."""
     rootdir = config.rootpath
     try:
-        parts = builders(config, designer)  # a bad type file: this test's error
+        plan_types = plan_type_file(found.request.plan_file)
+        parts = builders(config, designer, plan_types)  # a bad type file: this test's error
         environments = peek(found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir)
         if environments is None and needs_llm(found.request, cache, mode, parts, rootdir=rootdir):
             return None

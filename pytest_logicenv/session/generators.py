@@ -79,17 +79,18 @@ def types_file(config: pytest.Config) -> Path | None:
 _HOOK_WARNED = pytest.StashKey[bool]()
 
 
-def catalog_for(config: pytest.Config) -> Catalog:
+def catalog_for(config: pytest.Config, plan_types: Path | None = None) -> Catalog:
     """The catalog of this run: the ``pytest_logicenv_catalog`` hook's (else the default),
-    with the user's type file. Types only the hook adds get a warning, once: ``logicenv``
-    commands cannot see them (they read the type file), so plans using them fail there."""
-    path = types_file(config)
-    shared = load_catalog(path)  # what the CLI sees; checks the type file
+    with the user's type file, and the one a plan names (``plan_types``). Types only the
+    hook adds get a warning, once: ``logicenv`` commands cannot see them (they read the type
+    file), so plans using them fail there."""
+    paths = [p for p in (types_file(config), plan_types) if p is not None]
+    shared = load_catalog(*paths)  # what the CLI sees; checks the type files
     hooked = config.hook.pytest_logicenv_catalog(config=config)
     if hooked is None:
         return shared
     catalog: Catalog = hooked
-    if path is not None:
+    for path in paths:
         added = read_type_file(path, catalog)
         catalog = extend_catalog(catalog, added.specs, added.synonyms, added.extensions)
     hidden = sorted(set(catalog.types) - set(shared.types))

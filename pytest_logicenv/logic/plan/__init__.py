@@ -28,7 +28,7 @@ The modules (this package re-exports their public names; import from here): :mod
 :mod:`.problems` (collecting a document's shape problems).
 """
 
-from pytest_logicenv.logic.plan.documents import load_plan, plan_from_document
+from pytest_logicenv.logic.plan.documents import load_plan, plan_from_document, plan_type_file
 from pytest_logicenv.logic.plan.names import answer_value, question_name, slug
 from pytest_logicenv.logic.plan.paper import plan_from_paper
 from pytest_logicenv.logic.plan.plan_json import (
@@ -66,6 +66,7 @@ __all__ = [
     "plan_from_json",
     "plan_from_paper",
     "plan_to_json",
+    "plan_type_file",
     "question_name",
     "slug",
     "type_names",

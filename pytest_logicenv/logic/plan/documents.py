@@ -52,6 +52,18 @@ def load_plan(path: str | FilePath) -> Plan:
     return plan_from_document(_read_json(path), str(path))
 
 
+def plan_type_file(path: str | FilePath | None) -> FilePath | None:
+    """The type file the plan at ``path`` names (its ``types``, relative to the plan file), or
+    ``None``: no plan, none named, or a plan that cannot be read (reading it says why)."""
+    if path is None:
+        return None
+    try:
+        plan = load_plan(path)
+    except PlanError:
+        return None
+    return FilePath(path).parent / plan.types if plan.types else None
+
+
 def _read_json(path: FilePath) -> Any:
     def fail(reason: str) -> PlanError:
         return PlanError(str(path), [Violation("syntax", "file", reason.split(": ", 1)[-1])])

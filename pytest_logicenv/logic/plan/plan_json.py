@@ -34,7 +34,7 @@ PLAN_FORMAT = "logicenv-plan/1"
 #: The keys each part of the document may have. Besides them, comments are welcome: keys
 #: starting with ``_`` and those of :data:`COMMENT_KEYS`.
 KEYS = {
-    "plan": ("format", "task", "rooms", "setting", "subtasks", "decomposition"),
+    "plan": ("format", "task", "rooms", "types", "setting", "subtasks", "decomposition"),
     "subtask": ("name", "factors", "tree"),
     "factor": ("id", "question", "domain", "answers", "realization"),
     "query": ("query", "branches"),
@@ -75,13 +75,12 @@ def _subtask_json(subtask: Subtask) -> dict[str, Any]:
 
 def plan_to_json(plan: Plan) -> dict[str, Any]:
     """Our JSON form of a plan (``plan_from_json`` reads it back to an equal plan)."""
-    return {
-        "format": PLAN_FORMAT,
-        "task": plan.task,
-        "rooms": list(plan.rooms),
-        "setting": _facts_json(plan.setting),
-        "subtasks": [_subtask_json(subtask) for subtask in plan.subtasks],
-    }
+    document: dict[str, Any] = {"format": PLAN_FORMAT, "task": plan.task, "rooms": list(plan.rooms)}
+    if plan.types:  # left out without one: existing plans keep their text
+        document["types"] = plan.types
+    document["setting"] = _facts_json(plan.setting)
+    document["subtasks"] = [_subtask_json(subtask) for subtask in plan.subtasks]
+    return document
 
 
 def dump_plan(plan: Plan) -> str:
@@ -227,6 +226,12 @@ class _Reader(Problems):
             return ()
         return tuple(rooms)
 
+    def types(self, value: Any) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail("types", f"the type file is a path (e.g. 'types.toml'), got {shown(value)}")
+            return ""
+        return value
+
     def task(self, value: Any) -> str:
         if not isinstance(value, str):
             self.fail("task", f"the task description must be a string, got {shown(value)}")
@@ -250,6 +255,7 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
         subtasks=tuple(subtask for subtask in subtasks if subtask is not None),
         setting=reader.facts(data.get("setting"), "setting"),
         rooms=rooms,
+        types=reader.types(data["types"]) if "types" in data else "",
     )
     if reader.violations:
         raise PlanError(source, reader.violations)

@@ -91,6 +91,8 @@ class Plan:
     subtasks: tuple[Subtask, ...]
     setting: tuple[Fact, ...] = ()
     rooms: tuple[str, ...] = ()
+    #: The type file the plan's facts need, relative to the plan file ("" for none).
+    types: str = ""
 
     @property
     def factors(self) -> tuple[Factor, ...]:

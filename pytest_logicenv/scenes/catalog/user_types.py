@@ -100,34 +100,44 @@ class TypeFile:
     extensions: tuple[TypeExtension, ...] = ()
 
 
-def load_catalog(types_file: Path | str | None = None) -> Catalog:
-    """The default catalog, with the types of ``types_file`` when one is given (read again
-    when the file changes)."""
-    if types_file is None or str(types_file) == "":
-        return default_catalog()
-    path = Path(types_file)
+def load_catalog(*types_files: Path | str | None) -> Catalog:
+    """The default catalog, with the types of each type file given (the run's, then a
+    plan's: a later file may add to an earlier one's types), read again when one changes."""
+    files = tuple(dict.fromkeys(_stamp(Path(f)) for f in types_files if f is not None and str(f)))
+    return _extended(files) if files else default_catalog()
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
     try:
         stat = path.stat()
     except OSError:
-        raise TypeFileError(
-            str(path),
-            [Violation("types", "file", "no such type file; check the path in logicenv_types")],
-        ) from None
-    return _extended(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        missing = "no such type file; check the path in logicenv_types (or the plan's types)"
+        raise TypeFileError(str(path), [Violation("types", "file", missing)]) from None
+    return str(path.resolve()), stat.st_mtime_ns, stat.st_size
 
 
 @lru_cache(maxsize=8)
-def _extended(path: str, _mtime: int, _size: int) -> Catalog:
-    base = default_catalog()
-    types = read_type_file(Path(path), base)
-    return extend_catalog(base, types.specs, types.synonyms, types.extensions)
+def _extended(files: tuple[tuple[str, int, int], ...]) -> Catalog:
+    catalog = default_catalog()
+    for path, _mtime, _size in files:
+        types = read_type_file(Path(path), catalog)
+        catalog = extend_catalog(catalog, types.specs, types.synonyms, types.extensions)
+    return catalog
 
 
-def type_digests(types_file: Path | str | None) -> tuple[tuple[str, str], ...]:
-    """Each type the file defines, with a short digest of its definition (none without a
-    file, or for one that cannot be read: :func:`load_catalog` says what is wrong). A cache
-    entry records the digests of the types its plan uses, so that editing one type, or
-    adding another, changes only the entries that use it (``pipeline.cached``)."""
+def type_digests(*types_files: Path | str | None) -> tuple[tuple[str, str], ...]:
+    """Each type the files define or add to, with a short digest of its definitions (none
+    without a file, or for one that cannot be read: :func:`load_catalog` says what is
+    wrong). A cache entry records the digests of the types its plan uses, so that editing
+    one type, or adding another, changes only the entries that use it (``pipeline.cached``)."""
+    found: dict[str, list[str]] = {}
+    for types_file in types_files:
+        for name, digest in _file_digests(types_file):
+            found.setdefault(name, []).append(digest)
+    return tuple(sorted((name, "+".join(digests)) for name, digests in found.items()))
+
+
+def _file_digests(types_file: Path | str | None) -> tuple[tuple[str, str], ...]:
     if types_file is None or str(types_file) == "":
         return ()
     try:

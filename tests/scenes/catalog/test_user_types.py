@@ -379,3 +379,45 @@ def test_the_plugin_runs_a_task_on_a_type_the_type_file_extends(
     pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\nlogicenv_types = types.json\n")
     result = pytester.runpytest()
     result.assert_outcomes(passed=2)
+
+
+# --------------------------------------------------------------------------- a plan's type file
+
+
+def test_a_plan_names_the_type_file_it_needs(pytester: pytest.Pytester) -> None:
+    plan = {**ALARM_PLAN, "types": "needs/alarm.json"}
+    pytester.makefile(".json", plan=json.dumps(plan))
+    pytester.makepyfile(test_alarm=ALARM_TEST)
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\n")
+    result = pytester.runpytest()  # the file is not there yet
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*needs/alarm.json: 1 problem*", "*no such type file*"])
+    pytester.mkdir("needs").joinpath("alarm.json").write_text(json.dumps(ALARM_JSON))
+    pytester.runpytest().assert_outcomes(passed=2)
+    assert main(["plan", "--check", "plan.json"]) == 0  # the CLI reads the plan's file too
+    (pytester.path / "plan.json").write_text(json.dumps(ALARM_PLAN))  # names none
+    assert main(["plan", "--check", "plan.json"]) == 1
+
+
+def test_eval_reads_the_type_file_each_tasks_plan_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for folder in ("tasks", "plans", "policies", "a", "b"):
+        (tmp_path / folder).mkdir()
+    policy = ALARM_TEST.split("@pytest.mark")[0] + "POLICIES = {'correct': correct}\n"
+    for task, types in (("alarm", "../a/types.json"), ("clock", "../b/types.json")):
+        (tmp_path / "tasks" / f"{task}.json").write_text(json.dumps({"description": task}))
+        plan = {**ALARM_PLAN, "task": task, "types": types}
+        (tmp_path / "plans" / f"{task}.json").write_text(json.dumps(plan))
+        (tmp_path / "policies" / f"{task}.py").write_text(policy)
+    (tmp_path / "a" / "types.json").write_text(json.dumps(ALARM_JSON))
+    bad = {"types": {"AlarmClock": {"properties": ["toggleable"], "size": [1, 1, 1]}}}
+    (tmp_path / "b" / "types.json").write_text(json.dumps(bad))
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "tasks", "policies", "--json", "m.json"]) == 1
+    tasks = json.loads((tmp_path / "m.json").read_text())["tasks"]
+    assert tasks["alarm"]["errors"] == []
+    assert tasks["alarm"]["LogCov"] == 100.0
+    [error] = tasks["clock"]["errors"]
+    assert "b/types.json: 1 problem" in error
+    assert "not 'size'" in error
