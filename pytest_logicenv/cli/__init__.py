@@ -9,7 +9,8 @@ option of the project's pytest configuration), and reads it as the plugin does.
 The command modules: :mod:`~.actions` (``actions``), :mod:`~.cache` (``clean``),
 :mod:`~.check` (``check``), :mod:`~.eval` (``eval``), :mod:`~.groot_palette`
 (``groot-palette``), :mod:`~.logic` (``paths``, ``select``, ``convert``), :mod:`~.plan`
-(``plan``), :mod:`~.run` (``run``), :mod:`~.scenes` (``export``, ``render``) and
+(``plan``), :mod:`~.review` (``show``, ``review``), :mod:`~.run` (``run``), :mod:`~.scenes`
+(``export``, ``render``) and
 :mod:`~.types` (``types``); shared by them, :mod:`~.args` (argument types, also the plugin's)
 and :mod:`~.inifile` (the pytest ini options, read without pytest).
 """
@@ -34,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pytest_logicenv.cli.scenes",
     "pytest_logicenv.cli.plan",
     "pytest_logicenv.cli.run",
+    "pytest_logicenv.cli.review",
     "pytest_logicenv.cli.groot_palette",
     "pytest_logicenv.cli.check",
     "pytest_logicenv.cli.types",

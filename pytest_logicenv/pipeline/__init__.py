@@ -12,6 +12,8 @@ catalog, planner and designer) is wired in by :mod:`pytest_logicenv.session.gene
 A plan the model never got right is kept in its entry for a person to fix
 (:mod:`~.failed_plans`). Every scene is proved solvable before it is used, its witness written
 beside it (:mod:`~.witnesses`).
+:mod:`~.plan_review` tells whether a person has reviewed a plan a model made, and records
+a review in the entry's manifest (``logicenv review``).
 :mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of
 one) its situation, as the fixture judges it.
 """

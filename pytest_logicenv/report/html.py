@@ -16,10 +16,11 @@ from pathlib import Path
 
 from pytest_logicenv.cache import Entry, safe_file_name
 from pytest_logicenv.logic.coverage import Branch, covered_branches
-from pytest_logicenv.logic.plan import Leaf, Node, Plan
+from pytest_logicenv.logic.plan import Leaf, Node, Plan, plan_reading
 from pytest_logicenv.report.mutation import to_html
 from pytest_logicenv.report.report_model import FaultCheck, Report, TaskReport
 from pytest_logicenv.report.runs import failure_sections, failures, matrix
+from pytest_logicenv.report.terminal import shown_entry
 
 #: How much of a task's text names it in the table (the rest is in its section).
 TASK_NAME_CHARS = 110
@@ -47,6 +48,8 @@ td.fault { background: #ffe3e3; font-weight: bold; } td.none { color: #aaa; }
 .scenes { display: flex; flex-wrap: wrap; gap: 1rem; }
 .scene-card { border: 1px solid #ddd; padding: .5rem; width: 380px; }
 .scene-card img { width: 100%; height: auto; }
+.unreviewed { background: #fff3bf; color: #7a4d00; font-weight: bold; padding: 0 .3rem; }
+.reading { background: #f8f9fa; padding: .6rem; white-space: pre-wrap; }
 .verdict-missed { color: #b3261e; font-weight: bold; } .verdict-unjudged { color: #8a5a00; }
 """
 
@@ -121,6 +124,7 @@ def _task_table(report: Report) -> str:
         tests = ", ".join(task.functions)
         rows.append(
             f"<tr><td><a href='#{_anchor(task)}'>{html.escape(task_name(task))}</a>"
+            f"{' <span class=unreviewed>unreviewed</span>' if task.unreviewed else ''}"
             f"<div class='tests'>{html.escape(tests)}</div></td>"
             f"<td>{cov.total_conditions}</td><td>{cov.covered_conditions}</td>"
             f"<td>{cov.total_paths}</td><td>{cov.covered_paths}</td><td>{cov.log_cov:.0f}%</td></tr>"
@@ -163,6 +167,7 @@ def _task_section(task: TaskReport, directory: Path) -> str:
         f"<section id='{anchor}'><h2>{html.escape(task_name(task))}</h2>",
         f"<p>{html.escape(task.plan.task)}</p>",
         f"<p class='tests'>tests: {html.escape(', '.join(task.functions))}</p>",
+        *_review_note(task),
         "<h3>Decision trees</h3><div class='tree'>",
     ]
     covered = covered_branches(task.plan, task.coverage)
@@ -175,6 +180,23 @@ def _task_section(task: TaskReport, directory: Path) -> str:
         parts += failure_sections(task, failing, directory)
     parts += ["<h3>Scenes</h3>", _scene_cards(task, directory), "</section>"]
     return "\n".join(parts)
+
+
+def _review_note(task: TaskReport) -> list[str]:
+    """Who made the plan; for a model's plan no person reviewed, the plan as a person reads
+    it (the facts of each answer, the goals) and the command that marks it reviewed."""
+    if task.review is None or not task.review.needs_review:
+        return []
+    said = html.escape(task.review.words)
+    if not task.unreviewed:
+        return [f"<p class='tests'>plan {said}</p>"]
+    entry = html.escape(shown_entry(task))
+    reading = html.escape("\n".join(plan_reading(task.plan)))
+    return [
+        f"<p><span class='unreviewed'>unreviewed</span> plan {said}. Read it, then mark it "
+        f"reviewed: <code>logicenv review {entry}</code></p>",
+        f"<h3>The plan as a person reads it</h3><pre class='reading'>{reading}</pre>",
+    ]
 
 
 def _scene_cards(task: TaskReport, directory: Path) -> str:

@@ -19,6 +19,7 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.logic.coverage import PlanCoverage, TotalCoverage, plan_coverage, total
 from pytest_logicenv.logic.plan import Plan, plan_from_json
 from pytest_logicenv.mutation.scores import MutationReport
+from pytest_logicenv.pipeline.plan_review import ReviewStatus, review_status
 from pytest_logicenv.report.mutation import mutation_report
 from pytest_logicenv.report.records import RunRecord
 from pytest_logicenv.scenes.scene_json import load_scene
@@ -34,6 +35,13 @@ class TaskReport:
     coverage: PlanCoverage
     plan: Plan
     runs: tuple[RunRecord, ...]
+    #: Who made the plan and whether a person reviewed it (``None``: the manifest cannot tell).
+    review: ReviewStatus | None = None
+
+    @property
+    def unreviewed(self) -> bool:
+        """Whether a model made the plan and no person has reviewed it as it is."""
+        return self.review is not None and self.review.unreviewed
 
     @property
     def trajectories(self) -> tuple[str, ...]:
@@ -199,7 +207,15 @@ def _task_report(entry: Entry, runs: list[RunRecord]) -> TaskReport | str:
         coverage=plan_coverage(plan, scenes, name=label),
         plan=plan,
         runs=tuple(runs),
+        review=_review(entry),
     )
+
+
+def _review(entry: Entry) -> ReviewStatus | None:
+    try:
+        return review_status(entry)
+    except LogicEnvError:  # a damaged manifest: the entry's tests say so
+        return None
 
 
 Key = tuple[str, str, str]  # (test function, policy, declared fault)

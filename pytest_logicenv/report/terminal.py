@@ -3,7 +3,9 @@ table: one line per task, a TOTAL line, then the declared faults."""
 
 from __future__ import annotations
 
-from pytest_logicenv.report.report_model import FaultCheck, Report
+from pathlib import Path
+
+from pytest_logicenv.report.report_model import FaultCheck, Report, TaskReport
 
 
 def _short(function: str, width: int) -> str:
@@ -35,6 +37,7 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
             f"{'TOTAL':<{width}}  {t.total_conditions:>10}  {t.covered_conditions:>7}  "
             f"{t.total_paths:>5}  {t.covered_paths:>7}  {t.log_cov:>5.0f}%"
         )
+    lines += [unreviewed_line(task) for task in report.tasks if task.unreviewed]
     if report.scenes_idle:
         lines.append(
             f"scenes: {report.scenes_ran} ran a policy, {report.scenes_idle} did not (skipped, "
@@ -54,6 +57,22 @@ def format_term(report: Report, *, missing: bool = False) -> list[str]:
     for problem in report.problems:
         lines.append(f"warning: {problem}")
     return lines
+
+
+def shown_entry(task: TaskReport) -> str:
+    """A task's entry folder as a command run here names it."""
+    root, here = Path(task.entry), Path.cwd()
+    return str(root.relative_to(here)) if root.is_relative_to(here) else str(root)
+
+
+def unreviewed_line(task: TaskReport) -> str:
+    """That a task's plan was made by a model and not read by a person, and how to."""
+    assert task.review is not None
+    entry = shown_entry(task)
+    return (
+        f"unreviewed plan: {task.label}: made by {task.review.made_by}, {task.review.why}; "
+        f"read it with logicenv show {entry}, then mark it with logicenv review {entry}"
+    )
 
 
 def fault_line(check: FaultCheck) -> str:

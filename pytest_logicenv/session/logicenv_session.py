@@ -17,6 +17,7 @@ would take the package's attribute, which outlives the module under pytester's i
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ import pytest_logicenv.session.partial as partial
 import pytest_logicenv.session.reporter as reporter
 import pytest_logicenv.session.unused as unused
 from pytest_logicenv.cache import Cache
+from pytest_logicenv.pipeline.plan_review import unreviewed, unreviewed_failure
 from pytest_logicenv.pipeline.task_request import Environments, Mode
 from pytest_logicenv.report.records import RunRecord
 from pytest_logicenv.report.report_model import Report
@@ -178,6 +180,8 @@ class LogicEnvSession:
             self.hand_over()
             return
         self._settle_unused()
+        if self.settings.require_reviewed:
+            self._require_reviewed()
         if self._records:
             self._judge(session.config)
         elif self.settings.fail_under is not None and self._used_keys:
@@ -194,6 +198,16 @@ class LogicEnvSession:
         failure = unused.failure(self._unused, self.settings)
         if failure is not None:
             self._failures.append(failure)
+
+    def _require_reviewed(self) -> None:
+        """Fail the run on the entries it uses whose plan a model made and no person
+        reviewed (the keys the xdist workers handed over, on a controller)."""
+        keys = (self._workers_usage or self._own_usage()).keys
+        found = unreviewed(self.cache, keys)
+        if found:
+            rootdir = self.config.rootpath
+            shown = [(_shown(entry.root, rootdir), status) for entry, status in found]
+            self._failures.append(unreviewed_failure(shown))
 
     def _judge(self, config: pytest.Config) -> None:
         report = reporter.built(self._records, self._selected.selection())
@@ -220,6 +234,11 @@ class LogicEnvSession:
                 terminal.write_line(f"warning: {warning}", yellow=True)
         for failure in self._failures:
             terminal.write_line(failure, red=True, bold=True)
+
+
+def _shown(path: Path, rootdir: Path) -> str:
+    """A path as a command run from the rootdir names it."""
+    return str(path.relative_to(rootdir)) if path.is_relative_to(rootdir) else str(path)
 
 
 SESSION = pytest.StashKey[LogicEnvSession]()

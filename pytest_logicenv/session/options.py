@@ -146,6 +146,14 @@ def _add_generation_options(group: pytest.OptionGroup) -> None:
         "(ini: logicenv_fail_on_unused)",
     )
     group.addoption(
+        "--logicenv-require-reviewed",
+        action="store_true",
+        default=None,
+        help="fail the run when a cache entry it uses has a plan a model made that no person "
+        "has reviewed since (logicenv show, then logicenv review; ini: "
+        "logicenv_require_reviewed)",
+    )
+    group.addoption(
         "--logicenv-types",
         metavar="PATH",
         help="a file of your own object types, JSON or TOML, read by the plugin and every "
@@ -262,6 +270,11 @@ def _add_ini_options(parser: pytest.Parser) -> None:
     parser.addini(
         "logicenv_fail_on_unused",
         "fail the run on cache entries no test uses: true or false (default false)",
+        default="",
+    )
+    parser.addini(
+        "logicenv_require_reviewed",
+        "fail the run on model-made plans no person reviewed: true or false (default false)",
         default="",
     )
     parser.addini("logicenv_explore", "other scenes explored per passing policy run", default="")

@@ -56,6 +56,7 @@ class Settings:
     mutate_fail_under: float | None = None
     clean: bool = False  # remove the unused cache entries (--logicenv-clean)
     fail_on_unused: bool = False  # unused cache entries fail the run
+    require_reviewed: bool = False  # model-made plans no person reviewed fail the run
     #: internal: where `logicenv clean` and --logicenv-clean learn the usage and the unused
     usage_json: Path | None = None
     unused_json: Path | None = None
@@ -87,6 +88,7 @@ def read_settings(config: pytest.Config) -> Settings:
         command_options=command_options(config),
         clean=bool(config.getoption("logicenv_clean")),
         fail_on_unused=bool(_option(config, "logicenv_fail_on_unused", truth)),
+        require_reviewed=bool(_option(config, "logicenv_require_reviewed", truth)),
         usage_json=_path(config.getoption("logicenv_usage_json")),
         unused_json=_path(config.getoption("logicenv_unused_json")),
         worker=worker is not None,

@@ -25,7 +25,8 @@ True
 The modules (this package re-exports their public names; import from here): :mod:`.plan_model`
 (the types), :mod:`.plan_json` (ours), :mod:`.paper` (the paper's form) with :mod:`.names`
 (ids derived from its text), :mod:`.documents` (any form, from a document or a file) and
-:mod:`.problems` (collecting a document's shape problems).
+:mod:`.problems` (collecting a document's shape problems), and :mod:`.reading` (a plan in plain
+English, as a person reviews it).
 """
 
 from pytest_logicenv.logic.plan.documents import load_plan, plan_from_document, plan_type_file
@@ -48,6 +49,7 @@ from pytest_logicenv.logic.plan.plan_model import (
     located_facts,
     type_names,
 )
+from pytest_logicenv.logic.plan.reading import plan_reading
 
 __all__ = [
     "PLAN_FORMAT",
@@ -65,6 +67,7 @@ __all__ = [
     "plan_from_document",
     "plan_from_json",
     "plan_from_paper",
+    "plan_reading",
     "plan_to_json",
     "plan_type_file",
     "question_name",
