@@ -65,7 +65,8 @@ def test_review_records_who_when_and_the_plan_digest_and_show_then_says_so(
     after = json.loads(manifest.read_text())
     review = after["plan"].pop("review")
     assert after == before  # nothing else of the manifest changes
-    assert review["by"] == "ann" and review["plan_sha256"] == before["plan"]["sha256"]
+    assert review["by"] == "ann"
+    assert review["plan_sha256"] == before["plan"]["sha256"]
     assert review["at"].endswith("Z")
     assert not list(manifest.parent.glob(".manifest.json.*"))  # no temporary left behind
     code, out, _ = run(capsys, "show", "--cache-dir", str(cache))
@@ -110,7 +111,8 @@ def test_an_entry_no_name_picks_out_is_bad_input_naming_the_entries(
 ) -> None:
     for command in ("show", "review"):
         code, out, err = run(capsys, command, name, "--cache-dir", str(cache))
-        assert code == 2 and out == ""
+        assert code == 2
+        assert out == ""
         assert err.startswith(f"logicenv {command}: error: {said.format(cache=cache)}")
         assert ENTRY in err
 
@@ -120,7 +122,9 @@ def test_a_folder_that_is_no_entry_is_bad_input(
 ) -> None:
     code, _, err = run(capsys, "review", str(tmp_path))
     assert code == 2
-    assert err == f"logicenv review: error: {tmp_path}: not a cache entry (it has no manifest.json)\n"
+    assert (
+        err == f"logicenv review: error: {tmp_path}: not a cache entry (it has no manifest.json)\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -139,7 +143,8 @@ def test_a_damaged_manifest_is_bad_input_and_left_as_it_is(
     manifest.write_text(damage)
     for command in ("show", "review"):
         code, out, err = run(capsys, command, str(cache / ENTRY))
-        assert code == 2 and out == ""
+        assert code == 2
+        assert out == ""
         assert f"{manifest.parent}/{said}" in err
         assert "delete" in err  # how to fix it
     assert manifest.read_text() == damage
@@ -153,8 +158,10 @@ def test_a_missing_or_damaged_plan_is_not_marked_reviewed(
     plan = cache / ENTRY / "plan.json"
     plan.write_text('{"format": "logicenv-plan/1", "subtasks": 3}')
     code, _, err = run(capsys, "review", str(cache / ENTRY))
-    assert code == 2 and str(plan) in err
+    assert code == 2
+    assert str(plan) in err
     plan.unlink()
     code, _, err = run(capsys, "review", str(cache / ENTRY))
-    assert code == 2 and f"{plan}: missing" in err
+    assert code == 2
+    assert f"{plan}: missing" in err
     assert manifest.read_bytes() == before

@@ -73,9 +73,9 @@ def test_ci_fails_on_an_unreviewed_model_plan_and_passes_once_it_is_reviewed(
     assert "plan reviewed by Ann Reviewer on " in capsys.readouterr().out
     review = json.loads((entry / "manifest.json").read_text())["plan"]["review"]
     assert review["by"] == "Ann Reviewer"
-    assert review["plan_sha256"] == json.loads((entry / "manifest.json").read_text())["plan"][
-        "sha256"
-    ]
+    assert (
+        review["plan_sha256"] == json.loads((entry / "manifest.json").read_text())["plan"]["sha256"]
+    )
     result = pytester.runpytest("--logicenv-require-reviewed")
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.OK
