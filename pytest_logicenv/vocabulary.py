@@ -1,5 +1,10 @@
 """The words people use for object types: one synonym table, and reading what a word means.
 
+The table is WordNet 3.0's words for each type (``data/wordnet-words.json``, made by
+``scenes/catalog/wordnet_words.py``: a sense's synonyms and its kinds) under the reviewed list
+:data:`REVIEWED`, which wins where both have a word; WordNet's compounds that start with a
+type's words but mean no type ("bed sheet") name nothing (:data:`NO_TYPE`).
+
 The catalog's lexical retrieval (:meth:`~pytest_logicenv.scenes.catalog.Catalog.resolve`),
 ``logicenv types WORD`` and every did-you-mean (unknown types in plans, in designs, in type
 files) read this one table through :class:`Vocabulary`, so "nightstand" means a SideTable
@@ -19,15 +24,20 @@ everywhere. It depends on nothing else of the package, so every stage may use it
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
-#: Words that name a type in everyday speech (lower case) -> type. Lexical retrieval also
-#: matches every type's own name split into words ("coffee table"); words are compared in the
-#: singular, so "boxes" finds "box".
-SYNONYMS: Mapping[str, str] = {
+#: The words WordNet 3.0 gives the catalog's types (``scenes/catalog/wordnet_words.py`` makes it).
+WORDNET_FILE = Path(__file__).resolve().parent / "data" / "wordnet-words.json"
+
+#: Reviewed: words that name a type in everyday speech (lower case) -> type, over WordNet's.
+#: Lexical retrieval also matches every type's own name split into words ("coffee table");
+#: words are compared in the singular, so "boxes" finds "box".
+REVIEWED: Mapping[str, str] = {
     "tea table": "CoffeeTable",
     "coffee table": "CoffeeTable",
     "table": "DiningTable",
@@ -207,7 +217,23 @@ SYNONYMS: Mapping[str, str] = {
     "washing powder": "Detergent",
     "washing liquid": "Detergent",
     "washing up liquid": "Detergent",
+    "pot plant": "HousePlant",
+    "potted plant": "HousePlant",
+    "bed cover": "Blanket",
 }
+
+
+def _wordnet_table() -> tuple[dict[str, str], frozenset[str]]:
+    data = json.loads(WORDNET_FILE.read_text(encoding="utf-8"))
+    words = {str(word): str(found[0]) for word, found in data["words"].items()}
+    return words, frozenset(map(str, data["no_type"]))
+
+
+_WORDNET_WORDS, _WORDNET_NO_TYPE = _wordnet_table()
+#: Every word for a type: WordNet's, under the reviewed ones.
+SYNONYMS: Mapping[str, str] = {**_WORDNET_WORDS, **REVIEWED}
+#: Compounds that start with a type's words and mean no type ("bed sheet" is no Bed).
+NO_TYPE: frozenset[str] = _WORDNET_NO_TYPE - frozenset(REVIEWED)
 
 
 # --------------------------------------------------------------------------- words
@@ -329,10 +355,12 @@ class Vocabulary:
     synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
     hidden: Collection[str] = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
     also: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: dict(ALSO))
+    no_type: Collection[str] = NO_TYPE
 
     @cached_property
     def _phrases(self) -> dict[tuple[str, ...], str]:
-        phrases: dict[tuple[str, ...], str] = {}
+        """Phrase -> the type it names; ``""`` for a compound that names none."""
+        phrases: dict[tuple[str, ...], str] = {_phrase(p): "" for p in sorted(self.no_type)}
         for name in sorted(self.types):
             if name not in self.hidden:
                 phrases[_phrase(words_of(name))] = name
@@ -340,6 +368,10 @@ class Vocabulary:
             if name in self.types:
                 phrases[_phrase(phrase)] = name
         return phrases
+
+    @cached_property
+    def _longest(self) -> int:
+        return max(map(len, self._phrases), default=0)
 
     @cached_property
     def _alternatives(self) -> dict[tuple[str, ...], tuple[str, ...]]:
@@ -356,15 +388,16 @@ class Vocabulary:
         words = [singular(t) for t in tokens]
         taken = [t in _CLAUSE_END for t in tokens]
         found: list[tuple[int, int, str]] = []
-        for phrase, name in sorted(self._phrases.items(), key=lambda item: -len(item[0])):
-            n = len(phrase)
+        for n in range(min(self._longest, len(words)), 0, -1):
             for start in range(len(words) - n + 1):
-                if tuple(words[start : start + n]) != phrase or any(taken[start : start + n]):
+                name = self._phrases.get(tuple(words[start : start + n]))
+                if name is None or any(taken[start : start + n]):
                     continue
                 if n == 1 and self._verb_here(tokens, start):
                     continue
-                found.append((start, start + n, name))
                 taken[start : start + n] = [True] * n
+                if name:  # a compound that names no type hides the words inside it
+                    found.append((start, start + n, name))
         return sorted(found), len(words)
 
     @staticmethod

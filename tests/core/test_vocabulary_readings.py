@@ -37,6 +37,21 @@ MEANINGS = [
     ("Make sure the safe is locked.", "Safe"),
     ("Mark the box with a pen.", "Pen"),
     ("Clean the dirty mark on the floor.", "Stain"),
+    # issue 23's misreadings, and words the WordNet table brings
+    ("Change the bed sheet.", None),
+    ("Put the tissue in the bin.", "GarbageCan"),
+    ("a tissue", None),
+    ("a can of soda", None),
+    ("Sit on the couch.", "Sofa"),
+    ("Empty the wastebin.", "GarbageCan"),
+    ("Fill the teakettle.", "Kettle"),
+    ("Put the plate on the lower shelf.", "Shelf"),
+    ("Make the bunk bed.", "Bed"),
+    ("Water the pot plant.", "HousePlant"),
+    ("the frying pan", "Pan"),
+    ("Switch off the telly.", "Television"),
+    ("a loaf of bread", "Bread"),
+    ("Put the egg in the egg cup.", "Cup"),
 ]
 
 # (task text, every type it names, in order, with the other readings of its words)
@@ -47,6 +62,8 @@ MENTIONS = [
     ("Make the kitchen safe and light the candle.", ["Candle"]),
     ("Open the TV stand drawer.", ["TVStand", "Drawer"]),
     ("Wipe the plastic tub with the glass cleaner.", ["FoodContainer", "SprayBottle"]),
+    ("Put the bed sheet on the bed.", ["Bed"]),
+    ("Take the cellphone off the nightstand.", ["CellPhone", "SideTable"]),
 ]
 
 

@@ -10,7 +10,7 @@ after a known type add to it, :mod:`~.extensions`), :mod:`~.summary` says what
 the catalog knows of a type, :mod:`~.rooms` which room types it occurs in,
 :mod:`~.type_model` holds the data and the lookups, :mod:`~.clip` the optional CLIP
 retrieval. The everyday words for types are
-:mod:`pytest_logicenv.vocabulary`'s.
+:mod:`pytest_logicenv.vocabulary`'s; :mod:`~.wordnet_words` makes its WordNet part.
 
 >>> catalog = default_catalog()
 >>> catalog.type("Sofa").has("receptacle"), catalog.type("Apple").has("pickupable")
