@@ -90,12 +90,19 @@ def fixers(
 
 
 def _achieving(start: WorldState, named: Sequence[str], test: Test) -> tuple[Achiever, ...]:
+    """The calls with one of ``named`` in a port that pass ``test``; and the calls on a
+    source of heat or water alone (a faucet switched on puts what is held at its sink under
+    running water: its own effect names no other object)."""
     others = [obj for obj in start.objects if obj not in named]
+    sources = [obj for obj in others if physical(start.objects[obj])]
     found = []
     for spec in ACTIONS.values():
         for port in spec.ports:
             for obj in named:
                 found += _trials(start, spec, {port: obj}, test, (named, others))
+            for obj in sources if len(spec.ports) == 1 else ():
+                if _makes_true(start, spec, {port: obj}, test):
+                    found.append(Achiever(spec, ((port, obj),)))
     return tuple(dict.fromkeys(found))
 
 
@@ -226,20 +233,54 @@ def _fits(world: WorldState, spec: ActionSpec, bound: Mapping[str, WorldObject])
     partial = Partial(dict(bound))
     for rule in spec.preconditions:
         needs = rule.requires
-        if needs is None or needs.kind not in (*STATIC, "state"):
+        if needs is None or needs.kind not in (*STATIC, "state", "water"):
             continue
         try:
             broken = rule.check(world, partial) is not None
         except KeyError:
             continue
-        if broken and (needs.kind in STATIC or not _can_become(world, bound[needs.port], needs)):
+        if broken and (needs.kind in STATIC or not _fixable(world, bound[needs.port], needs)):
             return False
     return True
+
+
+def fits(world: WorldState, achiever: Achiever, bound: Mapping[str, str]) -> bool:
+    """Whether no rule that no action changes rules the achiever out with ``bound``."""
+    return _fits(world, achiever.spec, {port: world.objects[obj] for port, obj in bound.items()})
+
+
+def _fixable(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
+    """Whether something can make ``obj`` meet ``needs`` (what lies in a basin is under its
+    faucet's water once it runs)."""
+    parent = world.objects.get(obj.parent or "")
+    if needs.kind == "water" and parent is not None and parent.type in BASIN_TYPES:
+        return True
+    return _can_become(world, obj, needs)
+
+
+#: :func:`_can_become`'s answers, by what they depend on (what an object is, never where).
+_BECOMES: dict[tuple[object, ...], bool] = {}
+#: How many answers :data:`_BECOMES` keeps before it starts again.
+BECOMES_KEPT = 4096
 
 
 def _can_become(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
     """Whether some action's change (on ``obj``, with its rules that no action changes) or the
     physics can give ``obj`` the state ``needs`` asks for (the action table's data)."""
+    key = (obj.type, obj.properties, obj.accepts, needs)
+    known = _BECOMES.get(key)
+    if known is None:
+        if len(_BECOMES) >= BECOMES_KEPT:
+            _BECOMES.clear()
+        known = _BECOMES[key] = _becomes(world, obj, needs)
+    return known
+
+
+def _becomes(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
+    if needs.kind == "water":
+        # Water reaches what lies in a basin or is held at its sink; places change only by
+        # the actions that hold an object or put a held one (the table's changes).
+        return _can_be_held(world, obj)
     for setting in SETTLINGS:
         same = (setting.state, setting.value) == (needs.name, needs.value)
         if same and (not setting.needs or obj.has(setting.needs)):
@@ -251,6 +292,17 @@ def _can_become(world: WorldState, obj: WorldObject, needs: Requirement) -> bool
             if _static_ok(world, spec, {change.port: obj}):
                 return True
     return False
+
+
+def _can_be_held(world: WorldState, obj: WorldObject) -> bool:
+    """Whether some action that makes the agent hold its port takes ``obj`` (by the rules no
+    action changes: a static counter cannot be picked up)."""
+    return any(
+        _static_ok(world, spec, {change.port: obj})
+        for spec in ACTIONS.values()
+        for change in spec.changes
+        if change.kind == "held"
+    )
 
 
 def _static_ok(world: WorldState, spec: ActionSpec, bound: Mapping[str, WorldObject]) -> bool:

@@ -29,6 +29,7 @@ from pytest_logicenv.witness.achievers import (
     achievers,
     best_binding,
     broken_rules,
+    fits,
     fixers,
     nearest_objects,
     physical,
@@ -40,8 +41,31 @@ CARRY, PUT, SWITCH, OTHER = 4, 2, 2, 3
 PER_BROKEN = 1.5
 #: How many levels of fixers (the calls that make a broken precondition hold) are counted.
 FIXER_DEPTH = 1
+#: The cost of an achiever a rule no action changes rules out (it never counts).
+UNFIT = float("inf")
 #: What a goal fact true at the start and made false since counts, of its estimate.
 UNDONE = 0.5
+
+
+class Memory:
+    """The achievers and fixers found during one witness search, shared by its stages and
+    its search of the whole: an achiever found from one state serves every later state (it
+    names objects, not places), so each is looked for once. One that was not found is looked
+    for again each time the states estimated (by all the searches) have doubled."""
+
+    def __init__(self) -> None:
+        self.estimated = 0
+        self.achievers: dict[tuple[int, int], tuple[Achiever, ...]] = {}
+        self.fixers: dict[FixerKey, tuple[Achiever, ...]] = {}
+        self.retry: dict[object, int] = {}
+
+    def due(self, key: object, found: tuple[Achiever, ...] | None) -> bool:
+        """Whether ``key``'s achievers are to be looked for (again) now."""
+        return found is None or (not found and self.estimated >= self.retry[key])
+
+
+#: An achiever's precondition whose fixers are looked for: action, rule, binding.
+FixerKey = tuple[str, int, tuple[tuple[str, str], ...]]
 
 
 class Estimate:
@@ -55,21 +79,22 @@ class Estimate:
     again while none is found, each time the states estimated have doubled (heat needs a
     burner on before putting a potato on it cooks it)."""
 
-    def __init__(self, goals: Sequence[Fact]) -> None:
+    def __init__(self, goals: Sequence[Fact], memory: Memory | None = None) -> None:
         self.goals = tuple(goals)
+        self.memory = memory or Memory()
         self.ever_true: set[int] = set()
         self.relevant: set[str] = set()
         # Each goal fact's parts (a conjunction's), estimated apart.
         self._atoms = [atoms(fact) for fact in self.goals]
-        self._achievers: dict[tuple[int, int], tuple[Achiever, ...]] = {}
-        self._retry: dict[tuple[int, int], int] = {}
         self._estimated = 0
+        # The memory's entries this search has taken its relevant objects from.
+        self._taken: set[object] = set()
+        # The achievers' costs in the state being estimated (by identity and depth).
+        self._costs: dict[tuple[int, int], float] = {}
         # The goal facts true at the start: one the search made false (a faucet switched on
         # to wet a cloth) is cheap to restore, and counts less, so the way there is not
         # blocked by it.
         self._undone: set[int] = set()
-        self._fixers: dict[tuple[str, int, tuple[tuple[str, str], ...]], tuple[Achiever, ...]] = {}
-        self._fixer_retry: dict[tuple[str, int, tuple[tuple[str, str], ...]], int] = {}
 
     def relevant_in(self, world: WorldState) -> frozenset[str]:
         """The relevant objects in ``world``: those of the achievers found so far, what the
@@ -92,11 +117,13 @@ class Estimate:
 
     def __call__(self, world: WorldState) -> float:
         self._estimated += 1
+        self.memory.estimated += 1
         false = [i for i, fact in enumerate(self.goals) if not evaluate(fact, world)]
         if self._estimated == 1:
             self._undone = set(range(len(self.goals))).difference(false)
         self.ever_true.update(set(range(len(self.goals))).difference(false))
         seen = [obj for obj in world.objects.values() if world.is_visible(obj)]
+        self._costs.clear()
         return sum(
             self._cost(i, world, seen) * (UNDONE if i in self._undone else 1.0) for i in false
         )
@@ -112,7 +139,8 @@ class Estimate:
             if not found:
                 total += _cost(atom, world)
             else:
-                total += min(self._achiever_cost(world, achiever, seen) for achiever in found)
+                cost = min(self._achiever_cost(world, achiever, seen) for achiever in found)
+                total += cost if cost < UNFIT else _cost(atom, world)
         return total
 
     def _achiever_cost(
@@ -123,15 +151,27 @@ class Estimate:
         depth: int = FIXER_DEPTH,
     ) -> float:
         """One call, and for each precondition it breaks the cost of its nearest fixer (the
-        same, ``depth`` levels down), or :data:`PER_BROKEN`."""
+        same, ``depth`` levels down), or :data:`PER_BROKEN` (once per state: the achievers
+        of several facts share fixers, a walk most of all); :data:`UNFIT` when a rule no
+        action changes rules it out."""
+        key = (id(achiever), depth)
+        known = self._costs.get(key)
+        if known is None:
+            known = self._costs[key] = self._first_cost(world, achiever, seen, depth)
+        return known
+
+    def _first_cost(
+        self, world: WorldState, achiever: Achiever, seen: Sequence[WorldObject], depth: int
+    ) -> float:
         bound = best_binding(world, achiever, seen)
+        if not fits(world, achiever, bound):
+            return UNFIT
         total = 1.0 + (PER_BROKEN if achiever.running else 0.0)
         for rule in broken_rules(world, achiever.spec, bound):
             found = self._fixers_of(world, achiever, bound, rule, seen) if depth else ()
-            total += min(
-                (self._achiever_cost(world, fixer, seen, depth - 1) for fixer in found),
-                default=PER_BROKEN,
-            )
+            costs = (self._achiever_cost(world, fixer, seen, depth - 1) for fixer in found)
+            cost = min(costs, default=UNFIT)
+            total += cost if cost < UNFIT else PER_BROKEN
         return total
 
     def _fixers_of(
@@ -146,26 +186,38 @@ class Estimate:
         again each time the states estimated have doubled (a faucet that fills what is held
         only where the agent stands at its sink)."""
         key = (achiever.spec.name, rule, tuple(sorted(bound.items())))
-        found = self._fixers.get(key)
-        if found or (found is not None and self._estimated < self._fixer_retry[key]):
-            return found or ()
-        found = self._fixers[key] = fixers(world, achiever.spec, bound, rule)
-        self._fixer_retry[key] = 2 * self._estimated
-        for fixer in found:
-            self.relevant.update(nearest_objects(world, fixer, seen))
+        memory = self.memory
+        found = memory.fixers.get(key)
+        if memory.due(key, found):
+            found = memory.fixers[key] = fixers(world, achiever.spec, bound, rule)
+            memory.retry[key] = 2 * memory.estimated
+            self._taken.discard(key)
+        return self._take(key, found or (), world, seen)
+
+    def _take(
+        self,
+        key: object,
+        found: tuple[Achiever, ...],
+        world: WorldState,
+        seen: Sequence[WorldObject],
+    ) -> tuple[Achiever, ...]:
+        """``found``, the objects of which are now relevant to this search."""
+        if found and key not in self._taken:
+            self._taken.add(key)
+            for achiever in found:
+                self.relevant.update(nearest_objects(world, achiever, seen))
         return found
 
     def _found(
         self, key: tuple[int, int], atom: Fact, world: WorldState, seen: Sequence[WorldObject]
     ) -> tuple[Achiever, ...]:
-        found = self._achievers.get(key)
-        if found or (found is not None and self._estimated < self._retry[key]):
-            return found or ()
-        found = self._achievers[key] = achievers(world, atom)
-        self._retry[key] = 2 * self._estimated
-        for achiever in found:
-            self.relevant.update(nearest_objects(world, achiever, seen))
-        return found
+        memory = self.memory
+        found = memory.achievers.get(key)
+        if memory.due(key, found):
+            found = memory.achievers[key] = achievers(world, atom)
+            memory.retry[key] = 2 * memory.estimated
+            self._taken.discard(key)
+        return self._take(key, found or (), world, seen)
 
 
 def atoms(fact: Fact) -> tuple[Fact, ...]:

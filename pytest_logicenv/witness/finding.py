@@ -23,6 +23,7 @@ from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.blockers import NOT_TOGETHER, Blocker, Goal, Refusals
 from pytest_logicenv.witness.calls import Call
+from pytest_logicenv.witness.estimate import Memory
 from pytest_logicenv.witness.state_search import Limits, Searched, search, search_in_stages
 from pytest_logicenv.witness.verdict import (
     BUDGET,
@@ -90,13 +91,14 @@ def _search(
 ) -> Searched:
     """The goal facts in stages first (fast when they can be met one after another), then,
     with the time left, all at once (which alone can prove that there is no witness)."""
-    began = time.process_time()
+    began, memory, clock = time.process_time(), Memory(), time.process_time
     limits = Limits(budget.max_steps, budget.max_ms * STAGED_SHARE)
-    staged = search_in_stages(start, facts, limits, refusals) if len(facts) > 1 else None
-    if staged is not None:
-        return staged
+    if len(facts) > 1:
+        staged = search_in_stages(start, facts, limits, refusals, clock, memory)
+        if staged is not None:
+            return staged
     left = budget.max_ms - (time.process_time() - began) * 1000
-    found = search(start, facts, Limits(budget.max_steps, max(left, 1.0)), refusals)
+    found = search(start, facts, Limits(budget.max_steps, max(left, 1.0)), refusals, clock, memory)
     return replace(found, elapsed_ms=(time.process_time() - began) * 1000)
 
 

@@ -24,7 +24,7 @@ from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.sim.actions import perform
 from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.calls import Call, Refused, calls
-from pytest_logicenv.witness.estimate import Estimate
+from pytest_logicenv.witness.estimate import Estimate, Memory
 
 #: What a call on none of the objects the goal facts' achievers act on waits (in calls).
 ASIDE = 4.0
@@ -91,18 +91,19 @@ def search_in_stages(
     limits: Limits,
     refused: Refused | None = None,
     clock: Callable[[], float] = time.process_time,
+    memory: Memory | None = None,
 ) -> Searched | None:
     """The goal facts one more at a time, each stage from where the last one ended (the
     facts so far must still hold at its end): many small searches instead of one large
     one. ``None`` when a stage finds nothing (the caller then searches the whole)."""
-    began, world = clock(), start
+    began, world, memory = clock(), start, memory or Memory()
     done: tuple[Call, ...] = ()
     states = 0
     for stage in range(1, len(goals) + 1):
         left = Limits(limits.max_steps - len(done), limits.max_ms - (clock() - began) * 1000)
         if left.max_steps < 0 or left.max_ms <= 0:
             return None
-        found = search(world, goals[:stage], left, refused, clock)
+        found = search(world, goals[:stage], left, refused, clock, memory)
         states += found.states
         if found.calls is None:
             return None
@@ -117,11 +118,12 @@ def search(
     limits: Limits,
     refused: Refused | None = None,
     clock: Callable[[], float] = time.process_time,
+    memory: Memory | None = None,
 ) -> Searched:
     """Weighted best-first search from ``start`` to a state where every fact of ``goals``
     holds. A state's calls on the objects relevant to the goal facts are tried at once; the
     others wait :data:`ASIDE` calls longer, in one entry of the frontier."""
-    return _Run(goals, limits, refused, clock).search(start)
+    return _Run(goals, limits, refused, clock, memory).search(start)
 
 
 class _Run:
@@ -133,8 +135,9 @@ class _Run:
         limits: Limits,
         refused: Refused | None,
         clock: Callable[[], float],
+        memory: Memory | None = None,
     ) -> None:
-        self.estimate = Estimate(goals)
+        self.estimate = Estimate(goals, memory)
         self.limits, self.refused, self.clock = limits, refused, clock
         self.began = clock()
         self.tie = itertools.count()
