@@ -10,7 +10,9 @@ The API (what the pipeline, the evaluation and the LLM refinement round call)::
 
     from pytest_logicenv.witness import Budget, find_witness
     result = find_witness(scene, trajectory, Budget(max_steps=60, max_ms=10000))
-    result.verdict     # "found", "impossible" (the state space was exhausted) or "budget"
+    result.verdict     # "found", "impossible" (ruled out by the rules, or the state space
+                       # exhausted) or "budget"
+    result.stopped_by  # why a search ended: STEPS, TIME, WALL ("wall time"), STATES; RULES
     result.calls       # WitnessCall(action, arguments): GoTo(blanket), PickUp(blanket), ...
     result.explain()   # "a passing sequence: GoTo(blanket), ..." or why there is none
     result.blockers    # per goal fact left false: Blocker(leaf, fact, refusals), as data
@@ -30,6 +32,8 @@ The modules, one job each:
 * :mod:`.state_search`: weighted best-first search over world copies, the goal facts in
   stages, bounded in steps, CPU time and states;
 * :mod:`.blockers`: what refused the calls on a goal fact's objects (the diagnosis);
+* :mod:`.ruled_out`: the goal facts no sequence can make true, proved from the rules no action
+  changes before any search (``impossible`` whatever the budget);
 * :mod:`.verdict`: the result, its explanation and its JSON;
 * :mod:`.finding`: :func:`find_witness`, and the replay of a witness as a policy.
 """
@@ -46,6 +50,11 @@ from pytest_logicenv.witness.verdict import (
     BUDGET,
     FOUND,
     IMPOSSIBLE,
+    RULES,
+    STATES,
+    STEPS,
+    TIME,
+    WALL,
     WITNESS_FORMAT,
     Budget,
     WitnessCall,
@@ -57,6 +66,11 @@ __all__ = [
     "BUDGET",
     "FOUND",
     "IMPOSSIBLE",
+    "RULES",
+    "STATES",
+    "STEPS",
+    "TIME",
+    "WALL",
     "WITNESS_FORMAT",
     "Blocker",
     "Budget",

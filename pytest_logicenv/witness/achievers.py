@@ -41,15 +41,27 @@ RUN_SOURCES = True
 Test = Callable[[WorldState], bool]
 
 
-def achievers(start: WorldState, fact: Fact) -> tuple[Achiever, ...]:
+class OutOfTime(Exception):
+    """Raised by a search's ``stop`` between two trials: its time is up."""
+
+
+def _go_on() -> None:
+    """The ``stop`` of a search without a clock: never stops."""
+
+
+def achievers(
+    start: WorldState, fact: Fact, stop: Callable[[], None] = _go_on
+) -> tuple[Achiever, ...]:
     """The achievers of ``fact`` from ``start``'s objects (none when no effect makes it
-    true there, e.g. an attribute, or heat that needs a burner switched on first)."""
+    true there, e.g. an attribute, or heat that needs a burner switched on first).
+    ``stop`` is called after every trial (it raises :class:`OutOfTime` when time is up: a
+    trial copies the world, which in a scene of thousands of objects takes milliseconds)."""
     named = [o.id for o in start.objects.values() if any(matches(o, r) for r in references(fact))]
-    found = _achieving(start, named, lambda world: evaluate(fact, world))
+    found = _achieving(start, named, _timed(lambda world: evaluate(fact, world), stop))
     if found or not RUN_SOURCES:
         return found
     # Washing in a basin, cooking in a pan: the effect works once a faucet or burner runs.
-    running = _achieving(_running(start), named, lambda world: evaluate(fact, world))
+    running = _achieving(_running(start), named, _timed(lambda world: evaluate(fact, world), stop))
     return tuple(replace(achiever, running=True) for achiever in running)
 
 
@@ -73,8 +85,20 @@ def _running(world: WorldState) -> WorldState:
     return hot
 
 
+def _timed(test: Test, stop: Callable[[], None]) -> Test:
+    def timed(world: WorldState) -> bool:
+        stop()
+        return test(world)
+
+    return timed
+
+
 def fixers(
-    world: WorldState, spec: ActionSpec, bound: Mapping[str, str], rule: int
+    world: WorldState,
+    spec: ActionSpec,
+    bound: Mapping[str, str],
+    rule: int,
+    stop: Callable[[], None] = _go_on,
 ) -> tuple[Achiever, ...]:
     """The calls whose effect makes ``spec``'s precondition number ``rule`` hold for the
     objects ``bound`` (port -> id) in ``world``: ``Wet(cloth)`` for ``Clean``'s wet tool."""
@@ -86,7 +110,7 @@ def fixers(
         except KeyError:
             return False
 
-    return _achieving(world, list(dict.fromkeys(bound.values())), test)
+    return _achieving(world, list(dict.fromkeys(bound.values())), _timed(test, stop))
 
 
 def _achieving(start: WorldState, named: Sequence[str], test: Test) -> tuple[Achiever, ...]:
@@ -280,7 +304,7 @@ def _becomes(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
     if needs.kind == "water":
         # Water reaches what lies in a basin or is held at its sink; places change only by
         # the actions that hold an object or put a held one (the table's changes).
-        return _can_be_held(world, obj)
+        return can_be_held(world, obj)
     for setting in SETTLINGS:
         same = (setting.state, setting.value) == (needs.name, needs.value)
         if same and (not setting.needs or obj.has(setting.needs)):
@@ -294,7 +318,7 @@ def _becomes(world: WorldState, obj: WorldObject, needs: Requirement) -> bool:
     return False
 
 
-def _can_be_held(world: WorldState, obj: WorldObject) -> bool:
+def can_be_held(world: WorldState, obj: WorldObject) -> bool:
     """Whether some action that makes the agent hold its port takes ``obj`` (by the rules no
     action changes: a static counter cannot be picked up)."""
     return any(

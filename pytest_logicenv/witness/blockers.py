@@ -114,7 +114,7 @@ class Refusals:
         top = max((kept for kept, _ in best.values()), default=score)
         if score < top or (score == top and len(best) >= KEPT):
             return
-        call = _call_text(action, [self._labels.get(i, i) for i in ids])
+        call = call_text(action, [self._labels.get(i, i) for i in ids])
         best[call] = (score, Refusal(call, code, broken.requirement, broken.facts))
         for other in [c for c, (kept, _) in best.items() if kept < score]:
             del best[other]
@@ -131,7 +131,7 @@ class Refusals:
         )
 
 
-def _call_text(action: str, labels: Sequence[str]) -> str:
+def call_text(action: str, labels: Sequence[str]) -> str:
     """A call as written, ``?`` for a port not bound: ``PutIn(blanket, ?)``."""
     ports = ACTIONS[action].ports
     shown = [*labels, *("?" for _ in ports[len(labels) :])]

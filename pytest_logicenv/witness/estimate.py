@@ -9,7 +9,7 @@ which costs only the shortest sequence, not a found one's validity.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pytest_logicenv.logic.facts import (
     And,
@@ -58,6 +58,9 @@ class Memory:
         self.achievers: dict[tuple[int, int], tuple[Achiever, ...]] = {}
         self.fixers: dict[FixerKey, tuple[Achiever, ...]] = {}
         self.retry: dict[object, int] = {}
+        #: Called between trials; the search running sets it to raise
+        #: :class:`~pytest_logicenv.witness.achievers.OutOfTime` when its time is up.
+        self.stop: Callable[[], None] = lambda: None
 
     def due(self, key: object, found: tuple[Achiever, ...] | None) -> bool:
         """Whether ``key``'s achievers are to be looked for (again) now."""
@@ -189,7 +192,7 @@ class Estimate:
         memory = self.memory
         found = memory.fixers.get(key)
         if memory.due(key, found):
-            found = memory.fixers[key] = fixers(world, achiever.spec, bound, rule)
+            found = memory.fixers[key] = fixers(world, achiever.spec, bound, rule, memory.stop)
             memory.retry[key] = 2 * memory.estimated
             self._taken.discard(key)
         return self._take(key, found or (), world, seen)
@@ -214,7 +217,7 @@ class Estimate:
         memory = self.memory
         found = memory.achievers.get(key)
         if memory.due(key, found):
-            found = memory.achievers[key] = achievers(world, atom)
+            found = memory.achievers[key] = achievers(world, atom, memory.stop)
             memory.retry[key] = 2 * memory.estimated
             self._taken.discard(key)
         return self._take(key, found or (), world, seen)

@@ -24,11 +24,13 @@ from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.blockers import NOT_TOGETHER, Blocker, Goal, Refusals
 from pytest_logicenv.witness.calls import Call
 from pytest_logicenv.witness.estimate import Memory
+from pytest_logicenv.witness.ruled_out import ruled_out
 from pytest_logicenv.witness.state_search import Limits, Searched, search, search_in_stages
 from pytest_logicenv.witness.verdict import (
     BUDGET,
     FOUND,
     IMPOSSIBLE,
+    RULES,
     Budget,
     WitnessCall,
     WitnessResult,
@@ -36,6 +38,9 @@ from pytest_logicenv.witness.verdict import (
 
 #: The share of the time budget the search in stages may take before the search of the whole.
 STAGED_SHARE = 0.5
+#: How many times its CPU-time budget a search may take on the wall clock (a machine shared
+#: by several test runs gives each a part of a core; past this, it stops: never a hang).
+WALL_FACTOR = 5.0
 
 
 class WitnessRefused(AssertionError):
@@ -63,6 +68,9 @@ def find_witness(
     goals = goals_of(trajectory)
     facts = tuple(goal.fact for goal in goals)
     start = WorldState.from_scene(scene)
+    proved = ruled_out(start, goals)
+    if proved:
+        return WitnessResult(IMPOSSIBLE, blockers=proved, budget=budget, stopped_by=RULES)
     refusals = Refusals(start, goals)
     found = _search(start, facts, budget, refusals)
     if found.calls is None:
@@ -92,13 +100,15 @@ def _search(
     """The goal facts in stages first (fast when they can be met one after another), then,
     with the time left, all at once (which alone can prove that there is no witness)."""
     began, memory, clock = time.process_time(), Memory(), time.process_time
-    limits = Limits(budget.max_steps, budget.max_ms * STAGED_SHARE)
+    deadline = time.monotonic() + budget.max_ms * WALL_FACTOR / 1000
+    limits = Limits(budget.max_steps, budget.max_ms * STAGED_SHARE, wall_deadline=deadline)
     if len(facts) > 1:
         staged = search_in_stages(start, facts, limits, refusals, clock, memory)
         if staged is not None:
             return staged
     left = budget.max_ms - (time.process_time() - began) * 1000
-    found = search(start, facts, Limits(budget.max_steps, max(left, 1.0)), refusals, clock, memory)
+    limits = replace(limits, max_ms=max(left, 1.0))
+    found = search(start, facts, limits, refusals, clock, memory)
     return replace(found, elapsed_ms=(time.process_time() - began) * 1000)
 
 

@@ -18,13 +18,15 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.sim.actions import perform
 from pytest_logicenv.sim.world import WorldState
+from pytest_logicenv.witness.achievers import OutOfTime
 from pytest_logicenv.witness.calls import Call, Refused, calls
 from pytest_logicenv.witness.estimate import Estimate, Memory
+from pytest_logicenv.witness.verdict import STATES, STEPS, TIME, WALL
 
 #: What a call on none of the objects the goal facts' achievers act on waits (in calls).
 ASIDE = 4.0
@@ -40,6 +42,10 @@ class Limits:
     max_steps: int
     max_ms: float
     max_states: int = 200_000
+    #: When (``time.monotonic()``) the search stops whatever CPU time is left: the budget
+    #: counts CPU time, so that a loaded machine finds the same witness, and this cap keeps
+    #: a starved one from waiting without end.
+    wall_deadline: float = float("inf")
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class Searched:
 
     calls: tuple[Call, ...] | None
     exhausted: bool
-    stopped_by: str  # "", "steps", "time" or "states"
+    stopped_by: str  # "", or :data:`~pytest_logicenv.witness.verdict.STEPS`, TIME, WALL, STATES
     states: int
     elapsed_ms: float
     closest: WorldState
@@ -100,7 +106,8 @@ def search_in_stages(
     done: tuple[Call, ...] = ()
     states = 0
     for stage in range(1, len(goals) + 1):
-        left = Limits(limits.max_steps - len(done), limits.max_ms - (clock() - began) * 1000)
+        spent = (clock() - began) * 1000
+        left = replace(limits, max_steps=limits.max_steps - len(done), max_ms=limits.max_ms - spent)
         if left.max_steps < 0 or left.max_ms <= 0:
             return None
         found = search(world, goals[:stage], left, refused, clock, memory)
@@ -138,6 +145,7 @@ class _Run:
         memory: Memory | None = None,
     ) -> None:
         self.estimate = Estimate(goals, memory)
+        self.estimate.memory.stop = self._check_time
         self.limits, self.refused, self.clock = limits, refused, clock
         self.began = clock()
         self.tie = itertools.count()
@@ -147,6 +155,12 @@ class _Run:
         self.cut = ""
 
     def search(self, start: WorldState) -> Searched:
+        try:
+            return self._search(start)
+        except OutOfTime as stopped:
+            return self._stop(str(stopped))
+
+    def _search(self, start: WorldState) -> Searched:
         self.seen.add(state_key(start))
         self._push(_Node(start, ()), 0.0)
         while self.frontier:
@@ -155,7 +169,7 @@ class _Run:
                 self.closest = (0.0, node.world)
                 return self._stop("", node.calls)
             if len(node.calls) >= self.limits.max_steps:
-                self.cut = "steps"
+                self.cut = STEPS
                 continue
             stopped = self._expand(node, priority)
             if stopped:
@@ -180,8 +194,7 @@ class _Run:
         else:
             found = calls(node.world, self.refused, besides=node.rest)
         for call in found:
-            if self._elapsed() > self.limits.max_ms:
-                return "time"
+            self._check_time()
             world = node.world.copy()
             if perform(world, call.action, call.arguments).violation:
                 continue
@@ -190,9 +203,16 @@ class _Run:
                 continue
             self.seen.add(key)
             if len(self.seen) > self.limits.max_states:
-                return "states"
+                return STATES
             self._push(_Node(world, (*node.calls, call)), 0.0 if node.rest is None else ASIDE)
         return ""
+
+    def _check_time(self) -> None:
+        """Raise :class:`OutOfTime` (naming why) when the CPU time or the wall clock is up."""
+        if self._elapsed() > self.limits.max_ms:
+            raise OutOfTime(TIME)
+        if time.monotonic() > self.limits.wall_deadline:
+            raise OutOfTime(WALL)
 
     def _elapsed(self) -> float:
         return (self.clock() - self.began) * 1000

@@ -16,6 +16,10 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.witness.blockers import Blocker, blocker_from_json
 
 FOUND, IMPOSSIBLE, BUDGET = "found", "impossible", "budget"
+#: What ended a search: the step budget, the CPU time, the wall clock, the states kept; or,
+#: for ``impossible`` before any search, the rules no action changes
+#: (:mod:`~pytest_logicenv.witness.ruled_out`).
+STEPS, TIME, WALL, STATES, RULES = "steps", "time", "wall time", "states", "rules"
 #: The format of a ``<scene>.witness.json`` file.
 WITNESS_FORMAT = "logicenv-witness/1"
 
@@ -60,7 +64,8 @@ class WitnessResult:
     budget: Budget = Budget()
     states: int = 0
     elapsed_ms: float = 0.0
-    #: What ended a ``budget`` search: ``steps``, ``time`` or ``states``.
+    #: What ended a ``budget`` search (``steps``, ``time``, ``wall time``, ``states``), or
+    #: ``rules`` for an ``impossible`` proved before any search.
     stopped_by: str = ""
 
     @property
@@ -76,7 +81,12 @@ class WitnessResult:
         """One paragraph: the passing sequence, or why there is none and what blocks it."""
         if self.solved:
             return f"a passing sequence: {self.sequence}"
-        if self.verdict == IMPOSSIBLE:
+        if self.verdict == IMPOSSIBLE and self.stopped_by == RULES:
+            head = (
+                "proved impossible: no sequence of actions makes every goal fact true (rules "
+                "no action changes rule it out, whatever the budget)"
+            )
+        elif self.verdict == IMPOSSIBLE:
             head = (
                 f"proved impossible: no sequence of actions makes every goal fact true (all "
                 f"{self.states} states the actions reach were searched)"
