@@ -164,15 +164,25 @@ def _achiever(spec: ActionSpec, bound: Mapping[str, str]) -> Achiever:
     return Achiever(spec, tuple(sorted(bound.items())))
 
 
+#: The actions whose effect read a port beyond those bound (``PutIn`` with its object alone
+#: reads its target): the next such trial is known without copying the world (a few dozen
+#: at most: actions times sets of their ports).
+_READS_MORE: set[tuple[str, frozenset[str]]] = set()
+
+
 def _makes_true(
     start: WorldState, spec: ActionSpec, bound: Mapping[str, str], test: Test
 ) -> bool | None:
     """Whether ``spec``'s effect with ``bound`` (then the physics) passes ``test``;
     ``None`` when the effect reads a port not bound (it raises ``KeyError``)."""
+    ports = (spec.name, frozenset(bound))
+    if ports in _READS_MORE:
+        return None
     world = start.copy()
     try:
         spec.effect(world, Partial({p: world.objects[o] for p, o in bound.items()}))
     except KeyError:
+        _READS_MORE.add(ports)
         return None
     if any(_in_itself(world, obj) for obj in bound.values()):
         return False  # put into what it carries: no state the simulator can reach
