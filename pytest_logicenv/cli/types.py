@@ -6,10 +6,11 @@ plan's states use, to them), our custom ones (flagged, with the AI2-THOR asset e
 and the user's type file's (``--types``). Each line gives the properties (``(ours)`` marks the
 ones we add: ``wettable``, a counter's ``dirtyable``), the parts a type is made of and the
 types it is part of, its usual rooms (ProcTHOR's weights, else the share of AI2-THOR's scenes
-that hold one) and where in a room it stands. A WORD keeps the types whose name, property,
-room or parts contain it, and the type the word means (``nightstand`` means SideTable,
-``glass`` a Cup: the synonym table the catalog's retrieval and the plan checks share); a word
-nothing matches gets the closest types.
+that hold one) and where in a room it stands. A WORD keeps the types with a property, room,
+part or whole of that name or a name it is a word of ("lamp": DeskLamp and FloorLamp; "can"
+is a WateringCan's word, not a part of ``canFillWithLiquid`` or of Candle), and the type the
+word means (``nightstand`` means SideTable, ``glass`` a Cup: the synonym table the catalog's
+retrieval and the plan checks share); a word nothing matches gets the closest types.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="logicenv")
@@ -28,6 +29,7 @@ from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.scenes.catalog import Catalog, ObjectType
 from pytest_logicenv.scenes.catalog.properties import THOR_NAME
 from pytest_logicenv.scenes.catalog.summary import type_json, type_line
+from pytest_logicenv.vocabulary import singular, words_of
 
 
 def register(subparsers: Any) -> None:
@@ -82,14 +84,22 @@ def _meant(catalog: Catalog, word: str) -> str | None:
 
 
 def _matches(obj_type: ObjectType, word: str) -> bool:
+    """Whether ``word`` is one of the type's properties (our name or AI2-THOR's), or words of
+    its name, rooms, parts or wholes (compared word by word, in the singular)."""
     if not word:
         return True
-    words = [
-        obj_type.name,
-        *obj_type.properties,
-        *(THOR_NAME.get(p, "") for p in obj_type.properties),
-        *obj_type.rooms,
-        *(p.type for p in obj_type.parts),
-        *obj_type.part_of,
-    ]
-    return any(word.lower() in w.lower() for w in words if w)
+    properties = {*obj_type.properties, *(THOR_NAME.get(p, "") for p in obj_type.properties)}
+    if word.lower() in {p.lower() for p in properties}:
+        return True
+    names = [obj_type.name, *obj_type.rooms, *(p.type for p in obj_type.parts), *obj_type.part_of]
+    wanted = _words(word)
+    return any(_contains(_words(name), wanted) for name in names)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(singular(w) for w in words_of(text).split())
+
+
+def _contains(words: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    n = len(wanted)
+    return any(words[i : i + n] == wanted for i in range(len(words) - n + 1))

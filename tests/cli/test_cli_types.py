@@ -71,6 +71,23 @@ def test_a_word_narrows_by_name_property_room_or_part(capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(
+    ("word", "shown"),
+    [
+        ("can", ["GarbageCan", "WateringCan"]),  # not canFillWithLiquid, Candle nor Cabinet
+        ("tissue", ["TissueBox"]),  # a word of its name
+        ("tub", ["Bathtub"]),  # what "tub" means; "bathtub" is one word
+        ("towel holder", ["HandTowelHolder", "TowelHolder"]),
+    ],
+)
+def test_a_word_matches_whole_words_not_letters(
+    capsys: pytest.CaptureFixture[str], word: str, shown: list[str]
+) -> None:
+    assert main(["types", word]) == 0
+    names = [line.split(":")[0].removesuffix(" (custom)") for line in _lines(capsys)]
+    assert [name for name in names if not name.startswith("'")] == shown
+
+
+@pytest.mark.parametrize(
     ("word", "meant"),
     [("nightstand", "SideTable"), ("glass", "Cup"), ("cupboard", "Cabinet"), ("tap", "Faucet")],
 )
