@@ -131,3 +131,17 @@ def test_the_html_report_marks_a_model_plan_unreviewed_and_shows_it_as_a_person_
     assert "class=unreviewed" not in page
     assert "class='unreviewed'" not in page
     assert "reviewed by ann on " in page
+
+
+@pytest.mark.slow
+def test_under_xdist_the_controller_fails_on_the_entries_its_workers_used(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = _llm_entry(pytester, fake_llm, monkeypatch)
+    result = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "--logicenv-require-reviewed")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(_failure(entry))
+    assert main(["review", entry.name, "--by", "ann"]) == 0
+    result = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "--logicenv-require-reviewed")
+    assert result.ret == pytest.ExitCode.OK
