@@ -19,6 +19,8 @@ everywhere. It depends on nothing else of the package, so every stage may use it
 ('Cup', 'Pillow')
 >>> vocabulary.suggestions("Nightstand"), vocabulary.suggestions("Sofaa")
 (['SideTable'], ['Sofa'])
+>>> Vocabulary(frozenset({"GarbageCan", "WateringCan", "Candle", "Pan"})).suggestions("Can")
+['GarbageCan', 'WateringCan', 'Pan', 'Candle']
 """
 
 from __future__ import annotations
@@ -460,9 +462,21 @@ class Vocabulary:
         return [(phrase, name, others) for phrase, (name, others) in sorted(found.items())]
 
     def suggestions(self, name: str, limit: int = 4) -> list[str]:
-        """Types close to ``name``: what it means first, then similar spellings."""
+        """Types close to ``name``: what it means first, then the types it is the last word
+        of (a "Can": GarbageCan, WateringCan), then similar spellings."""
         close = difflib.get_close_matches(name, sorted(self.types), n=limit, cutoff=0.5)
         meant = self.meaning(words_of(name))
-        if meant is not None:
-            close = [meant, *(c for c in close if c != meant)]
-        return close[:limit]
+        first = [meant] if meant is not None else []
+        first += self._ending_with(_phrase(words_of(name)))
+        return list(dict.fromkeys((*first, *close)))[:limit]
+
+    def _ending_with(self, words: tuple[str, ...]) -> list[str]:
+        """The shown types whose name ends with ``words`` and is longer."""
+        n = len(words)
+        return [
+            name
+            for name in sorted(self.types)
+            if name not in self.hidden
+            and len(spelled := _phrase(words_of(name))) > n
+            and spelled[-n:] == words
+        ]

@@ -99,3 +99,18 @@ def test_a_task_names_the_types_a_person_would_think_of(
 )
 def test_the_article_is_the_one_said(word: str, said: str) -> None:
     assert a_or_an(word) == said
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("Can", ["GarbageCan", "WateringCan"]),  # cans, before Pan and Candle's spelling
+        ("Tissue", ["TissueBox"]),
+        ("Nightstand", ["SideTable"]),  # what it means
+        ("Televison", ["Television"]),  # a typo
+    ],
+)
+def test_an_unknown_type_name_suggests_what_a_person_would_think_of(
+    vocabulary: Vocabulary, name: str, first: list[str]
+) -> None:
+    assert vocabulary.suggestions(name)[: len(first)] == first
