@@ -32,6 +32,8 @@ from pytest_logicenv.witness.estimate import atoms
 STATIC_KINDS = frozenset({"property", "accepts", "room"})
 #: The most pairs of objects a placement is proved for (more: left to the search).
 MAX_PAIRS = 2000
+#: The most receptacles a placement is proved for (each is tried emptied, on a world copy).
+MAX_EMPTIED = 16
 #: A blocker's note for a goal fact that asks the opposite of another's.
 OPPOSITE = "asks the opposite state of another goal fact: never together with the other goal facts"
 
@@ -59,14 +61,10 @@ def _refusals(world: WorldState, atom: Fact) -> tuple[Refusal, ...] | None:
         case Attr():
             return ()  # no action's changes set an attribute
         case Related(relation, subject, target) if relation in ("on", "in") and target != FLOOR:
-            pairs = [
-                (s, t)
-                for s in world.candidates(subject)
-                for t in world.candidates(target)
-                if s is not t
-            ]
-            if len(pairs) > MAX_PAIRS:
+            subjects, targets = world.candidates(subject), world.candidates(target)
+            if len(subjects) * len(targets) > MAX_PAIRS:
                 return None
+            pairs = [(s, t) for s in subjects for t in targets if s is not t]
             return _all_refused(world, relation, pairs)
         case Held(ref):
             return _each_refused(world, world.candidates(ref), "held", "", True)
@@ -83,9 +81,14 @@ def _all_refused(
     world: WorldState, relation: str, pairs: Sequence[tuple[WorldObject, WorldObject]]
 ) -> tuple[Refusal, ...] | None:
     found: list[Refusal] = []
+    emptied_for: dict[str, WorldState] = {}
     for spec, change in _changes(lambda c: c.kind == relation and bool(c.target)):
         for subject, target in pairs:
-            emptied = _emptied(world, target)
+            if target.id not in emptied_for:
+                if len(emptied_for) >= MAX_EMPTIED:
+                    return None  # too many copies of the world to prove it: left to the search
+                emptied_for[target.id] = _emptied(world, target)
+            emptied = emptied_for[target.id]
             bound = {
                 change.port: emptied.objects[subject.id],
                 change.target: emptied.objects[target.id],

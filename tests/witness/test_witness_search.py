@@ -161,3 +161,17 @@ def _eight_books() -> tuple[Scene, list[Fact]]:
     shelf = _obj("shelf", "Shelf", "receptacle", size=(3.0, 2.0, 3.0))
     goal = parse_facts([{"on": [f"book_{i}", "shelf"]} for i in range(8)], "goal")
     return _bedroom(*books, shelf), goal
+
+
+def test_a_goal_naming_thousands_of_objects_is_left_to_the_search_within_its_budget() -> None:
+    """``Cup in Box`` over 3,000 cups and 40 full boxes: too many pairs to prove anything
+    about, so the search answers, within its budget."""
+    boxes = tuple(_obj(f"box_{i}", "Box", "receptacle", size=(0.2, 0.2, 0.2)) for i in range(40))
+    lids = tuple(
+        _obj(f"lid_{i}", "Lid", parent=f"box_{i}", relation="in", size=(0.2, 0.2, 0.2))
+        for i in range(40)
+    )
+    goal = parse_facts([{"in": ["Cup", "Box"]}], "goal")
+    result = find_witness(_bedroom(*boxes, *lids, *_cups(3000)), goal, Budget(40, 300))
+    assert result.verdict == BUDGET
+    assert result.stopped_by in (TIME, WALL)
