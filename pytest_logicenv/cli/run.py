@@ -104,21 +104,12 @@ def register(subparsers: Any) -> None:
 def run_command(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy, tree=args.tree, nodes=args.nodes)
     situations = _situations(args)
-    outcomes = [
-        _with_witness(Path(path), judge(policy, situation))
-        for path, situation in zip(args.scenes, situations, strict=True)
-    ]
+    outcomes = [judge(policy, situation) for situation in situations]
     if args.json:
         print(json.dumps({"outcomes": [o.to_json() for o in outcomes]}, indent=2))
     else:
         _print(situations, outcomes)
     return 0 if all(o.ok for o in outcomes) else 1
-
-
-def _with_witness(path: Path, outcome: Outcome) -> Outcome:
-    """The outcome with the passing sequence of the scene's cache entry, as pytest shows it."""
-    sequence = scene_file_witness(path)
-    return outcome if sequence is None else replace(outcome, witness=sequence)
 
 
 def _print(situations: Sequence[Situation], outcomes: Sequence[Outcome]) -> None:
@@ -151,6 +142,7 @@ def _situation(path: Path, plan: Plan | None, goal: Sequence[Fact] | None) -> Si
     if plan is not None:
         trajectory = trajectory_for(plan, read.scene.provenance.conditions)
         found = situation_of(plan, trajectory, read.scene, known=plan_names(plan))
+        found = replace(found, witness=scene_file_witness(path))
     else:
         found = read.situation or scene_file_situation(path, read.scene)
     if found is not None:

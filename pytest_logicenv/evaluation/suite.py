@@ -107,4 +107,5 @@ def _default_builders(
         planner=planner if with_llm else lambda: None,
         known_types=lambda: frozenset(catalog.types),
         plan_checks=plan_checks,
+        catalog=catalog,
     )

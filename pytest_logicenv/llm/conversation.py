@@ -1,5 +1,7 @@
 """Rule-guided iterative refinement (paper 4.2): a chat in steps, each answered with one JSON
-object that rules check; violations go back to the model, which answers again, bounded."""
+object that rules check; violations go back to the model, which answers again, bounded. What
+a later stage finds (a scene without a witness) goes back the same way, as a step of its own
+whose prompt is the feedback (:meth:`Conversation.resume`)."""
 
 from __future__ import annotations
 
@@ -76,9 +78,25 @@ class Conversation:
             tuple(self.exchanges),
         )
 
+    def resume(
+        self,
+        purpose: str,
+        violations: Sequence[Violation],
+        read: Callable[[dict[str, Any]], T],
+        *,
+        heading: str,
+    ) -> T:
+        """Send what a later stage found in an accepted answer (``violations``, after
+        ``heading``) back to the model, in the same conversation: a step whose prompt is that
+        feedback, refined as every step is."""
+        return self.step(purpose, feedback(violations, heading=heading), read)
 
-def feedback(violations: Sequence[Violation], *, truncated: bool = False) -> str:
-    """The message that sends rule violations back to the model.
+
+def feedback(
+    violations: Sequence[Violation], *, truncated: bool = False, heading: str = "Your answer"
+) -> str:
+    """The message that sends rule violations back to the model; ``heading`` says whose
+    problems they are (a later stage's: "The scenes built from your plan").
 
     >>> print(feedback([Violation("grounding", "subtasks[0](toy).tree", "add a branch")]))
     Your answer has 1 problem:
@@ -86,7 +104,7 @@ def feedback(violations: Sequence[Violation], *, truncated: bool = False) -> str
     Correct every problem and answer again with the complete JSON object only.
     """
     count = len(violations)
-    lines = [f"Your answer has {count} problem{'s' if count != 1 else ''}:"]
+    lines = [f"{heading} has {count} problem{'s' if count != 1 else ''}:"]
     lines += [f"- {violation}" for violation in violations]
     if truncated:
         lines.append(

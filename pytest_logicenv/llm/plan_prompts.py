@@ -232,3 +232,7 @@ PLAN_PROMPT = (
     "decision tree for every subtask, realization facts for every value of every factor, the "
     "setting facts, and goal facts at every leaf."
 )
+
+#: Says whose the problems of a later stage's feedback are (``conversation.feedback``): the
+#: plan passed every check, and its scenes showed them.
+SCENES_HEADING = "Your plan passed the checks, but the scenes built from it show that it"

@@ -19,7 +19,8 @@ action reaches (:func:`~pytest_logicenv.sim.achievable.goal_violations`). Every
 violation goes back to the model, which answers again (the paper's rule-guided iterative
 refinement), up to ``max_rounds`` answers per step; then :class:`PlanDerivationError` holds
 the last violations, every exchange and, when the last answer was a plan, that plan document,
-for a person to fix.
+for a person to fix. What the scenes of an accepted plan show (one without a witness) goes
+back in the same conversation (:meth:`PlanDialogue.refine`), checked the same way.
 
 >>> import json
 >>> from pytest_logicenv.llm.protocol import CallableLLM
@@ -47,6 +48,7 @@ from pytest_logicenv.llm.plan_prompts import (
     EXAMPLE_PLAN,
     FACTORS_PROMPT,
     PLAN_PROMPT,
+    SCENES_HEADING,
     decomposition_prompt,
     example_decomposition,
     example_plan,
@@ -68,6 +70,7 @@ __all__ = [
     "EXAMPLE_PLAN",
     "LLMPlanner",
     "PlanDerivation",
+    "PlanDialogue",
     "acceptance_violations",
     "decomposition_prompt",
     "derive_plan",
@@ -80,6 +83,8 @@ __all__ = [
 
 #: The purpose of the plan step's exchanges: a failing derivation's plan is this step's.
 TREE_STEP = "plan.tree"
+#: The purpose of the exchanges that send what the scenes of a plan showed back to the model.
+SCENES_STEP = "plan.scenes"
 
 
 @dataclass(frozen=True)
@@ -126,41 +131,90 @@ def derive_plan(
     answers to a step (with the last plan answer, as a plan document, when there was one),
     and :class:`~pytest_logicenv.errors.LLMError` when the endpoint fails.
     """
-    if not task.strip():
-        raise LLMError("cannot derive a plan for an empty task description; describe the task")
-    if max_rounds < 1:
-        raise LLMError(f"max_rounds must be at least 1, got {max_rounds}")
-    rooms = tuple(rooms)
-    check_rooms(rooms)
-    if catalog is not None and known_types is None:
-        known_types = frozenset(catalog.types)
-    types = sorted(known_types) if known_types is not None else None
-    notes = known_types if isinstance(known_types, Mapping) else {}
-    answered: list[dict[str, Any]] = []  # the plan documents the model answered with
-
-    def fail(
-        what: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
-    ) -> LLMError:
-        last = answered[-1] if answered and what.startswith(TREE_STEP) else None
-        return PlanDerivationError(what, violations, exchanges, document=last)
-
-    talk = Conversation(llm, system_prompt(types, notes, catalog), max_rounds, fail)
-    talk.step("plan.decompose", decomposition_prompt(task, rooms, catalog), _read_decomposition)
-    talk.step("plan.factors", FACTORS_PROMPT, _read_factors)
-
-    def read_plan(data: dict[str, Any]) -> Plan:
-        document = _plan_document(data, task, rooms)
-        answered.append(document)
-        return _checked_plan(document, types, catalog, strategy)
-
-    plan = talk.step(TREE_STEP, PLAN_PROMPT, read_plan)
-    return PlanDerivation(
-        plan=plan,
-        model=llm.model,
-        rounds=len(talk.rejected) + 1,
-        rejected=tuple(talk.rejected),
-        exchanges=tuple(talk.exchanges),
+    dialogue = PlanDialogue(
+        task,
+        rooms,
+        llm,
+        known_types=known_types,
+        catalog=catalog,
+        strategy=strategy,
+        max_rounds=max_rounds,
     )
+    return dialogue.derive()
+
+
+class PlanDialogue:
+    """One derivation's conversation (:func:`derive_plan`'s), kept open so that what a later
+    stage finds in the accepted plan (its scenes without a witness) goes back to the model in
+    it: :meth:`refine` is one more step, refined as every step is."""
+
+    def __init__(
+        self,
+        task: str,
+        rooms: Sequence[str],
+        llm: LLM,
+        *,
+        known_types: Collection[str] | Mapping[str, str] | None = None,
+        catalog: Catalog | None = None,
+        strategy: str = "minimal",
+        max_rounds: int = 3,
+    ) -> None:
+        if not task.strip():
+            raise LLMError("cannot derive a plan for an empty task description; describe the task")
+        if max_rounds < 1:
+            raise LLMError(f"max_rounds must be at least 1, got {max_rounds}")
+        self.task, self.rooms = task, tuple(rooms)
+        check_rooms(self.rooms)
+        if catalog is not None and known_types is None:
+            known_types = frozenset(catalog.types)
+        self._types = sorted(known_types) if known_types is not None else None
+        notes = known_types if isinstance(known_types, Mapping) else {}
+        self._catalog, self._strategy = catalog, strategy
+        self._answered: list[dict[str, Any]] = []  # the plan documents the model answered with
+        system = system_prompt(self._types, notes, catalog)
+        self._talk = Conversation(llm, system, max_rounds, self._fail)
+        self.model = llm.model
+
+    def derive(self) -> PlanDerivation:
+        """The three steps: the plan, and every exchange of the conversation."""
+        talk = self._talk
+        talk.step(
+            "plan.decompose",
+            decomposition_prompt(self.task, self.rooms, self._catalog),
+            _read_decomposition,
+        )
+        talk.step("plan.factors", FACTORS_PROMPT, _read_factors)
+        return self._derivation(talk.step(TREE_STEP, PLAN_PROMPT, self._read_plan), since=0)
+
+    def refine(self, violations: Sequence[Violation]) -> PlanDerivation:
+        """The plan the model answers when told ``violations`` of its last accepted plan
+        (what its scenes showed), checked as every plan answer is; the derivation's
+        exchanges are this step's only."""
+        since = len(self._talk.exchanges)
+        plan = self._talk.resume(SCENES_STEP, violations, self._read_plan, heading=SCENES_HEADING)
+        return self._derivation(plan, since=since)
+
+    def _derivation(self, plan: Plan, *, since: int) -> PlanDerivation:
+        talk = self._talk
+        return PlanDerivation(
+            plan=plan,
+            model=self.model,
+            rounds=len(talk.rejected) + 1,
+            rejected=tuple(talk.rejected),
+            exchanges=tuple(talk.exchanges[since:]),
+        )
+
+    def _read_plan(self, data: dict[str, Any]) -> Plan:
+        document = _plan_document(data, self.task, self.rooms)
+        self._answered.append(document)
+        return _checked_plan(document, self._types, self._catalog, self._strategy)
+
+    def _fail(
+        self, what: str, violations: Sequence[Violation], exchanges: tuple[Exchange, ...]
+    ) -> LLMError:
+        plan_step = what.startswith((TREE_STEP, SCENES_STEP))
+        last = self._answered[-1] if self._answered and plan_step else None
+        return PlanDerivationError(what, violations, exchanges, document=last)
 
 
 def acceptance_violations(
@@ -203,13 +257,14 @@ class LLMPlanner:
         self.catalog = catalog
         self.strategy = strategy
         self.max_rounds = max_rounds
+        self._dialogue: PlanDialogue | None = None
 
     @property
     def name(self) -> str:
         return f"llm:{self.llm.model}"
 
     def derive(self, task: str, rooms: Sequence[str]) -> tuple[Plan, list[dict[str, Any]]]:
-        derivation = derive_plan(
+        self._dialogue = PlanDialogue(
             task,
             rooms,
             self.llm,
@@ -218,6 +273,17 @@ class LLMPlanner:
             strategy=self.strategy,
             max_rounds=self.max_rounds,
         )
+        return self._recorded(self._dialogue.derive())
+
+    def refine(self, violations: Sequence[Violation]) -> tuple[Plan, list[dict[str, Any]]]:
+        """The plan the model answers, in the conversation of the last :meth:`derive`, when
+        told ``violations`` of that plan's scenes; the exchanges are the new ones."""
+        if self._dialogue is None:
+            raise LLMError("refine() needs a derived plan: call derive() first")
+        return self._recorded(self._dialogue.refine(violations))
+
+    @staticmethod
+    def _recorded(derivation: PlanDerivation) -> tuple[Plan, list[dict[str, Any]]]:
         return derivation.plan, [exchange_to_json(e) for e in derivation.exchanges]
 
 

@@ -11,7 +11,9 @@ builder is ``scene_building.default_scene_builder``). What a pytest run configur
 catalog, planner and designer) is wired in by :mod:`pytest_logicenv.session.generators`.
 A plan the model never got right is kept in its entry for a person to fix
 (:mod:`~.failed_plans`). Every scene is proved solvable before it is used, its witness written
-beside it (:mod:`~.witnesses`).
+beside it (:mod:`~.witnesses`); :mod:`~.proven_scenes` builds and proves them, and sends what
+blocks each goal of a scene without a witness (:mod:`~.witness_feedback`) back to the model
+that derived the plan, as a refinement round.
 :mod:`~.plan_review` tells whether a person has reviewed a plan a model made, and records
 a review in the entry's manifest (``logicenv review``).
 :mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of

@@ -3,11 +3,14 @@
 A case (one environment of a marked test) is judged by the entry's plan, the trajectory its
 conditions name and the plan's known names. :func:`case_situation` is that rule, for the
 fixture, the evaluation and ``logicenv run --scene cache/ENTRY/scenes/ID.json`` alike, which
-finds the entry and its case from the scene file's place (:func:`scene_file_situation`).
+finds the entry and its case from the scene file's place (:func:`scene_file_situation`). The
+situation carries the scene's witness, so each of them shows a failing run how the scene is
+solved.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pytest_logicenv.cache import SCENES, TRAJECTORIES, Entry
@@ -29,11 +32,13 @@ def case_situation(
     known: frozenset[str] | None = None,
     max_ticks: int | None = None,
 ) -> Situation:
-    """The situation ``case`` of ``plan`` is in ``scene``; ``known`` defaults to the plan's
-    names (pass them when they are cached)."""
+    """The situation ``case`` of ``plan`` is in ``scene``, with the entry's witness of it;
+    ``known`` defaults to the plan's names (pass them when they are cached). A malformed
+    witness file is a :class:`CacheError`."""
     trajectory = trajectory_for(plan, case.conditions)
     names = plan_names(plan) if known is None else known
-    return situation_of(plan, trajectory, scene, known=names, max_ticks=max_ticks)
+    found = situation_of(plan, trajectory, scene, known=names, max_ticks=max_ticks)
+    return replace(found, witness=_sequence(case))
 
 
 def entry_of(scene_path: Path) -> Entry | None:
@@ -58,15 +63,19 @@ def scene_file_situation(scene_path: Path, scene: Scene) -> Situation | None:
     return case_situation(case, load_plan_of(entry, fix=fix), scene)
 
 
-def scene_file_witness(scene_path: Path) -> str | None:
-    """The passing sequence its entry's witness gives a scene file of a cache entry, as the
-    fixture shows it (``None``: no entry, or no solved witness)."""
+def scene_file_witness(scene_path: Path) -> str:
+    """The passing sequence of a scene file's witness in its cache entry ("": it lies in
+    none, or has no witness), for a situation of the scene made from another source."""
     entry = entry_of(scene_path)
     if entry is None:
-        return None
+        return ""
     fix = f"delete {entry.root} and run pytest again to regenerate it"
-    found = read_witness(entry.root, _case_of(entry, scene_path, fix).trajectory_id)
-    return found.sequence if found is not None and found.solved else None
+    return _sequence(_case_of(entry, scene_path, fix))
+
+
+def _sequence(case: Case) -> str:
+    witness = read_witness(case.entry_root, case.trajectory_id)
+    return witness.sequence if witness is not None and witness.solved else ""
 
 
 def _case_of(entry: Entry, scene_path: Path, fix: str) -> Case:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.cache import Cache, Entry, regenerate_hint
-from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError, SceneError
+from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.rules import validate_plan
 from pytest_logicenv.logic.trajectories import select
@@ -34,7 +34,7 @@ from pytest_logicenv.pipeline.cached import (
     read_fresh,
 )
 from pytest_logicenv.pipeline.entry_files import Made, entry_files, recorded_exchanges
-from pytest_logicenv.pipeline.failed_plans import check_kept, derived_by_llm, keep_unbuilt
+from pytest_logicenv.pipeline.failed_plans import check_kept, derived_by_llm
 from pytest_logicenv.pipeline.kept_scenes import KeepingDesigner, KeptScenes, design_key
 from pytest_logicenv.pipeline.plan_choice import (
     choose_plan,
@@ -44,7 +44,7 @@ from pytest_logicenv.pipeline.plan_choice import (
     regeneration_needs_llm,
 )
 from pytest_logicenv.pipeline.plan_choice import needs_llm as plan_needs_llm
-from pytest_logicenv.pipeline.scene_building import build_scenes
+from pytest_logicenv.pipeline.proven_scenes import build_proven
 from pytest_logicenv.pipeline.task_request import (
     Builders,
     Case,
@@ -57,7 +57,6 @@ from pytest_logicenv.pipeline.task_request import (
     Where,
     entry_key_of,
 )
-from pytest_logicenv.pipeline.witnesses import prove
 
 __all__ = [
     "Builders",
@@ -262,20 +261,12 @@ def _generate(
     source = str(request.plan_file or where.entry.plan_path)
     validate_plan(plan, source, known_types=builders.known_types(), require_facts=True)
     _check_goals(plan, chosen.record, source, builders)
-    build = designer if designer is not None else builders.scene
-    try:
-        trajectories, scenes, notes = build_scenes(plan, request, builders, build)
-        witnesses = prove(
-            trajectories, scenes, builders.witness_budget, _whose(chosen.record, source)
-        )
-    except SceneError as error:
-        if where.mode.strict or not derived_by_llm(chosen.record):
-            raise
-        talk = [*exchanges, *(designer.take_exchanges() if designer is not None else [])]
-        raise keep_unbuilt(error, plan, chosen.record, talk, request, where) from None
+    proven = build_proven(chosen, request, builders, where, designer)
+    chosen, trajectories, scenes = proven.chosen, proven.trajectories, proven.scenes
+    plan, exchanges = chosen.plan, chosen.exchanges
     if designer is not None:
         exchanges = [*exchanges, *designer.take_exchanges()]
-    notes = [*chosen.notes, *notes]
+    notes = [*chosen.notes, *proven.notes]
     made = Made(
         plan,
         chosen.record,
@@ -286,7 +277,7 @@ def _generate(
         notes,
         designed_for={t.id: design_key(plan, t) for t in trajectories} if designer else {},
         kept_files=designer.kept_files if designer is not None else {},
-        witnesses=witnesses,
+        witnesses=proven.witnesses,
     )
     settings = request.settings(where.rootdir, where.cache.root)
     kept = recorded_exchanges(where.entry) if chosen.kept or not where.mode.regenerate else {}
@@ -309,12 +300,6 @@ def _check_goals(plan: Plan, record: Mapping[str, Any], source: str, builders: B
             f"`logicenv plan --check {source}` checks it)",
             violations,
         )
-
-
-def _whose(record: Mapping[str, Any], source: str) -> str:
-    """The plan as a message names it: its file, and who made it."""
-    made_by = record.get("made_by")
-    return f"{source} (plan {made_by})" if made_by else source
 
 
 def _llm_designer(builders: Builders, where: Where, stale: str | None) -> KeepingDesigner | None:

@@ -36,6 +36,7 @@ from pytest_logicenv.cache import (
 from pytest_logicenv.errors import (
     LayoutError,
     LayoutRejected,
+    NoWitnessError,
     PlanNotAcceptedError,
     SceneError,
     Violation,
@@ -80,27 +81,43 @@ def keep_unbuilt(
         PLAN: plan_bytes,
         **exchange_files([dict(e) for e in exchanges]),
     }
-    stage = "layout" if isinstance(error, LayoutError) else "design"
-    scenes = {FAILED: str(error), "stage": stage}
-    kind = type(error) if type(error) in (LayoutRejected, LayoutError) else SceneError
+    stage = _stage_of(error)
+    scenes = {FAILED: str(error), "stage": stage.split("-")[0]}
     plan_record = {**record, "sha256": file_hash(plan_bytes)}
     _write(files, plan_record, scenes, SCENES_FAILED_REASON, request, where)
     entry = where.shown(where.entry.root)
     regenerate = regenerate_hint(where.nodeid, where.mode.options)
-    return kind(
+    message = (
         f"{where.nodeid}: {error}\n"
-        f"  what failed: {_SCENE_STAGES[kind]}\n"
+        f"  what failed: {_SCENE_STAGES[stage]}\n"
         f"  the plan ({record.get('made_by')}) is kept in {entry}/{PLAN} with the model's "
         f"answers in {entry}/{LLM_LOG}/: a rerun builds the scenes from it and asks the model "
         "nothing\n"
         f"  fix: edit {entry}/{PLAN} by hand and rerun, or derive it anew: {regenerate}"
     )
+    if isinstance(error, NoWitnessError):
+        return NoWitnessError(message, error.results)
+    return {"layout-bug": LayoutRejected, "layout": LayoutError}.get(stage, SceneError)(message)
 
 
-_SCENE_STAGES: Mapping[type[SceneError], str] = {
-    LayoutRejected: "the layout (a layout bug, not the plan's: its facts can hold)",
-    LayoutError: "the layout (the situation's objects could not be placed in its rooms)",
-    SceneError: "the scene design (a situation's facts cannot all hold in one scene)",
+def _stage_of(error: SceneError) -> str:
+    """The stage a scene error is of, as the manifest records it."""
+    if isinstance(error, NoWitnessError):
+        return "witness"
+    if isinstance(error, LayoutRejected):
+        return "layout-bug"
+    return "layout" if isinstance(error, LayoutError) else "design"
+
+
+_SCENE_STAGES: Mapping[str, str] = {
+    "layout-bug": "the layout (a layout bug, not the plan's: its facts can hold)",
+    "layout": "the layout (the situation's objects could not be placed in its rooms)",
+    "design": "the scene design (a situation's facts cannot all hold in one scene)",
+    "witness": (
+        "the witness search (the plan passed its checks and its scenes were built, but no "
+        "sequence of the simulator's actions does the task in some of them; the model was "
+        "told what blocks each goal, and its answers did not fix it)"
+    ),
 }
 
 

@@ -26,7 +26,7 @@ from pytest_logicenv.pipeline.cached import (
     read_manifest,
 )
 from pytest_logicenv.pipeline.failed_plans import keep_failed
-from pytest_logicenv.pipeline.task_request import Builders, TaskRequest, Where
+from pytest_logicenv.pipeline.task_request import Builders, PlanSource, TaskRequest, Where
 
 HAND_WRITTEN = "hand-written"
 #: How alike (difflib's ratio) an entry's task text must be to pass for an earlier wording.
@@ -39,13 +39,16 @@ REPLACED_EDITS = "it replaced the hand edits of the cached plan.json (edit the p
 @dataclass(frozen=True)
 class ChosenPlan:
     """A chosen plan, the manifest's record of who made it, the LLM exchanges behind it,
-    whether it is the entry's own ``plan.json`` kept, and notes for the manifest."""
+    whether it is the entry's own ``plan.json`` kept, and notes for the manifest;
+    ``planner`` is the planner that derived it in this run, whose conversation what its
+    scenes show goes back to (``None``: a plan of a file, or kept)."""
 
     plan: Plan
     record: dict[str, Any]
     exchanges: list[dict[str, Any]] = field(default_factory=list)
     kept: bool = False
     notes: tuple[str, ...] = ()
+    planner: PlanSource | None = field(default=None, compare=False)
 
 
 def choose_plan(request: TaskRequest, builders: Builders, where: Where) -> ChosenPlan:
@@ -159,7 +162,7 @@ def _derived(request: TaskRequest, builders: Builders, where: Where) -> ChosenPl
         plan, exchanges = planner.derive(request.task, request.rooms)
     except PlanDerivationError as error:  # kept for a person to fix, not asked again
         raise keep_failed(error, planner.name, request, where) from None
-    return ChosenPlan(plan, {"made_by": planner.name}, exchanges)
+    return ChosenPlan(plan, {"made_by": planner.name}, exchanges, planner=planner)
 
 
 def no_cached_plan(request: TaskRequest, where: Where) -> CacheError:

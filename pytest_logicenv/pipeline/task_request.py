@@ -15,6 +15,7 @@ from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.witnesses import WITNESS_SUFFIX
+from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.witness import Budget
 
@@ -35,6 +36,12 @@ class PlanSource(Protocol):
 
     def derive(self, task: str, rooms: Sequence[str]) -> tuple[Plan, list[dict[str, Any]]]:
         """The plan and the LLM exchanges (as JSON objects) that made it."""
+        ...
+
+    def refine(self, violations: Sequence[Violation]) -> tuple[Plan, list[dict[str, Any]]]:
+        """The plan answered, in the conversation of the last ``derive``, to what that plan's
+        scenes showed (``violations``), and the new exchanges; raises
+        ``llm.exchange.PlanDerivationError`` when the answer stays wrong after its rounds."""
         ...
 
 
@@ -188,6 +195,9 @@ class Builders:
     goal_checks: Callable[[Plan], Sequence[Violation]] | None = None
     #: How far the search for each scene's witness may go (``pipeline/witnesses.py``).
     witness_budget: Budget = field(default_factory=Budget)
+    #: The run's catalog: what a scene without a witness tells the model names its types
+    #: (``pipeline/witness_feedback.py``; ``None``: it names none).
+    catalog: Catalog | None = None
 
 
 @dataclass(frozen=True)

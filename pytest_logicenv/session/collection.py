@@ -121,6 +121,7 @@ def builders(config: pytest.Config, designer_name: str, plan_types: Path | None 
         plan_checks=plan_checks,
         goal_checks=goal_checks,
         witness_budget=budget,
+        catalog=catalog,
     )
 
 

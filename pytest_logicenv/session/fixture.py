@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -206,8 +205,6 @@ class LogicEnv:
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
-        if self.witness is not None and self.witness.solved:
-            outcome = replace(outcome, witness=self.witness.sequence)
         passed = outcome.kind == "pass" and fault is None
         explored = self._explore(runnable, situation, label) if passed else None
         mutation = self._mutate(runnable, situation, outcome) if fault is None else None

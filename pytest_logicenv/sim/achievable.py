@@ -540,12 +540,19 @@ def _misfit(subject: ObjectType, target: ObjectType, relation: str) -> str:
 def _takers(relation: str, subject: ObjectType, catalog: Catalog) -> str:
     """The receptacle types that would take ``subject`` ``relation`` them, closest fit first."""
     need = min(_measures(subject, relation))
+    return takers(relation, subject.name, _footprint(subject, "min"), need, catalog)
+
+
+def takers(relation: str, subject: str, size: str, need: float, catalog: Catalog) -> str:
+    """The receptacle types some asset of which takes a ``subject`` of ``size`` (``need``:
+    its :func:`~pytest_logicenv.sim.preconditions.room_measure`) ``relation`` them, closest
+    fit first; the witness feedback names them for a scene's own object."""
     found = []
     for kind in catalog.types.values():
         if (
             not kind.has("receptacle")
             or kind.part_only
-            or (kind.accepts and subject.name not in kind.accepts)
+            or (kind.accepts and subject not in kind.accepts)
         ):
             continue
         if relation == "in" and not kind.holds_inside:
@@ -557,8 +564,7 @@ def _takers(relation: str, subject: ObjectType, catalog: Catalog) -> str:
     shown = ", ".join(names[:SHOWN]) + (
         f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
     )
-    size = _footprint(subject, "min")
-    return f"types that take a {size} {subject.name} {relation} them: {shown or 'none'}"
+    return f"types that take a {size} {subject} {relation} them: {shown or 'none'}"
 
 
 def _stated(facts: Sequence[Fact]) -> tuple[Fact, ...]:

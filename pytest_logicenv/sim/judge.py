@@ -41,7 +41,8 @@ class Situation:
     """What a run in one scene is judged by. ``answers`` are the trajectory's conditions as
     ``(question, answer)`` pairs (``None``: the scene's provenance conditions); ``known`` the
     names a policy may use though this scene lacks them (``None``: names are not checked);
-    ``plan`` and ``trajectory`` the situation's source, when it has one."""
+    ``plan`` and ``trajectory`` the situation's source, when it has one; ``witness`` a
+    passing sequence of this scene (its cache entry's witness), which a failing outcome shows."""
 
     id: str
     scene: Scene
@@ -52,10 +53,12 @@ class Situation:
     max_ticks: int = DEFAULT_MAX_TICKS
     plan: Plan | None = None
     trajectory: Trajectory | None = None
+    witness: str = ""
 
     def in_scene(self, scene: Scene) -> Situation:
-        """The same situation in another scene of it (a variation, a redesigned layout)."""
-        return replace(self, scene=scene)
+        """The same situation in another scene of it (a variation, a redesigned layout): the
+        witness of this scene proves nothing there."""
+        return replace(self, scene=scene, witness="")
 
     def adding_goal(self, facts: Iterable[Fact]) -> Situation:
         """This situation with more goal facts (``logicenv run --goal`` beside a plan)."""
@@ -100,8 +103,9 @@ def scene_situation(
 
 def judge(policy: Policy, situation: Situation) -> Outcome:
     """Run ``policy`` once in ``situation`` and classify the outcome (what
-    :func:`~pytest_logicenv.sim.runner.run_policy` raises for bad input, this raises)."""
-    return run_policy(
+    :func:`~pytest_logicenv.sim.runner.run_policy` raises for bad input, this raises); the
+    situation's witness goes with the outcome, so every caller shows how the scene is solved."""
+    outcome = run_policy(
         policy,
         situation.scene,
         goal=situation.goal,
@@ -110,6 +114,7 @@ def judge(policy: Policy, situation: Situation) -> Outcome:
         known=situation.known,
         branches=situation.branches,
     )
+    return replace(outcome, witness=situation.witness) if situation.witness else outcome
 
 
 def plan_names(plan: Plan) -> frozenset[str]:

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLMServer, answer, planner_script
 from plugin_project import PLAN, TASK, entries, llm_steps, make_project
+from scripted_endpoint import use_scripted_server
 
 from pytest_logicenv.cache import entry_key
 from pytest_logicenv.cli import main
-from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.pipeline.task_request import TaskRequest
 
 pytest_plugins = ["pytester"]
@@ -31,12 +31,9 @@ def cached_by_pytest(
 ) -> Path:
     """A project whose marked test had the model derive its plan (three requests), with the
     same task as an eval task, its ground truth, and a type file the plan does not use."""
-    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS, "CI"):
-        monkeypatch.delenv(name, raising=False)
     decomposition, factors = llm_steps()
     fake_llm.respond_with(planner_script(decomposition, factors, [answer(PLAN)]))
-    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
-    monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
+    use_scripted_server(fake_llm, monkeypatch, model="fake-planner")
     make_project(
         pytester,
         "@pytest.mark.logic_env(TASK)\ndef test_llm(logic_env):\n"
@@ -95,14 +92,11 @@ def entries_of(project: Path) -> list[Path]:
 def test_a_changed_definition_of_a_type_the_plan_uses_rebuilds_the_scenes_from_the_kept_plan(
     pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS, "CI"):
-        monkeypatch.delenv(name, raising=False)
     plan = json.loads(json.dumps(PLAN))
     plan["setting"].append({"exists": "Trophy", "as": "trophy", "where": {"on": "Floor"}})
     decomposition, factors = llm_steps()
     fake_llm.respond_with(planner_script(decomposition, factors, [answer(plan)]))
-    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
-    monkeypatch.setenv("LOGICENV_LLM_MODEL", "fake-planner")
+    use_scripted_server(fake_llm, monkeypatch, model="fake-planner")
     monkeypatch.chdir(pytester.path)
     for folder in ("tasks", "plans", "policies"):
         (pytester.path / folder).mkdir()

@@ -14,9 +14,9 @@ import pytest
 from fake_llm import MODEL, FakeLLMServer, answer, planner_script
 from helpers import ROOT
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN, TASK
+from scripted_endpoint import use_scripted_server
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.llm.planner import factors_answer
 
 AGENTS = ROOT / "example_agents"
@@ -25,10 +25,7 @@ AGENTS = ROOT / "example_agents"
 @pytest.fixture
 def project(tmp_path: Path, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The breakfast task and its ground truth, the endpoint set to the scripted server."""
-    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS, "CI"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
-    monkeypatch.setenv("LOGICENV_LLM_MODEL", MODEL)
+    use_scripted_server(fake_llm, monkeypatch)
     monkeypatch.chdir(tmp_path)
     for folder in ("tasks", "plans"):
         (tmp_path / folder).mkdir()

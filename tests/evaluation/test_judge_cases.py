@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_llm import MODEL, FakeLLMServer, answer, planner_script
+from fake_llm import FakeLLMServer, answer, planner_script
 from helpers import ROOT
 from plan_answers import DECOMPOSITION, GOOD_PLAN
+from scripted_endpoint import use_scripted_server
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.llm.planner import factors_answer
 
 AGENTS = ROOT / "example_agents"
@@ -29,10 +29,7 @@ pytestmark = pytest.mark.slow  # each case derives a plan and designs its scenes
 @pytest.fixture
 def project(tmp_path: Path, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty project, the endpoint set to the scripted server."""
-    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS, "CI"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
-    monkeypatch.setenv("LOGICENV_LLM_MODEL", MODEL)
+    use_scripted_server(fake_llm, monkeypatch)
     monkeypatch.chdir(tmp_path)
     for folder in ("tasks", "plans", "policies"):
         (tmp_path / folder).mkdir()

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from fake_llm import MODEL, FakeLLMServer, answer, planner_script
+from fake_llm import FakeLLMServer, answer, planner_script
 from plan_answers import DECOMPOSITION, FACTORS, GOOD_PLAN
+from scripted_endpoint import use_scripted_server
 
 from pytest_logicenv.cli import main
-from pytest_logicenv.llm.config import API_KEY_VARS, BASE_URL_VARS, MODEL_VARS
 from pytest_logicenv.llm.design_prompts import example_situation, mark
 from pytest_logicenv.llm.design_prompts import system_prompt as designer_prompt
 from pytest_logicenv.llm.world_prompt import rooms_text, states_of, type_gloss
@@ -48,10 +48,7 @@ def catalog() -> Catalog:
 
 @pytest.fixture
 def planner_messages(fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    for name in (*BASE_URL_VARS, *MODEL_VARS, *API_KEY_VARS, "CI"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOGICENV_LLM_BASE_URL", fake_llm.base_url)
-    monkeypatch.setenv("LOGICENV_LLM_MODEL", MODEL)
+    use_scripted_server(fake_llm, monkeypatch)
     monkeypatch.setenv("LOGICENV_LLM_API_KEY", "sk-prompt-test")
     fake_llm.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
     monkeypatch.setenv("LOGICENV_LLM_MAX_RETRIES", "0")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,21 @@ def test_the_budget_and_the_scene_can_change_and_nothing_else(
     assert (moved.scene, moved.goal, moved.branches) == (other, situation.goal, situation.branches)
     assert judge(POLICIES["correct"], moved).scene == "other"
     assert situation.adding_goal(trajectory.goal[:1]).goal == (*trajectory.goal, trajectory.goal[0])
+
+
+def test_the_judge_shows_a_failing_run_the_situations_witness_and_only_in_its_scene(
+    clean_bowl: tuple[Plan, Trajectory, Scene],
+) -> None:
+    """The one place the witness joins an outcome (the fixture and ``logicenv run`` both
+    judge through it): a failing run shows it, a variation of the scene does not."""
+    plan, trajectory, scene = clean_bowl
+    situation = replace(situation_of(plan, trajectory, scene), witness="GoTo(bowl), PickUp(bowl)")
+    failed = judge(POLICIES["lackbranch"], situation)
+    assert "a passing sequence: GoTo(bowl), PickUp(bowl)" in failed.explain()
+    assert "a passing sequence" not in judge(POLICIES["correct"], situation).explain()
+    moved = situation.in_scene(Scene("other", rooms=scene.rooms, objects=scene.objects))
+    assert moved.witness == ""
+    assert "a passing sequence" not in judge(POLICIES["lackbranch"], moved).explain()
 
 
 def test_a_saved_situation_reads_back_to_the_same_one(
