@@ -142,7 +142,9 @@ def test_the_model_hears_what_blocks_the_goal_and_its_next_plan_is_used(
     plan = json.loads((entry / "plan.json").read_text())
     assert plan["setting"][1]["exists"] == "LaundryHamper"
     manifest = json.loads((entry / "manifest.json").read_text())
-    assert any(n.startswith("witness round 1: 1 scene(s) had no witness") for n in manifest["notes"])
+    assert any(
+        n.startswith("witness round 1: 1 scene(s) had no witness") for n in manifest["notes"]
+    )
     assert len(list((entry / "llm").glob("*.json"))) == 4  # every exchange, the round's too
     project.runpytest().assert_outcomes(passed=2)
     assert len(fake_llm.requests) == 4  # from the cache
