@@ -19,7 +19,7 @@ from plan_answers import (
     shared_factor_plan,
 )
 
-from pytest_logicenv.errors import LLMError, PlanError, SceneError
+from pytest_logicenv.errors import LLMError, PlanError, SceneError, Violation
 from pytest_logicenv.llm.client import OpenAILLM
 from pytest_logicenv.llm.config import LLMConfig
 from pytest_logicenv.llm.exchange import PlanDerivationError, exchange_from_json, exchange_to_json
@@ -261,3 +261,47 @@ def test_catalog_types_reach_the_prompt_with_notes_for_custom_types(
     prompt = fake_llm.requests[0].messages[0]["content"]
     assert f"Toy ({vocabulary['Toy']})" in prompt
     assert ", Sofa, " in prompt
+
+
+WITNESS = Violation(
+    "witness",
+    "subtasks[0](drink).tree.branches.yes.goal[0]",
+    "in scene milk=yes, no sequence of actions makes mug filled true",
+)
+
+
+def test_what_the_scenes_show_goes_back_in_the_same_conversation_and_is_checked(
+    fake_llm: FakeLLMServer,
+) -> None:
+    """The witness round is one more step of the derivation's conversation: the model sees
+    its accepted plan and the feedback, its new answer is checked like every plan answer,
+    and only the round's exchanges come back."""
+    script(fake_llm, answer(GOOD_PLAN), answer(shared_factor_plan()), answer(GOOD_PLAN))
+    planner = LLMPlanner(planner_llm(fake_llm), known_types=TYPES)
+    with pytest.raises(LLMError, match=r"call derive\(\) first"):
+        planner.refine([WITNESS])
+    planner.derive(TASK, ["Kitchen"])
+    plan, exchanges = planner.refine([WITNESS])
+    assert plan == plan_from_json({**GOOD_PLAN, "task": TASK, "rooms": ["Kitchen"]})
+    assert [e["purpose"] for e in exchanges] == ["plan.scenes", "plan.scenes#2"]
+    asked = fake_llm.requests[3].messages
+    assert asked[-2] == {"role": "assistant", "content": json.dumps(GOOD_PLAN)}
+    assert asked[-1]["content"] == (
+        "Your plan passed the checks, but the scenes built from it show that it has 1 "
+        f"problem:\n- {WITNESS}\n"
+        "Correct every problem and answer again with the complete JSON object only."
+    )
+    assert "factor id 'milk' is defined twice" in fake_llm.requests[4].messages[-1]["content"]
+
+
+def test_a_witness_round_still_wrong_after_its_rounds_keeps_the_last_plan(
+    fake_llm: FakeLLMServer,
+) -> None:
+    script(fake_llm, answer(GOOD_PLAN), answer(shared_factor_plan()), answer(shared_factor_plan()))
+    planner = LLMPlanner(planner_llm(fake_llm), known_types=TYPES, max_rounds=2)
+    planner.derive(TASK, ["Kitchen"])
+    with pytest.raises(PlanDerivationError) as caught:
+        planner.refine([WITNESS])
+    assert str(caught.value).startswith(f"plan.scenes: the answer of model {MODEL!r} after 2")
+    assert caught.value.document is not None
+    assert len(caught.value.exchanges) == 5  # the whole conversation, for the entry to keep
