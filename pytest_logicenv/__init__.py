@@ -9,9 +9,9 @@ in every run and z3, openai and py_trees are heavy.
 **Modules**, ground floor first (a module imports only its own layer or lower ones; the map is
 ``docs/explanation/architecture.md``):
 
-* :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`, :mod:`~.atomic`:
-  every exception and warning, JSON read within bounds, the words for object types, the
-  version, files written whole or not at all;
+* :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`, :mod:`~.atomic`,
+  :mod:`~.workdir`: every exception and warning, JSON read within bounds, the words for object
+  types, the version, files written whole or not at all, the ``.logicenv/`` work folder;
 * :mod:`~.logic`: plans, facts, plan rules, trajectories and coverage;
 * :mod:`~.scenes`: design, layout, the physics check, realization and export;
 * :mod:`~.sim`: the simulator, its leaves, BehaviorTree.CPP XML, the runner and outcomes;

@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / ROOT_PACKAGE
 
 #: Low to high. A part is a subpackage or a top-level module; ``__init__`` is the package itself.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "bounded", "vocabulary", "version", "atomic"),
+    ("errors", "bounded", "vocabulary", "version", "atomic", "workdir"),
     ("logic",),
     ("scenes",),
     ("sim",),

@@ -29,6 +29,7 @@ verified: it is reported as such and not counted as covered.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -48,6 +49,18 @@ class PlanCoverage:
     covered_path_set: frozenset[str]
     unverifiable: tuple[tuple[str, str], ...] = ()
     scenes: int = 0
+    #: In how many of the scenes each condition held (what a line's hits are in Cobertura).
+    condition_hits: tuple[tuple[tuple[str, str], int], ...] = ()
+    #: In how many of the scenes each path held (a branch taken, so many times).
+    path_hits: tuple[tuple[str, int], ...] = ()
+
+    def hits(self, condition: tuple[str, str]) -> int:
+        """The scenes ``condition`` held in."""
+        return dict(self.condition_hits).get(condition, 0)
+
+    def path_taken(self, path: str) -> int:
+        """The scenes the path (by key) held in."""
+        return dict(self.path_hits).get(path, 0)
 
     @property
     def total_conditions(self) -> int:
@@ -123,24 +136,26 @@ def true_conditions(plan: Plan, world: World) -> set[tuple[str, str]]:
 def plan_coverage(plan: Plan, worlds: Iterable[World], name: str = "") -> PlanCoverage:
     """Condition and path coverage of ``plan`` by the scenes in ``worlds``."""
     all_paths = [path for group in plan_paths(plan) for path in group]
-    covered_conditions: set[tuple[str, str]] = set()
-    covered_paths: set[str] = set()
+    conditions: Counter[tuple[str, str]] = Counter()
+    paths: Counter[str] = Counter()
     count = 0
     for world in worlds:
         count += 1
         holding = true_conditions(plan, world)
-        covered_conditions |= holding
-        covered_paths.update(p.key for p in all_paths if _path_holds(p, holding))
+        conditions.update(holding)
+        paths.update(p.key for p in all_paths if _path_holds(p, holding))
     return PlanCoverage(
         name=name,
         conditions=plan.conditions,
-        covered_condition_set=frozenset(covered_conditions),
+        covered_condition_set=frozenset(conditions),
         paths=tuple(p.key for p in all_paths),
-        covered_path_set=frozenset(covered_paths),
+        covered_path_set=frozenset(paths),
         unverifiable=tuple(
             (f.id, v) for f in plan.factors for v in f.domain if not f.realizations.get(v)
         ),
         scenes=count,
+        condition_hits=tuple(sorted(conditions.items())),
+        path_hits=tuple(sorted(paths.items())),
     )
 
 

@@ -1,7 +1,8 @@
 """The LogCov report as files: ``json:PATH`` and ``markdown:PATH`` (e.g. for
 ``$GITHUB_STEP_SUMMARY``), with the mutation score when mutants ran
 (:mod:`pytest_logicenv.report.mutation`), and the dispatch of every ``--logicenv-report`` file
-type (the HTML report is :mod:`pytest_logicenv.report.html`)."""
+type (the HTML report is :mod:`pytest_logicenv.report.html`, Cobertura
+:mod:`~pytest_logicenv.report.cobertura` and LCOV :mod:`~pytest_logicenv.report.lcov`)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.report import mutation
+from pytest_logicenv.report.cobertura import to_cobertura
 from pytest_logicenv.report.html import write_html
+from pytest_logicenv.report.lcov import to_lcov
 from pytest_logicenv.report.report_model import Report, TaskReport
 
 REPORT_FORMAT = "logicenv-report/1"
+#: The reports written to a file (``html`` to a folder).
+FILE_KINDS = ("json", "markdown", "cobertura", "lcov", "html")
+KINDS_SHOWN = "term, term-missing, json:PATH, markdown:PATH, cobertura:PATH, lcov:PATH or html:DIR"
 
 
 def to_json(report: Report) -> dict[str, Any]:
@@ -144,11 +150,9 @@ def parse_report_spec(spec: str) -> tuple[str, Path | None]:
     kind, _, target = spec.partition(":")
     if kind in ("term", "term-missing") and not target:
         return kind, None
-    if kind in ("json", "markdown", "html") and target:
+    if kind in FILE_KINDS and target:
         return kind, Path(target)
-    raise ValueError(
-        f"--logicenv-report={spec!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
-    )
+    raise ValueError(f"--logicenv-report={spec!r}: use {KINDS_SHOWN}")
 
 
 def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[str]:
@@ -163,9 +167,7 @@ def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[s
             index = write_html(report, target if target.is_absolute() else rootdir / target)
             shown.append(f"html report written to {index}")
             continue
-        text = (
-            json.dumps(to_json(report), indent=2) + "\n" if kind == "json" else to_markdown(report)
-        )
+        text = report_text(kind, report, rootdir)
         if str(target) == "-":
             shown += text.splitlines()
             continue
@@ -173,6 +175,17 @@ def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[s
         write_through(path, text)
         shown.append(f"{kind} report written to {path}")
     return shown
+
+
+def report_text(kind: str, report: Report, rootdir: Path) -> str:
+    """The text of one file report."""
+    if kind == "json":
+        return json.dumps(to_json(report), indent=2) + "\n"
+    if kind == "cobertura":
+        return to_cobertura(report, rootdir)
+    if kind == "lcov":
+        return to_lcov(report, rootdir)
+    return to_markdown(report)
 
 
 def write_through(path: Path, text: str) -> None:

@@ -28,6 +28,8 @@
   each test's entry.
 * :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more, found,
   removed (``--logicenv-clean``) and failing the run (``--logicenv-fail-on-unused``).
+* :mod:`~pytest_logicenv.session.appended`: ``--logicenv-append``, the records a run keeps
+  and the next one combines with its own.
 * :mod:`~pytest_logicenv.session.explore`: ``--logicenv-explore``, a passing run again in
   other scenes of its situation, drawn and shrunk by Hypothesis.
 * :mod:`~pytest_logicenv.session.mutate`: ``--logicenv-mutate``, a run's mutants in its scene.

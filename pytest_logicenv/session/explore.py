@@ -26,6 +26,7 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.sim.judge import judge
 from pytest_logicenv.sim.situation_file import situation_document
 from pytest_logicenv.strategies import ScenePool, variations
+from pytest_logicenv.workdir import work_folder
 
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.catalog import Catalog
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
     from pytest_logicenv.sim.judge import Situation
     from pytest_logicenv.sim.outcome import Outcome
 
-#: Where the minimal failing scenes are saved, under the rootdir.
-SAVED_DIR = Path(".logicenv", "explored")
+#: Where the minimal failing scenes are saved, under the rootdir's ``.logicenv/``.
+SAVED_DIR = "explored"
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def explore(setting: Exploration, situation: Situation, policy: Any, *, key: str
     try:
         test()
     except _Failing as found:
-        saved = _save(setting.folder, key, situation.in_scene(found.scene))
+        saved = _save(setting.rootdir, key, situation.in_scene(found.scene))
         shrunk = found.variation.describe()
         return Explored(
             setting.examples, first, ran - first, shrunk, found.outcome, saved,
@@ -191,9 +192,10 @@ def _settings(examples: int) -> Any:
     )
 
 
-def _save(folder: Path, key: str, situation: Situation) -> Path:
+def _save(rootdir: Path, key: str, situation: Situation) -> Path:
     """The failing scene with its situation, so ``logicenv run --scene`` judges it as here."""
-    path = folder / f"{safe_file_name(key.replace('::', '--').replace('/', '-'))}.json"
+    name = safe_file_name(key.replace("::", "--").replace("/", "-"))
+    path = work_folder(rootdir, SAVED_DIR) / f"{name}.json"
     write_atomic(path, json.dumps(situation_document(situation, key), indent=2) + "\n")
     return path
 

@@ -354,9 +354,9 @@ def _exploration(settings: Settings, config: pytest.Config, seed: int) -> Explor
     examples = settings.explore
     if not examples:
         return None
-    from pytest_logicenv.session.explore import SAVED_DIR, Exploration  # Hypothesis
+    from pytest_logicenv.session.explore import Exploration  # Hypothesis
 
-    return Exploration(examples, seed, lambda: catalog_for(config), config.rootpath / SAVED_DIR)
+    return Exploration(examples, seed, lambda: catalog_for(config), config.rootpath)
 
 
 def _fail(message: str) -> NoReturn:

@@ -3,7 +3,8 @@
 
 :class:`LogicEnvSession` holds the run's :class:`~pytest_logicenv.session.settings.Settings`
 (frozen) and its changing state: what collection prepared, which entry each marked test uses,
-the items' records, the partial run's selection, the unused entries, the report and what fails
+the items' records (with those of the last run, :mod:`~pytest_logicenv.session.appended`), the
+partial run's selection, the unused entries, the report and what fails
 the run. ``plugin.py``'s hooks hand each job to one of its methods, which ask the stage modules
 (collection, generation, partial, unused, reporter) for values and keep them; those modules
 change nothing of it. It is made when a run first has work for it (:func:`session_of`), so a
@@ -22,11 +23,13 @@ from typing import Any
 
 import pytest
 
+import pytest_logicenv.session.appended as appended
 import pytest_logicenv.session.collection as collection
 import pytest_logicenv.session.partial as partial
 import pytest_logicenv.session.reporter as reporter
 import pytest_logicenv.session.unused as unused
 from pytest_logicenv.cache import Cache
+from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.pipeline.plan_review import unreviewed, unreviewed_failure
 from pytest_logicenv.pipeline.task_request import Environments, Mode
 from pytest_logicenv.report.records import RunRecord
@@ -182,8 +185,9 @@ class LogicEnvSession:
         self._settle_unused()
         if self.settings.require_reviewed:
             self._require_reviewed()
-        if self._records:
-            self._judge(session.config)
+        records = self._combined()
+        if records:
+            self._judge(session.config, records)
         elif self.settings.fail_under is not None and self._used_keys:
             self._failures.append(reporter.nothing_ran(self.settings))
         if self._failures and session.exitstatus == pytest.ExitCode.OK:
@@ -209,8 +213,24 @@ class LogicEnvSession:
             shown = [(_shown(entry.root, rootdir), status) for entry, status in found]
             self._failures.append(unreviewed_failure(shown))
 
-    def _judge(self, config: pytest.Config) -> None:
-        report = reporter.built(self._records, self._selected.selection())
+    def _combined(self) -> tuple[RunRecord, ...]:
+        """The run's records, with those the last run kept (``--logicenv-append``); kept in
+        turn for the next run."""
+        rootdir = self.config.rootpath
+        kept: tuple[RunRecord, ...] = ()
+        if self.settings.append:
+            try:
+                kept = appended.kept_records(appended.records_path(rootdir))
+            except LogicEnvError as error:
+                self._failures.append(f"logicenv: --logicenv-append: {error}")
+                return self.records
+        records = appended.combined(kept, self._records)
+        problem = appended.keep(rootdir, records) if self._records else None
+        self._failures += [problem] if problem else []
+        return records
+
+    def _judge(self, config: pytest.Config, records: tuple[RunRecord, ...]) -> None:
+        report = reporter.built(records, self._selected.selection())
         if isinstance(report, str):
             self._failures.append(report)
             return

@@ -14,7 +14,7 @@ import pytest
 
 from pytest_logicenv.bounded import positive_int
 
-REPORT_KINDS = ("term", "term-missing", "json", "markdown", "html")
+REPORT_KINDS = ("term", "term-missing", "json", "markdown", "cobertura", "lcov", "html")
 #: Uncached tasks generated at once, and LLM requests at once, unless told otherwise.
 DEFAULT_LLM_CONCURRENCY = 4
 #: Who designs the scenes: room templates (no LLM), or the LLM of the run.
@@ -39,7 +39,8 @@ def report_spec(value: str) -> str:
         or (not kind.startswith("term") and not target)
     ):
         raise argparse.ArgumentTypeError(
-            f"{value!r}: use term, term-missing, json:PATH, markdown:PATH or html:DIR"
+            f"{value!r}: use term, term-missing, json:PATH, markdown:PATH, cobertura:PATH, "
+            "lcov:PATH or html:DIR"
         )
     return value
 
@@ -169,6 +170,7 @@ def _add_report_options(group: pytest.OptionGroup) -> None:
         type=report_spec,
         metavar="TYPE",
         help="LogCov report: term (the default), term-missing, json:PATH, markdown:PATH, "
+        "cobertura:PATH (Cobertura XML: conditions as lines, paths as branches), lcov:PATH, "
         "html:DIR; repeatable. The types given replace the default, as pytest-cov's "
         "--cov-report: add term to print the table beside a file report; an empty value "
         "turns the report off (ini: logicenv_report)",
@@ -185,6 +187,14 @@ def _add_report_options(group: pytest.OptionGroup) -> None:
         metavar="PCT",
         help="fail the run if the total mutation score is below PCT (implies "
         "--logicenv-mutate; ini: logicenv_mutate_fail_under)",
+    )
+    group.addoption(
+        "--logicenv-append",
+        action="store_true",
+        default=None,
+        help="combine this run's records with those the last run kept in "
+        ".logicenv/records.json, as --cov-append does, and report them together (ini: "
+        "logicenv_append)",
     )
     # Internal: how `logicenv clean` and --logicenv-clean learn which entries the tests use.
     group.addoption("--logicenv-unused-json", metavar="PATH", help=argparse.SUPPRESS)
@@ -276,6 +286,12 @@ def _add_ini_options(parser: pytest.Parser) -> None:
         "logicenv_require_reviewed",
         "fail the run on model-made plans no person reviewed: true or false (default false)",
         default="",
+    )
+    parser.addini(
+        "logicenv_append",
+        "combine each run's records with the last run's",
+        type="bool",
+        default=False,
     )
     parser.addini("logicenv_explore", "other scenes explored per passing policy run", default="")
     parser.addini("logicenv_mutate", "run each policy's mutants", type="bool", default=False)

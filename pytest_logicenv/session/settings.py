@@ -57,6 +57,7 @@ class Settings:
     clean: bool = False  # remove the unused cache entries (--logicenv-clean)
     fail_on_unused: bool = False  # unused cache entries fail the run
     require_reviewed: bool = False  # model-made plans no person reviewed fail the run
+    append: bool = False  # combine the records with the last run's (--logicenv-append)
     #: internal: where `logicenv clean` and --logicenv-clean learn the usage and the unused
     usage_json: Path | None = None
     unused_json: Path | None = None
@@ -89,6 +90,7 @@ def read_settings(config: pytest.Config) -> Settings:
         clean=bool(config.getoption("logicenv_clean")),
         fail_on_unused=bool(_option(config, "logicenv_fail_on_unused", truth)),
         require_reviewed=bool(_option(config, "logicenv_require_reviewed", truth)),
+        append=_switch(config, "logicenv_append"),
         usage_json=_path(config.getoption("logicenv_usage_json")),
         unused_json=_path(config.getoption("logicenv_unused_json")),
         worker=worker is not None,
@@ -111,6 +113,12 @@ def _reports(config: pytest.Config) -> tuple[str, ...]:
             for value in config.getini("logicenv_report")
         ] or ["term"]
     return tuple(r for r in reports if r)
+
+
+def _switch(config: pytest.Config, name: str) -> bool:
+    """A ``store_true`` option, else its ``bool`` ini twin."""
+    value = config.getoption(name)
+    return bool(config.getini(name)) if value is None else bool(value)
 
 
 def _path(value: str | None) -> Path | None:

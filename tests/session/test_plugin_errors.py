@@ -189,7 +189,9 @@ def test_the_marker_is_registered(pytester: pytest.Pytester) -> None:
 def test_options_are_validated(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--logicenv-report=xml:out.xml")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*use term, term-missing, json:PATH, markdown:PATH or html:DIR*"])
+    result.stderr.fnmatch_lines(
+        ["*use term, term-missing, json:PATH, markdown:PATH, cobertura:PATH, lcov:PATH or html:DIR"]
+    )
     result = pytester.runpytest("--logicenv-fail-under=120")
     result.stderr.fnmatch_lines(["*'120' must be between 0 and 100*"])
     result = pytester.runpytest("--logicenv-max-ticks=0")
