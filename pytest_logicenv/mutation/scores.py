@@ -114,9 +114,10 @@ class MutantVerdict:
 @dataclass(frozen=True)
 class PolicyScore:
     """A policy's mutation score over the scenes its test ran: its mutants' verdicts, what
-    was discarded (equivalent, duplicates, invalid), and the scenes that counted. A policy
-    that passed in none of its scenes has no verdicts: its mutants were made but not run
-    (``not_run``), since a scene the policy fails in cannot tell a mutant from it."""
+    was discarded (equivalent, duplicates, invalid), and the scenes that counted. Only a
+    policy that passes in every scene it ran in is scored: one that fails in some (``fails``,
+    their outcomes) has no verdicts, its mutants made but not scored (``not_run``), since a
+    mutant of a failing policy cannot be told from the fault it already has."""
 
     function: str
     policy: str
@@ -127,7 +128,8 @@ class PolicyScore:
     scenes: int = 0  # scenes where the policy passed: those that can kill
     nothing: str | None = None
     ran_in: int = 0  # every scene the policy ran in
-    not_run: int = 0  # mutants made but run in no scene: the policy passed in none
+    not_run: int = 0  # mutants made but not scored: the policy fails in some scene
+    fails: tuple[str, ...] = ()  # the outcome of each scene the policy did not pass in
 
     @property
     def label(self) -> str:
@@ -179,9 +181,11 @@ def score_policy(
     kills: dict[str, list[tuple[str, str]]] = {}
     invalid: dict[str, str] = {}
     counted = 0
+    fails = []
     for trajectory, result in scenes:
         passed = result.get("original") == "pass"
         counted += passed
+        fails += [] if passed else [str(result.get("original"))]
         for entry in result.get("mutants", ()):
             described.setdefault(entry["id"], entry)
             kills.setdefault(entry["id"], [])
@@ -198,17 +202,19 @@ def score_policy(
         for mutant_id, entry in described.items()
         if mutant_id not in invalid
     )
+    scored = counted and not fails
     return PolicyScore(
         function,
         policy,
-        verdicts if counted else (),
+        verdicts if scored else (),
         equivalent=tuple(first.get("equivalent", ())),
         duplicates=int(first.get("duplicates", 0)),
         invalid=tuple(f"{mutant_id}: {why}" for mutant_id, why in invalid.items()),
         scenes=counted,
         nothing=first.get("nothing"),
         ran_in=len(scenes),
-        not_run=0 if counted else len(verdicts),
+        not_run=0 if scored else len(verdicts),
+        fails=tuple(fails),
     )
 
 

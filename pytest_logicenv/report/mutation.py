@@ -91,19 +91,21 @@ def _notes(report: MutationReport) -> list[str]:
     for policy in report.policies:
         if policy.nothing:
             notes.append(f"{policy.label} {policy.nothing}")
-        elif not policy.scenes:
+        elif policy.fails or not policy.scenes:
             notes.append(f"{policy.label}: {not_scored(policy)}")
         notes += [f"{policy.label}: invalid mutant {why}" for why in policy.invalid]
     return notes
 
 
 def not_scored(policy: PolicyScore) -> str:
-    """Why a policy that passed in no scene has no score and ran no mutant."""
+    """Why a policy that fails in some of its scenes is not scored."""
     scenes = f"{policy.ran_in} scene" + ("" if policy.ran_in == 1 else "s")
     mutants = f"{policy.not_run} mutant" + ("" if policy.not_run == 1 else "s")
+    outcomes = ", ".join(dict.fromkeys(policy.fails))
     return (
-        f"not scored: it passed in none of its {scenes}, so none of its {mutants} was run "
-        "(a scene the policy fails in cannot tell a mutant from it)"
+        f"skipped: it fails in {len(policy.fails)} of its {scenes} ({outcomes}), so none of "
+        f"its {mutants} is scored (a mutant of a failing policy cannot be told from its "
+        "fault); fix the policy, or declare the fault with expect_fault= (not mutated)"
     )
 
 
@@ -129,6 +131,7 @@ def _policy_json(policy: PolicyScore) -> dict[str, Any]:
         "score": None if policy.score is None else round(policy.score, 2),
         "scenes": policy.scenes,
         "not_run": policy.not_run,
+        "skipped": not_scored(policy) if policy.fails else None,
         "by_operator": {k: {"killed": a, "total": b} for k, (a, b) in policy.by_operator.items()},
         "by_fault": {k: {"killed": a, "total": b} for k, (a, b) in policy.by_fault.items()},
         "mutants": [verdict.to_json() for verdict in policy.verdicts],

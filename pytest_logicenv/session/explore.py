@@ -42,12 +42,13 @@ SAVED_DIR = "explored"
 @dataclass(frozen=True)
 class Exploration:
     """The run's ``--logicenv-explore`` setting, and what an exploration needs from the
-    session: the task's seed, its catalog (with the user's types) and where scenes go."""
+    session: the task's seed, its catalog (with the user's types) and the rootdir (scenes go
+    to its ``.logicenv/explored``)."""
 
     examples: int
     seed: int
     catalog: Callable[[], Catalog]
-    folder: Path
+    rootdir: Path
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,8 @@ def test_a_policy_taking_the_first_book_passes_the_generated_scenes_and_explorat
         ["*_ test_tidy?book=yes-book_on_the_floor? _*", "Error: GoTo(Book on Floor) is ambiguous*"]
     )
     saved = sorted((pytester.path / ".logicenv" / "explored").glob("*first_book*.json"))
+    # As .pytest_cache, the work folder keeps itself out of git add -A.
+    assert (pytester.path / ".logicenv" / ".gitignore").read_text().splitlines()[-1] == "*"
     scene = load_scene(saved[0])
     books = [obj for obj in scene.objects if obj.type == "Book"]
     assert len(books) == 2

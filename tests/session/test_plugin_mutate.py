@@ -175,14 +175,46 @@ def test_a_policy_that_passes_in_no_scene_runs_no_mutant_and_the_report_says_why
             "test_bath.py::test_reset (correct)  *  13      12           0    92%",
             "TOTAL  *  13      12           1    92%",
             "*",
-            "test_bath.py::test_reset (closes_twice): not scored: it passed in none of its "
-            "2 scenes, so none of its 3 mutants was run (a scene the policy fails in cannot "
-            "tell a mutant from it)",
+            "test_bath.py::test_reset (closes_twice): skipped: it fails in 2 of its 2 scenes "
+            "(counterfactual), so none of its 3 mutants is scored (a mutant of a failing policy "
+            "cannot be told from its fault); fix the policy, or declare the fault with "
+            "expect_fault= (not mutated)",
         ]
     )
-    assert "none of its 3 mutants was run" in (pytester.path / "report.md").read_text()
+    assert "none of its 3 mutants is scored" in (pytester.path / "report.md").read_text()
     report = json.loads((pytester.path / "report.json").read_text())["mutation"]
     closes_twice, correct = report["policies"]
     assert closes_twice["total"] == closes_twice["killed"] == 0
     assert closes_twice["not_run"] > 0
     assert report["total"] == correct["total"] == sum(p["total"] for p in report["policies"])
+
+
+FAILS_IN_ONE = """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+@pytest.mark.parametrize("name", ["correct", "always_closes"])
+def test_reset(logic_env, name):
+    logic_env.run(globals()[name]).assert_ok()
+"""
+
+
+def test_a_policy_failing_in_one_scene_is_not_scored_nor_drags_the_total(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, FAILS_IN_ONE)
+    result = pytester.runpytest(
+        "--logicenv-mutate", "--logicenv-report=term", "--logicenv-report=json:report.json"
+    )
+    result.assert_outcomes(passed=3, failed=1)  # always_closes: counterfactual where it is shut
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py::test_reset (always_closes): skipped: it fails in 1 of its 2 scenes "
+            "(counterfactual), so none of its * mutants is scored *",
+        ]
+    )
+    report = json.loads((pytester.path / "report.json").read_text())["mutation"]
+    always_closes, correct = report["policies"]
+    assert always_closes["total"] == 0
+    assert always_closes["score"] is None
+    assert always_closes["skipped"].startswith("skipped: it fails in 1 of its 2 scenes")
+    assert correct["skipped"] is None
+    assert report["score"] == correct["score"]  # the TOTAL is the passing policy's alone
