@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from pytest_logicenv.atomic import write_atomic
@@ -21,6 +22,10 @@ from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.run_file import load_runs, numbered_run
 from pytest_logicenv.vocabulary import a_or_an
+from pytest_logicenv.workdir import work_folder
+
+#: Where runs drawn on a cache entry's scene go, in the current folder's ``.logicenv/``.
+RENDER_DIR = "render"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,17 +62,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--output",
         metavar="OUT.svg",
         help="where to write (default: SCENE.svg; with --trace, SCENE.runN.svg, N the run's "
-        "number among the scene's runs in RUN.json). A file a cache entry lists is never "
-        "overwritten",
+        "number among the scene's runs in RUN.json, in .logicenv/render/ for a scene of a "
+        "cache entry). A file a cache entry lists is never overwritten",
     )
     render.set_defaults(handler=run_render)
 
 
-def _output(args: argparse.Namespace, suffix: str) -> Path:
+def _output(args: argparse.Namespace, suffix: str, *, run: bool = False) -> Path:
+    """``-o``, else beside the scene; a run drawn on a scene of a cache entry goes to
+    ``.logicenv/render/`` in the current folder instead, never into the committed entry."""
     if args.output:
         return Path(args.output)
     source = Path(args.scene)
-    return source.with_name(source.name.removesuffix(".json") + suffix)
+    name = source.name.removesuffix(".json") + suffix
+    manifest = listing_manifest(source) if run else None
+    if manifest is None:
+        return source.with_name(name)
+    folder = work_folder(Path.cwd(), RENDER_DIR)
+    return Path(os.path.relpath(folder, Path.cwd())) / f"{manifest.parent.name}--{name}"
 
 
 def _write(path: Path, text: str) -> str:
@@ -130,7 +142,7 @@ def run_render(args: argparse.Namespace) -> int:
         suffix = f".run{number}.svg"  # beside the scene's own picture, never over it
     elif args.run is not None:
         raise LogicEnvError("--run picks one of the runs of --trace RUN.json; give --trace too")
-    path = _output(args, suffix)
+    path = _output(args, suffix, run=outcome is not None)
     verb = _write(path, render_svg(scene, outcome))
     count = len(outcome.actions) if outcome else 0
     noun = "action" if count == 1 else "actions"

@@ -16,7 +16,7 @@ from pytest_logicenv.report import mutation
 from pytest_logicenv.report.cobertura import to_cobertura
 from pytest_logicenv.report.html import write_html
 from pytest_logicenv.report.lcov import to_lcov
-from pytest_logicenv.report.report_model import Report, TaskReport
+from pytest_logicenv.report.report_model import Report, TaskReport, relative_path
 
 REPORT_FORMAT = "logicenv-report/1"
 #: The reports written to a file (``html`` to a folder).
@@ -24,31 +24,15 @@ FILE_KINDS = ("json", "markdown", "cobertura", "lcov", "html")
 KINDS_SHOWN = "term, term-missing, json:PATH, markdown:PATH, cobertura:PATH, lcov:PATH or html:DIR"
 
 
-def to_json(report: Report) -> dict[str, Any]:
-    """The report as a JSON document (format :data:`REPORT_FORMAT`)."""
-    tasks = {}
-    for task in report.tasks:
-        cov = task.coverage
-        tasks[task.label] = {
-            "tests": list(task.functions),
-            "entry": task.entry,
-            "conditions": cov.total_conditions,
-            "covered_conditions": cov.covered_conditions,
-            "paths": cov.total_paths,
-            "covered_paths": cov.covered_paths,
-            "condition_coverage": round(cov.condition_cov, 2),
-            "LogCov": round(cov.log_cov, 2),
-            "missing_conditions": [list(c) for c in cov.missing_conditions],
-            "missing_paths": list(cov.missing_paths),
-            "unverifiable_conditions": [list(c) for c in cov.unverifiable],
-            "scenes": {
-                trajectory: {
-                    function: list(kinds) for function, kinds in task.outcomes(trajectory).items()
-                }
-                for trajectory in task.trajectories
-            },
-            "runs": runs_json(task),
-        }
+def to_json(report: Report, rootdir: Path | None = None) -> dict[str, Any]:
+    """The report as a JSON document (format :data:`REPORT_FORMAT`), paths relative to
+    ``rootdir``. ``tasks`` is keyed by test function node id, which adding a test does not
+    change: a task several functions run is under each, with that function's runs."""
+    tasks = {
+        function: _task_json(task, function, rootdir)
+        for task in report.tasks
+        for function in task.functions
+    }
     t = report.total
     return {
         "format": REPORT_FORMAT,
@@ -85,8 +69,34 @@ def to_json(report: Report) -> dict[str, Any]:
     }
 
 
-def runs_json(task: TaskReport) -> list[dict[str, Any]]:
-    """Every policy run of a task, in node id order: the test item, its scene, the policy,
+def _task_json(task: TaskReport, function: str, rootdir: Path | None) -> dict[str, Any]:
+    cov = task.coverage
+    return {
+        "label": task.label,
+        "tests": list(task.functions),
+        "entry": relative_path(Path(task.entry), rootdir) if rootdir else task.entry,
+        "conditions": cov.total_conditions,
+        "covered_conditions": cov.covered_conditions,
+        "paths": cov.total_paths,
+        "covered_paths": cov.covered_paths,
+        "condition_coverage": round(cov.condition_cov, 2),
+        "LogCov": round(cov.log_cov, 2),
+        "missing_conditions": [list(c) for c in cov.missing_conditions],
+        "missing_paths": list(cov.missing_paths),
+        "unverifiable_conditions": [list(c) for c in cov.unverifiable],
+        "scenes": {
+            trajectory: {
+                function: list(kinds) for function, kinds in task.outcomes(trajectory).items()
+            }
+            for trajectory in task.trajectories
+        },
+        "runs": runs_json(task, function),
+    }
+
+
+def runs_json(task: TaskReport, function: str | None = None) -> list[dict[str, Any]]:
+    """Every policy run of a task (of one test function of it, if given), in node id order:
+    the test item, its scene, the policy,
     the fault it declares and its outcome as ``Outcome.to_json`` writes it (with the trace;
     ``logicenv render SCENE --trace REPORT.json --run N`` draws it), and what
     ``--logicenv-explore`` found in other scenes of the situation."""
@@ -100,6 +110,7 @@ def runs_json(task: TaskReport) -> list[dict[str, Any]]:
             **({"explored": dict(run.explored)} if run.explored is not None else {}),
         }
         for record in sorted(task.runs, key=lambda record: record.nodeid)
+        if function is None or record.function == function
         for run in record.runs
     ]
 
@@ -180,7 +191,7 @@ def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[s
 def report_text(kind: str, report: Report, rootdir: Path) -> str:
     """The text of one file report."""
     if kind == "json":
-        return json.dumps(to_json(report), indent=2) + "\n"
+        return json.dumps(to_json(report, rootdir), indent=2) + "\n"
     if kind == "cobertura":
         return to_cobertura(report, rootdir)
     if kind == "lcov":

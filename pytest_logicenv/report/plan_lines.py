@@ -26,7 +26,7 @@ from pathlib import Path
 from pytest_logicenv.cache import Entry
 from pytest_logicenv.logic.plan import Leaf, Plan
 from pytest_logicenv.logic.trajectories import plan_paths
-from pytest_logicenv.report.report_model import Report, TaskReport
+from pytest_logicenv.report.report_model import Report, TaskReport, relative_path
 
 Condition = tuple[str, str]
 
@@ -72,11 +72,6 @@ def covered_files(report: Report, rootdir: Path) -> tuple[CoveredFile, ...]:
     return tuple(covered_file(task, rootdir) for task in report.tasks)
 
 
-def relative(path: Path, rootdir: Path) -> str:
-    """``path`` relative to the rootdir where it is under it, as ``/``-separated text."""
-    return (path.relative_to(rootdir) if path.is_relative_to(rootdir) else path).as_posix()
-
-
 def covered_file(task: TaskReport, rootdir: Path) -> CoveredFile:
     """One task's conditions and paths on the lines of its plan file."""
     plan_path = Entry(Path(task.entry)).plan_path
@@ -103,7 +98,7 @@ def covered_file(task: TaskReport, rootdir: Path) -> CoveredFile:
         for at, taken in ending.items()
         if at not in known
     ]
-    return CoveredFile(relative(plan_path, rootdir), task.label, tuple(sorted(lines, key=_at)))
+    return CoveredFile(relative_path(plan_path, rootdir), task.label, tuple(sorted(lines, key=_at)))
 
 
 def _at(line: CoveredLine) -> int:

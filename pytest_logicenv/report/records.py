@@ -25,17 +25,24 @@ from typing import Any
 PROPERTY = "logicenv"
 
 
-def policy_label(policy: object, tree: str | None = None) -> str:
-    """A policy's name in reports, the same in every scene and every xdist worker: a path as
-    given, a BehaviorTree.CPP document by file and tree ID (``tree`` when a run picks one), a
-    function or class by its qualified name, a behaviour by its ``name``.
+def policy_label(policy: object, tree: str | None = None, rootdir: Path | None = None) -> str:
+    """A policy's name in reports, the same in every scene, xdist worker and machine: a path
+    as given (relative to ``rootdir`` when it is an absolute one under it), a BehaviorTree.CPP
+    document by file and tree ID (``tree`` when a run picks one), a function or class by its
+    qualified name, a behaviour by its ``name``.
 
     >>> def correct_policy(): ...
     >>> policy_label(correct_policy), policy_label("policies/reset.xml", "Reset")
     ('correct_policy', 'policies/reset.xml:Reset')
+    >>> policy_label(Path("/p/agents/reset.xml"), rootdir=Path("/p"))
+    'agents/reset.xml'
     """
     if isinstance(policy, str | os.PathLike):
-        return f"{os.fspath(policy)}:{tree}" if tree else os.fspath(policy)
+        path = Path(policy)
+        given = os.fspath(policy)
+        if rootdir is not None and path.is_absolute() and path.is_relative_to(rootdir):
+            given = path.relative_to(rootdir).as_posix()
+        return f"{given}:{tree}" if tree else given
     source, main = getattr(policy, "source", None), getattr(policy, "main", None)
     if isinstance(source, str) and isinstance(main, str):  # an XmlPolicy
         return f"{PurePath(source).name}:{tree or main}"

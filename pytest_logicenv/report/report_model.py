@@ -138,6 +138,16 @@ class Report:
         return tuple(c for c in self.faults if c.verdict == "not judged")
 
 
+def relative_path(path: Path, rootdir: Path) -> str:
+    """``path`` relative to the rootdir where it is under it, as ``/``-separated text (what
+    every report shows: the same on every machine).
+
+    >>> relative_path(Path("/p/cache/e"), Path("/p")), relative_path(Path("/q/e"), Path("/p"))
+    ('cache/e', '/q/e')
+    """
+    return (path.relative_to(rootdir) if path.is_relative_to(rootdir) else path).as_posix()
+
+
 def _label(functions: Sequence[str]) -> str:
     if len(functions) == 1:
         return functions[0]

@@ -74,7 +74,7 @@ class Explored:
             "variation": self.variation,
             "outcome": None if self.outcome is None else self.outcome.kind,
             "scene": None if self.outcome is None else self.outcome.scene,
-            "saved": None if self.saved is None else str(self.saved),
+            "saved": None if self.saved is None else _shown(self.saved),
             "problem": self.problem,
         }
 

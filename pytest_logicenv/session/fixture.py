@@ -85,8 +85,10 @@ class LogicEnv:
         command_options: Sequence[str] = (),
         exploration: Exploration | None = None,
         mutate: bool = False,
+        rootdir: Path | None = None,
     ) -> None:
         self.case = case
+        self.rootdir = rootdir  # a policy path under it is named relative to it
         self.expect_fault = expect_fault  # the marker's: the default of each run
         self.max_ticks = max_ticks
         self.tree = tree  # the BehaviorTree an XML policy runs (the marker's tree=)
@@ -195,7 +197,7 @@ class LogicEnv:
         ``nodes=`` and the ``logicenv_nodes`` ini option."""
         __tracebackhide__ = True  # a bad expect_fault points at the test's line
         fault = self._declared(expect_fault)
-        label = policy_label(policy, tree or self.tree)
+        label = policy_label(policy, tree or self.tree, self.rootdir)
         try:
             runnable = self._runnable(policy, tree, nodes)
             situation = self.judged_by(max_ticks)
@@ -344,6 +346,7 @@ def provide(request: pytest.FixtureRequest) -> Iterator[LogicEnv]:
         command_options=settings.command_options,
         exploration=_exploration(settings, request.config, param.seed),
         mutate=settings.mutate,
+        rootdir=request.config.rootpath,
     )
     yield env
     item.user_properties.append((PROPERTY, env.record.to_json()))

@@ -247,6 +247,9 @@ class LogicEnvSession:
             terminal.write_sep("-", lines[0])
             for line in lines[1:]:
                 terminal.write_line(line)
+        explored = reporter.exploration_summary(self._records)
+        if explored is not None:
+            terminal.write_line(explored)
         if self._report is not None:
             rootdir = self.config.rootpath
             self._failures += reporter.write_report(self.settings, self._report, terminal, rootdir)

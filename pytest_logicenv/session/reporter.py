@@ -171,6 +171,21 @@ def junit_properties(config: pytest.Config, report: Report) -> None:
         xml.add_global_property("logicenv.fault", fault_line(check))
 
 
+def exploration_summary(records: Sequence[RunRecord]) -> str | None:
+    """With ``--logicenv-explore``, what it did over the run, failures or not (the counts
+    would otherwise be only in the JSON report)."""
+    explored = [run.explored for record in records for run in record.runs if run.explored]
+    if not explored:
+        return None
+    scenes = sum(int(found.get("ran") or 0) for found in explored)
+    failed = sum(found.get("outcome") is not None for found in explored)
+    problems = sum(found.get("problem") is not None for found in explored)
+    runs = f"{len(explored)} passing run" + ("" if len(explored) == 1 else "s")
+    found = f"{failed} failed in a scene it found" if failed else "none failed"
+    found += f", {problems} could not be explored" if problems else ""
+    return f"explored: {runs} in {scenes} other scenes of their situations; {found}"
+
+
 def write_report(settings: Settings, report: Report, terminal: Any, rootdir: Path) -> list[str]:
     """The coverage (and mutation) table and the report files; what went wrong writing."""
     kinds = [spec.partition(":")[0] for spec in settings.reports]

@@ -364,14 +364,19 @@ def _digests_hold(scene_file: Path, listed: dict[str, str]) -> bool:
 
 
 def test_cli_render_and_export_never_overwrite_a_file_a_cache_entry_lists(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scene_file, listed = _cache_entry(tmp_path / "cache")
     run_file = tmp_path / "run.json"
     run_file.write_text(json.dumps(run_policy(fetch_milk, two_rooms()).to_json()))
+    monkeypatch.chdir(tmp_path)
     assert main(["render", str(scene_file), "--trace", str(run_file)]) == 0
-    drawn_run = scene_file.with_name("toy=doll.run1.svg")
+    # A run drawn on a committed scene goes to the work folder, not into the entry.
+    drawn_run = Path(".logicenv", "render", "tidy-0123abcd--toy=doll.run1.svg")
     assert capsys.readouterr().out == f"wrote {drawn_run}, 5 actions drawn (counterfactual)\n"
+    assert (tmp_path / drawn_run).is_file()
+    assert not scene_file.with_name("toy=doll.run1.svg").exists()
+    assert (tmp_path / ".logicenv" / ".gitignore").read_text().endswith("*\n")
     assert _digests_hold(scene_file, listed)  # the next run finds its entry fresh
     picture = scene_file.with_suffix(".svg")
     assert main(["render", str(scene_file), "--trace", str(run_file), "-o", str(picture)]) == 2

@@ -156,7 +156,7 @@ def _judged_again_as_pytest_judged(text: str) -> None:
 @pytest.mark.slow
 def test_exploring_records_what_ran_in_the_json_report(pytester: pytest.Pytester) -> None:
     _project(pytester)
-    pytester.runpytest(
+    result = pytester.runpytest(
         "--logicenv-explore=3", "--logicenv-report=json:report.json", "-k", "yes-tidy or no-tidy"
     )
     report = json.loads((pytester.path / "report.json").read_text())
@@ -164,6 +164,14 @@ def test_exploring_records_what_ran_in_the_json_report(pytester: pytest.Pytester
     explored = [run["explored"] for run in task["runs"] if "explored" in run]
     assert explored
     assert all(item["outcome"] is None and item["ran"] >= 1 for item in explored)
+    # Everything passed: the run says so, with the counts, not only the JSON report.
+    scenes = sum(item["ran"] for item in explored)
+    result.stdout.fnmatch_lines(
+        [
+            f"explored: {len(explored)} passing runs in {scenes} other scenes of their situations; "
+            "none failed"
+        ]
+    )
 
 
 BROKEN_LAYOUT = """
