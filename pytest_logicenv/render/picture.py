@@ -11,12 +11,12 @@ from collections.abc import Iterator, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from pytest_logicenv.logic.facts import describe
 from pytest_logicenv.render import floor, marks
 from pytest_logicenv.render.labels import place_labels
 from pytest_logicenv.render.measure import FONT, Box, text_height, text_width, union, wrap
 from pytest_logicenv.render.route import Route, route_of
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.outcome import unmet_goal
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome, Step
@@ -135,7 +135,7 @@ def _details(outcome: Outcome) -> list[str]:
             f"but {violation.reason}"
         )
     if outcome.false_goals:
-        details.append("false goal facts: " + "; ".join(describe(f) for f in outcome.false_goals))
+        details.append(unmet_goal(outcome.false_goals))
     return details
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_logicenv.errors import LogicEnvError, PolicyFault, RunFileError
-from pytest_logicenv.logic.facts import Fact, describe, parse_facts, to_json
+from pytest_logicenv.logic.facts import Fact, goal_text, parse_facts, to_json
 from pytest_logicenv.sim.actions import PreconditionViolation
 from pytest_logicenv.sim.branches import BranchDiagnosis
 
@@ -42,8 +42,10 @@ from pytest_logicenv.sim.branches import BranchDiagnosis
 KINDS: tuple[str, ...] = ("pass", "counterfactual", "unreachable", "lackbranch", "error")
 #: The classes a faulty policy can be declared to have.
 FAULTS: tuple[str, ...] = ("counterfactual", "unreachable", "lackbranch")
-#: How many trailing trace steps an explanation shows.
+#: How many trailing trace steps an explanation shows, and leading ones of a longer trace
+#: (where the policy started: often what went wrong).
 TRACE_TAIL = 8
+TRACE_HEAD = 3
 
 
 @dataclass(frozen=True)
@@ -68,10 +70,21 @@ class Step:
     spot: str | None = None
 
     def __str__(self) -> str:
-        call = f"{self.name}({', '.join(self.args)})"
+        call = f"{self.name}({', '.join(self._shown_args())})"
         if self.kind == "condition":
             return f"{call}? {'yes' if self.ok else 'no'}"
         return f"{call} ok" if self.ok else f"{call} -> {self.detail}"
+
+    def _shown_args(self) -> list[str]:
+        """The arguments, an ``any=True`` reference with the object it chose:
+        ``Milk (any one: milk_1)``."""
+        shown = []
+        for number, arg in enumerate(self.args):
+            chosen = self.objects[number] if number < len(self.objects) else None
+            if chosen and arg.endswith(" (any one)"):
+                arg = f"{arg.removesuffix(')')}: {chosen})"
+            shown.append(arg)
+        return shown
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -209,11 +222,9 @@ class Outcome:
             )
         lines.extend(f"branch taken: {diagnosis}" for diagnosis in self.branches)
         if self.false_goals:
-            lines.append("false goal facts: " + "; ".join(describe(f) for f in self.false_goals))
+            lines.append(unmet_goal(self.false_goals))
         if self.trace:
-            tail = [str(step) for step in self.trace[-TRACE_TAIL:]]
-            prefix = "..., " if len(self.trace) > TRACE_TAIL else ""
-            lines.append("trace: " + prefix + ", ".join(tail))
+            lines.append("trace: " + shown_trace(self.trace))
         if self.error:
             lines.append(self.error.rstrip())
         if self.witness and not self.ok:
@@ -280,3 +291,26 @@ class Outcome:
         __tracebackhide__ = True
         if not self.ok:
             raise PolicyFault(self)
+
+
+def unmet_goal(facts: tuple[Fact, ...]) -> str:
+    """The goal facts not met, in the goal's words, each once (two subtasks may share one).
+
+    >>> from pytest_logicenv.logic.facts import parse_fact
+    >>> shut = parse_fact({"state": "fridge", "open": False})
+    >>> unmet_goal((shut, shut))
+    'goal not met: "fridge closed"'
+    """
+    texts = dict.fromkeys(goal_text(fact) for fact in facts)
+    return "goal not met: " + ", ".join(f'"{text}"' for text in texts)
+
+
+def shown_trace(trace: tuple[Step, ...]) -> str:
+    """The steps of a trace, a long one's middle left out: its first steps (where the
+    policy started) and its last ones (where it failed)."""
+    steps = [str(step) for step in trace]
+    if len(steps) <= TRACE_HEAD + TRACE_TAIL:
+        return ", ".join(steps)
+    left = len(steps) - TRACE_HEAD - TRACE_TAIL
+    middle = f"... ({left} more step{'s' if left != 1 else ''}) ..."
+    return ", ".join([*steps[:TRACE_HEAD], middle, *steps[-TRACE_TAIL:]])

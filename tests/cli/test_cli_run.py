@@ -188,7 +188,7 @@ def test_plan_gives_each_cached_scene_its_goals_and_situation(
     assert code == 1
     assert out.startswith("Unreachable: the policy returned SUCCESS but 1 goal fact is false")
     assert "What is the type of the toy on the floor? = doll" in out
-    assert "false goal facts: toy in red_box" in out
+    assert 'goal not met: "toy in red_box"' in out
 
 
 DISHWASHER = ROOT / "example_agents" / "load_dishwasher.py"

@@ -241,6 +241,6 @@ def test_the_docstring_example_finds_a_fault_only_the_goal_shows(
             "*_ test_tidy_everywhere _*",
             "Unreachable: the policy returned SUCCESS but 1 goal fact is false",
             "situation: Is there a book on the floor? = yes",
-            "false goal facts: book on sofa",
+            'goal not met: "book on sofa"',
         ]
     )

@@ -109,7 +109,7 @@ def test_reset(logic_env):
     assert result.parseoutcomes()["failed"] >= 1
     result.stdout.fnmatch_lines(
         [
-            "*false goal facts: light is not switched on*",
+            '*goal not met: "light switched off"*',
             "*a passing sequence: GoTo(window), Close(window), GoTo(light), ToggleOff(light)*",
         ]
     )

@@ -29,6 +29,7 @@ from pytest_logicenv.sim.leaves import (
 )
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.runner import run_policy, vocabulary
+from pytest_logicenv.sim.selectors import Select
 
 Status = py_trees.common.Status
 Behaviour = py_trees.behaviour.Behaviour
@@ -92,7 +93,7 @@ def test_success_with_a_false_goal_fact_is_unreachable() -> None:
     outcome = run_policy(policy, kitchen(), goal=[*GOAL, {"state": "fridge", "open": True}])
     assert outcome.kind == "unreachable"
     assert outcome.false_goals == (parse_fact(GOAL[0]),)
-    assert "false goal facts: apple on counter" in outcome.explain()
+    assert 'goal not met: "apple on counter"' in outcome.explain()
     assert outcome.headline().endswith("but 1 goal fact is false")
 
 
@@ -219,13 +220,25 @@ def test_the_situation_defaults_to_the_scene_provenance() -> None:
     assert "situation: wipe = no; toy = doll" in outcome.explain()
 
 
-def test_the_explanation_shows_the_last_steps_of_a_long_trace() -> None:
+def test_the_explanation_shows_the_first_and_last_steps_of_a_long_trace() -> None:
     def policy() -> Behaviour:
         return seq(*(GoTo(t) for t in ["counter", "fridge"] * 6), Exists("Banana"))
 
     trace_line = run_policy(policy, kitchen()).explain().splitlines()[-1]
-    assert trace_line.startswith("trace: ..., GoTo(fridge) ok, GoTo(counter) ok")
-    assert trace_line.count(",") == 8
+    assert trace_line.startswith(
+        "trace: GoTo(counter) ok, GoTo(fridge) ok, GoTo(counter) ok, ... (2 more steps) ..., "
+        "GoTo(fridge) ok, GoTo(counter) ok"
+    )
+    assert trace_line.endswith("GoTo(fridge) ok, Exists(Banana)? no")
+    assert trace_line.count(",") == 3 + 8
+
+
+def test_the_trace_names_the_object_any_true_chose() -> None:
+    def policy() -> Behaviour:
+        return seq(GoTo(Select("Milk", any=True)), PickUp(Select("Milk", any=True)))
+
+    outcome = run_policy(policy, kitchen())
+    assert "PickUp(Milk (any one: milk)) ok" in str(outcome.trace[-1])
 
 
 def test_to_json_is_plain_json() -> None:

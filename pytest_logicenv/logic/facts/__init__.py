@@ -29,7 +29,8 @@ so ``from pytest_logicenv.logic.facts import ...`` is the import to use):
 * :mod:`.fact_json`: :func:`parse_fact` (one small reader per form, dispatched through
   ``READERS``) and :func:`to_json`;
 * :mod:`.walk`: :func:`walk`, :func:`references`, :func:`bound_roles`;
-* :mod:`.describe`: :func:`describe`, the English rendering;
+* :mod:`.describe`: :func:`describe`, the English rendering (:func:`goal_text`, a goal fact
+  in the goal's words);
 * :mod:`.evaluate`: the :class:`World` protocol, :func:`evaluate` and its variants.
 
 **Adding a fact form** (say ``{"part": [a, b]}``): a dataclass in ``fact_model.py`` joined to the
@@ -46,7 +47,7 @@ a row in ``docs/reference/facts.md``.
 (a test checks it is there).
 """
 
-from pytest_logicenv.logic.facts.describe import describe
+from pytest_logicenv.logic.facts.describe import describe, goal_text
 from pytest_logicenv.logic.facts.evaluate import (
     ObjectView,
     World,
@@ -103,6 +104,7 @@ __all__ = [
     "evaluate",
     "evaluate_all",
     "false_facts",
+    "goal_text",
     "is_type_ref",
     "matches",
     "parse_fact",

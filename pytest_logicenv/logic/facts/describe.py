@@ -29,6 +29,15 @@ from pytest_logicenv.vocabulary import a_or_an
 
 # How states read in sentences ("the light is not switched on").
 _STATE_WORDS = {"toggled": "switched on", "used_up": "used up"}
+# How a state a goal wants false reads: the goal's own words ("fridge closed").
+_OPPOSITES = {
+    "open": "closed",
+    "toggled": "switched off",
+    "dirty": "clean",
+    "filled": "empty",
+    "wet": "dry",
+    "broken": "whole",
+}
 
 
 def where_text(where: Where) -> str:
@@ -71,6 +80,25 @@ def _states_text(ref: str, states: Mapping[str, bool]) -> str:
     return f"{ref} is " + ", ".join(
         ("" if flag else "not ") + _STATE_WORDS.get(name, name) for name, flag in states.items()
     )
+
+
+def goal_text(fact: Fact) -> str:
+    """A goal fact as the goal wants things, not as a state read now: a state wanted false
+    reads as its opposite.
+
+    >>> from pytest_logicenv.logic.facts.fact_json import parse_fact
+    >>> goal_text(parse_fact({"state": "fridge", "open": False, "dirty": False}))
+    'fridge closed, clean'
+    >>> goal_text(parse_fact({"state": "egg", "cooked": False}))
+    'egg not cooked'
+    """
+    if isinstance(fact, State):
+        words = [
+            _STATE_WORDS.get(name, name) if flag else _OPPOSITES.get(name, f"not {name}")
+            for name, flag in fact.states.items()
+        ]
+        return f"{fact.ref} " + ", ".join(words)
+    return describe(fact)
 
 
 def describe(fact: Fact) -> str:
