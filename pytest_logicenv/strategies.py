@@ -17,16 +17,17 @@ drawn is checked as a generated scene is (Table 1, then the facts); one that can
 checked is rejected.
 
 Laying a scene out takes a fraction of a second, so a test drawing from :func:`scenes` needs
-``deadline=None`` and the ``too_slow`` health check suppressed::
+``deadline=None``, the ``too_slow`` health check suppressed and few examples: the ``logicenv``
+settings profile this module registers (:data:`PROFILE`) is that, with 10 examples; take it as
+the test's settings (add ``max_examples=`` to explore more). :func:`scenes` takes a plan or
+the path of a plan file, and a failing example is shown as its situation and variation, not as
+the whole scene::
 
-    from hypothesis import HealthCheck, given, settings
-    from pytest_logicenv import load_plan, run_policy
+    from hypothesis import given, settings
     from pytest_logicenv.strategies import scenes
 
-    PLAN = load_plan("plans/tidy.json")
-
-    @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=20)
-    @given(scenes(PLAN))
+    @settings(settings.get_profile("logicenv"))
+    @given(scenes("plans/tidy.json"))
     def test_tidy_everywhere(drawn):
         drawn.run(tidy_policy).assert_ok()
         # drawn.judged_by is the Situation it is judged in: goal, answers, branches
@@ -38,16 +39,18 @@ test body instead (``pytest_logicenv.session.explore``). Hypothesis is an option
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from hypothesis import reject
+from hypothesis import HealthCheck, reject, settings
 from hypothesis import strategies as st
 
+from pytest_logicenv.bounded import shown
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Fact, describe, is_type_ref, references
-from pytest_logicenv.logic.plan import Plan
+from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, select, situation
 from pytest_logicenv.mutation import factory
 from pytest_logicenv.mutation.tree import Behaviour, targets, walk
@@ -61,7 +64,13 @@ from pytest_logicenv.sim.selectors import selector
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome
 
-__all__ = ["DrawnScene", "ScenePool", "policy_types", "scenes", "variations"]
+__all__ = ["PROFILE", "DrawnScene", "ScenePool", "policy_types", "scenes", "variations"]
+
+#: The settings profile for tests drawing scenes: each example lays a scene out.
+PROFILE = "logicenv"
+settings.register_profile(
+    PROFILE, deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=10
+)
 
 #: The largest seed drawn (design and layout); zero is the task's own seed.
 MAX_SEED = 2**16 - 1
@@ -185,6 +194,11 @@ class DrawnScene:
         (:func:`~pytest_logicenv.sim.judge.situation_of`)."""
         return situation_of(self.plan, self.trajectory, self.scene)
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Hypothesis prints a dataclass field by field (the scene's hundreds of lines):
+        the short ``repr`` instead."""
+        printer.text(repr(self))
+
     def run(
         self, policy: Any, *, max_ticks: int | None = None, known: Collection[str] | None = None
     ) -> Outcome:
@@ -205,7 +219,7 @@ class DrawnScene:
 
 
 def scenes(
-    plan: Plan,
+    plan: Plan | str | os.PathLike[str],
     trajectory: Trajectory | None = None,
     *,
     catalog: Catalog | None = None,
@@ -215,11 +229,24 @@ def scenes(
     """Scenes that keep ``trajectory``'s facts true (``None``: any situation the ``minimal``
     selection of the plan's trajectories has), checked like generated scenes, each with its
     situation's goal (:class:`DrawnScene`); ``policy`` adds the types it names to the
-    distractors' (:func:`variations`)."""
+    distractors' (:func:`variations`). ``plan`` may be the path of a plan file."""
+    plan = _plan(plan)
     if trajectory is not None:
         return _scenes_of(ScenePool(plan, trajectory, seed, catalog), policy)
     pools = [ScenePool(plan, t, seed, catalog) for t in select(plan).trajectories]
     return st.one_of(*(_scenes_of(pool, policy) for pool in pools))
+
+
+def _plan(plan: object) -> Plan:
+    """A plan, or the one a path names (its errors name the file); else a clear error."""
+    if isinstance(plan, str | os.PathLike):
+        return load_plan(os.fspath(plan))
+    if not isinstance(plan, Plan):
+        raise TypeError(
+            f"scenes(plan): {shown(plan)} is neither a Plan nor the path of a plan file; "
+            "give a path (scenes('plans/tidy.json')) or load_plan(path)"
+        )
+    return plan
 
 
 def _scenes_of(pool: ScenePool, policy: Any) -> st.SearchStrategy[DrawnScene]:

@@ -65,6 +65,7 @@ def explain_fault(
                 lines += found[0].lines(reproduce_command(item))
             else:
                 lines.append(f"reproduce: {reproduce_command(item)}")
+            lines += [str(note) for note in getattr(error, "__notes__", ())]  # Hypothesis's
             report.longrepr = FaultRepr("\n".join(lines))  # type: ignore[assignment]  # duck-typed by pytest
 
 

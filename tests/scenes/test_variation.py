@@ -8,8 +8,9 @@ import pytest
 from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.vendor.pretty import pretty
 
-from pytest_logicenv.errors import SceneError
+from pytest_logicenv.errors import LogicEnvError, SceneError
 from pytest_logicenv.logic.facts import describe, false_facts
 from pytest_logicenv.logic.plan import load_plan
 from pytest_logicenv.logic.trajectories import select
@@ -205,7 +206,7 @@ def _docstring_example() -> str:
     import pytest_logicenv.strategies as strategies
 
     doc = strategies.__doc__ or ""
-    block = doc.split("suppressed::\n", 1)[1].split("\n\nThe plugin's", 1)[0]
+    block = doc.split("the whole scene::\n", 1)[1].split("\n\nThe plugin's", 1)[0]
     return textwrap.dedent(block)
 
 
@@ -244,3 +245,27 @@ def test_the_docstring_example_finds_a_fault_only_the_goal_shows(
             'goal not met: "book on sofa"',
         ]
     )
+    # Hypothesis's falsifying example, with the plugin on, short: the variation, not the scene.
+    result.stdout.fnmatch_lines(
+        ["*: test_tidy_everywhere(", "    drawn=DrawnScene(book=yes: *; goal: book on sofa),", ")"]
+    )
+    assert len(result.stdout.lines) < 80
+
+
+def test_scenes_take_the_path_of_a_plan_and_refuse_what_is_neither() -> None:
+    path = ROOT / "tests" / "data" / "tidy_book_plan.json"
+    found: list[DrawnScene] = []
+
+    @settings(settings.get_profile("logicenv"), max_examples=1, database=None)
+    @given(scenes(str(path), BOOK_YES))
+    def draw(drawn: DrawnScene) -> None:
+        found.append(drawn)
+
+    draw()
+    assert found[0].plan == PLAN
+    assert repr(found[0]).startswith("DrawnScene(book=yes: ")
+    assert pretty(found[0]) == repr(found[0])  # as Hypothesis prints a falsifying example
+    with pytest.raises(TypeError, match=r"scenes\(plan\): 42 is neither a Plan nor the path"):
+        scenes(42)  # type: ignore[arg-type]
+    with pytest.raises(LogicEnvError, match=r"nope\.json"):
+        scenes(str(path.with_name("nope.json")))
