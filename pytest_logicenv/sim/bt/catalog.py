@@ -44,7 +44,9 @@ class NodeRequest:
 @dataclass(frozen=True)
 class NodeSpec:
     """One node ID: kind, declared ports, children allowed (min, max; ``None``: no limit),
-    whether undeclared ports are accepted (``extra_ports``), and its maker."""
+    whether undeclared ports are accepted (``extra_ports``), and its maker. A plain factory's
+    leaf takes any port (``free_ports``); ``shown_ports`` are those its signature names, for
+    the Groot2 palette only."""
 
     id: str
     kind: NodeKind
@@ -55,6 +57,7 @@ class NodeSpec:
     free_ports: bool = False
     description: str = ""
     origin: str = "BehaviorTree.CPP"
+    shown_ports: tuple[Port, ...] = ()
 
     def port(self, name: str) -> Port | None:
         return next((port for port in self.ports if port.name == name), None)

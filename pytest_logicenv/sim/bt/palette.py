@@ -26,7 +26,7 @@ _TAGS = {"input": "input_port", "output": "output_port", "inout": "inout_port"}
 
 def _node(spec: NodeSpec) -> list[str]:
     lines = [f"    <{spec.kind} ID={quoteattr(spec.id)}>"]
-    for port in sorted(spec.ports, key=lambda p: p.name):
+    for port in sorted(spec.ports or spec.shown_ports, key=lambda p: p.name):
         attrs = f"name={quoteattr(port.name)}"
         if port.type in _TYPES:
             attrs += f" type={quoteattr(_TYPES[port.type])}"

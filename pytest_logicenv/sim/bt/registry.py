@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -104,6 +105,7 @@ def _spec(node_id: str, node: UserNode) -> NodeSpec:
             free_ports=True,
             description=_doc(node),
             origin="user",
+            shown_ports=signature_ports(node),
         )
     make: Callable[[NodeRequest], Behaviour]
     children: tuple[int, int | None] = (0, 0)
@@ -116,6 +118,30 @@ def _spec(node_id: str, node: UserNode) -> NodeSpec:
     description = node.description or _doc(node.factory)
     return NodeSpec(
         node_id, node.kind, make, node.ports, children, description=description, origin="user"
+    )
+
+
+def signature_ports(factory: Callable[..., object]) -> tuple[Port, ...]:
+    """The ports a plain factory takes, as its keyword parameters name them (``name`` is the
+    node's own), their defaults as text.
+
+    >>> def Wave(name, hand="left", times=1): ...
+    >>> [(port.name, port.default) for port in signature_ports(Wave)]
+    [('hand', 'left'), ('times', '1')]
+    """
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature
+        return ()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(
+        Port(
+            p.name,
+            default=None if p.default in (p.empty, None) else str(p.default),
+            optional=p.default is not p.empty,
+        )
+        for p in parameters
+        if p.kind in kinds and p.name not in ("name", "self")
     )
 
 

@@ -32,9 +32,17 @@ def first_success(name, children):
     return py_trees.composites.Selector(name, memory=False, children=children)
 
 
+class Wave(py_trees.behaviour.Behaviour):
+    """Waves, a plain factory: its ports are its keyword arguments."""
+
+    def __init__(self, name, hand="left", times=None, *, speed):
+        super().__init__(name)
+
+
 BT_NODES = {
     "CountDown": action(CountDown, input_port("n", "int"), output_port("left", "int")),
     "FirstSuccess": control(first_success),
+    "Wave": Wave,
 }
 BT_ENUMS = {"LIMIT": 4}
 '''
@@ -120,6 +128,11 @@ def test_groot_palette_lists_our_leaves_and_the_users(
     assert "Sequence" not in out  # Groot knows BT.CPP's own nodes
     assert "<description>An object matching the object port is there (on/in/room" in out
     assert "object object names" not in out  # the docstring read badly once its quotes went
+    # A plain factory's leaf: the ports its signature names, defaults as given.
+    wave = out[out.index('<Action ID="Wave">') :].split("</Action>")[0]
+    assert '<input_port name="hand" type="std::string" default="left">optional</input_port>' in wave
+    assert '<input_port name="times" type="std::string">optional</input_port>' in wave
+    assert '<input_port name="speed" type="std::string"></input_port>' in wave
 
 
 def test_logicenv_run_takes_nodes_modules(
