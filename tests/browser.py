@@ -60,7 +60,20 @@ MEASURE = """
   const paths = Array.from(document.querySelectorAll("polyline.route")).map(function (p) {
     return Object.assign(box(p), {length: p.getTotalLength(), points: p.points.numberOfItems});
   });
+  // The route's corners and the objects' footprints, in page coordinates.
+  const route = Array.from(document.querySelectorAll("polyline.route")).map(function (p) {
+    const m = p.getScreenCTM();
+    return Array.from(p.points).map(function (q) {
+      return {x: m.a * q.x + m.c * q.y + m.e + window.scrollX,
+              y: m.b * q.x + m.d * q.y + m.f + window.scrollY};
+    });
+  });
+  const objects = Array.from(document.querySelectorAll("g[data-id] > rect")).map(function (r) {
+    return Object.assign(box(r), {id: r.parentNode.getAttribute("data-id")});
+  });
   const result = {
+    route: route,
+    objects: objects,
     labels: Array.from(document.querySelectorAll("text.label")).map(described),
     verdicts: Array.from(document.querySelectorAll(".verdict, .failure")).map(described),
     paths: paths,

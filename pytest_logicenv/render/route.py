@@ -22,11 +22,13 @@ to, so they add no stops.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pytest_logicenv.render.floor import opening_segment
+from pytest_logicenv.scenes.physics.reach import Cell, FloorGrid, walkable_floor
 from pytest_logicenv.scenes.scene_model import Door, Point, Scene, Window
 
 if TYPE_CHECKING:
@@ -86,9 +88,12 @@ def footprints(scene: Scene) -> dict[str, Footprint]:
 
 
 def route_of(scene: Scene, trace: Sequence[Step]) -> Route:
-    """The route a trace took through ``scene``."""
+    """The route a trace took through ``scene``: from stand point to stand point along the
+    floor the agent can walk (:func:`~pytest_logicenv.scenes.physics.reach.walkable_floor`),
+    around the furniture and through the doors, each stand point on free floor."""
     objects = footprints(scene)
     start, room = _start(scene)
+    floor = walkable_floor(scene, start) if scene.rooms else FloorGrid(frozenset())
     points: list[Point] = [start]
     stops: list[Stop] = []
     actions = tuple(
@@ -99,9 +104,14 @@ def route_of(scene: Scene, trace: Sequence[Step]) -> Route:
     for number, step in actions:
         moved = bool(step.room) and (step.room, step.spot) != where
         if moved:
-            if step.room != where[0]:
-                points.extend(_doors_between(scene, where[0], step.room))
-            points.append(_stand_point(scene, objects, step, points[-1]))
+            target = _stand_point(scene, objects, step, points[-1])
+            walked = walk(floor, points[-1], target)
+            if walked is None:  # no floor joins them: straight, through the doors
+                if step.room != where[0]:
+                    points.extend(_doors_between(scene, where[0], step.room))
+                points.append(target)
+            else:
+                points.extend(walked)
             where = (step.room, step.spot)
         if stops and not moved:
             last = stops[-1]
@@ -111,6 +121,43 @@ def route_of(scene: Scene, trace: Sequence[Step]) -> Route:
     touched = frozenset(obj for _, step in actions if step.ok for obj in step.objects)
     failed = frozenset(obj for _, step in actions if not step.ok for obj in step.objects)
     return Route(start, tuple(points), tuple(stops), touched, failed, actions)
+
+
+def walk(floor: FloorGrid, here: Point, there: Point) -> list[Point] | None:
+    """The way from ``here`` to beside ``there`` over walkable floor (eight directions), as
+    its corners, ending on free floor; ``None`` when no walkable floor joins them."""
+    start, goal = floor.nearest(here), floor.nearest(there)
+    if start is None or goal is None:
+        return None
+    came: dict[Cell, Cell | None] = {start: None}
+    frontier = deque([start])
+    while frontier and goal not in came:
+        i, j = frontier.popleft()
+        for di, dj in _MOVES:
+            cell = (i + di, j + dj)
+            if cell in floor.cells and cell not in came:
+                came[cell] = (i, j)
+                frontier.append(cell)
+    if goal not in came:
+        return None
+    cells: list[Cell] = []
+    at: Cell | None = goal
+    while at is not None:
+        cells.append(at)
+        at = came[at]
+    return [floor.point(cell) for cell in _corners(cells[::-1])][1:] or [floor.point(goal)]
+
+
+_MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _corners(cells: list[Cell]) -> list[Cell]:
+    """The cells where a grid path turns (and its ends)."""
+    kept = cells[:1]
+    for before, here, after in zip(cells, cells[1:], cells[2:], strict=False):
+        if (here[0] - before[0], here[1] - before[1]) != (after[0] - here[0], after[1] - here[1]):
+            kept.append(here)
+    return [*kept, cells[-1]] if len(cells) > 1 else kept
 
 
 def _start(scene: Scene) -> tuple[Point, str]:

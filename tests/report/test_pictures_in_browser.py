@@ -4,6 +4,7 @@ the route drawn, the failure readable)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from helpers import ROOT
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.render.floor import drawn
+from pytest_logicenv.scenes.physics.reach import obstacles_of
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.runner import run_policy
 
@@ -119,3 +121,36 @@ def test_the_html_report_shows_each_failing_run_drawn_on_its_scene(
     assert laid_out["paths"][0]["length"] > 100
     assert len(laid_out["labels"]) > 2 * 19
     assert overlapping(laid_out["labels"]) == []
+
+
+def test_the_route_a_browser_draws_crosses_no_furniture(tmp_path: Path) -> None:
+    """Four rooms and their furniture: the polyline Chromium lays out keeps off every
+    footprint of what stands on the floor (the route follows the walkable floor)."""
+    entry, trajectory, policy = CASES["four-rooms-correct"]
+    scene = load_scene(ROOT / "cache" / entry / "scenes" / f"{trajectory}.json")
+    outcome = run_policy(policy, scene)
+    svg = render_svg(scene, outcome)
+    page = svg_page(svg, tmp_path / "route.html")
+    width, height = (
+        int(float(svg.split(f'{name}="', 1)[1].split('"')[0])) for name in ("width", "height")
+    )
+    screenshot(page, tmp_path / "route.png", width=width, height=height)
+    laid_out = measure(page, width=width, height=height)
+    [route] = laid_out["route"]
+    assert len(route) > 3
+    standing = {name for name, _ in obstacles_of(scene)}
+    furniture = [box for box in laid_out["objects"] if box["id"] in standing]
+    assert furniture
+    crossed = {
+        box["id"]
+        for a, b in itertools.pairwise(route)
+        for k in range(21)
+        for box in furniture
+        if _inside(a["x"] + (b["x"] - a["x"]) * k / 20, a["y"] + (b["y"] - a["y"]) * k / 20, box)
+    }
+    assert crossed == set()
+
+
+def _inside(x: float, y: float, box: dict[str, float]) -> bool:
+    """Strictly inside, a pixel in from the outline."""
+    return box["x"] + 1 < x < box["x"] + box["w"] - 1 and box["y"] + 1 < y < box["y"] + box["h"] - 1

@@ -246,3 +246,40 @@ class _Walkable:
             cell in self.reached and cell in here and rect.distance(_point(cell)) <= reach
             for cell in _cells(rect.x0 - reach, rect.z0 - reach, rect.x1 + reach, rect.z1 + reach)
         )
+
+
+@dataclass(frozen=True)
+class FloorGrid:
+    """The floor the agent can walk to from its start (its disc clear of walls and of what
+    stands there), sampled every :data:`REACH_STEP`: what a picture routes the agent along."""
+
+    cells: frozenset[Cell]
+
+    @staticmethod
+    def point(cell: Cell) -> Point:
+        return _point(cell)
+
+    def nearest(self, point: Point) -> Cell | None:
+        """The walkable cell nearest ``point`` (``None``: the agent can walk nowhere)."""
+        i, j = round(point[0] / REACH_STEP), round(point[1] / REACH_STEP)
+        if (i, j) in self.cells:
+            return i, j
+        for ring in range(1, 41):  # two metres around it, nearest first
+            found = [c for c in _ring((i, j), ring) if c in self.cells]
+            if found:
+                return min(found, key=lambda c: (c[0] - i) ** 2 + (c[1] - j) ** 2)
+        return min(self.cells, key=lambda c: (c[0] - i) ** 2 + (c[1] - j) ** 2, default=None)
+
+
+def _ring(centre: Cell, radius: int) -> Iterator[Cell]:
+    i, j = centre
+    for k in range(-radius, radius + 1):
+        yield from ((i + k, j - radius), (i + k, j + radius))
+    for k in range(-radius + 1, radius):
+        yield from ((i - radius, j + k), (i + radius, j + k))
+
+
+def walkable_floor(scene: Scene, start: Point) -> FloorGrid:
+    """The floor the agent reaches from ``start``, as the reach check walks it."""
+    walkable = _Walkable.explore(scene, start, wall_pieces(scene), obstacles_of(scene))
+    return FloorGrid(frozenset(walkable.reached))
