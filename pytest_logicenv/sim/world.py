@@ -27,7 +27,6 @@ contents, for conditions and actions alike.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -202,7 +201,7 @@ class WorldObject:
         twin = object.__new__(WorldObject)
         twin.id, twin.type, twin.role, twin.room = self.id, self.type, self.role, self.room
         twin.parent, twin.relation, twin.part_of = self.parent, self.relation, self.part_of
-        twin.states, twin.attrs = dict(self.states), dict(self.attrs)
+        twin.states, twin.attrs = dict(self.states), self.attrs  # attributes never change
         twin.properties, twin.accepts, twin.size = self.properties, self.accepts, self.size
         twin.footprint, twin.box, twin.beside = self.footprint, self.box, self.beside
         return twin
@@ -268,8 +267,16 @@ class WorldState:
     def copy(self) -> WorldState:
         """An independent copy of this state (the same scene): a search tries an action on
         a copy and keeps the original."""
-        twin = WorldState(self.scene, (obj.copy() for obj in self.objects.values()), self.agent)
-        twin.agent = dataclasses.replace(self.agent)
+        twin = object.__new__(WorldState)
+        # What the scene fixes (rooms, roles, doors) is shared; objects and agent are not.
+        twin.scene, twin.roles = self.scene, self.roles
+        twin._room_types, twin._passages = self._room_types, self._passages
+        twin.objects = {obj_id: obj.copy() for obj_id, obj in self.objects.items()}
+        agent = self.agent  # built directly: dataclasses.replace reads its fields each call
+        twin.agent = AgentState(
+            agent.room, agent.spot, agent.held, agent.position, agent.station, agent.at, agent.stand
+        )
+        twin.version, twin._visible = 0, None
         return twin
 
     def _located(self, obj: WorldObject) -> bool:
