@@ -33,6 +33,7 @@ traceback. The family, by stage::
     └── CacheRebuilt                a stale cache entry was rebuilt (a warning: why)
 
     CatalogHookWarning              the catalog hook adds types the CLI cannot see
+    PolicyLintWarning               a BT.CPP tree reads what nothing writes (fails if run)
 
 The three marked ``*`` carry an LLM conversation, so they live beside it in
 :mod:`pytest_logicenv.llm.exchange` (this module is the ground floor and imports nothing of
@@ -59,6 +60,7 @@ __all__ = [
     "CacheError",
     "CacheRebuilt",
     "CatalogHookWarning",
+    "PolicyLintWarning",
     "EnrichmentError",
     "ExpectFaultError",
     "FactError",
@@ -259,6 +261,12 @@ class LogicEnvWarning(LogicEnvError, UserWarning):
 
     ``-W error::pytest_logicenv.LogicEnvWarning`` makes such a test fail. A ``UserWarning``
     rather than a ``pytest.PytestWarning``, so that the CLI need not import pytest."""
+
+
+class PolicyLintWarning(UserWarning):
+    """A BT.CPP tree loads, as BT.CPP loads it, but reads a blackboard entry nothing in it
+    writes, or leaves out an input port without a default: BT.CPP fails only when that read
+    runs, and so do we. Not a :class:`LogicEnvError`: the application may set the entry."""
 
 
 class CatalogHookWarning(UserWarning):

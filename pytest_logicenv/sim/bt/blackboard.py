@@ -20,6 +20,7 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from pytest_logicenv.sim.bt.ports import PortType, Value, coerce, to_text
@@ -28,12 +29,15 @@ from pytest_logicenv.sim.bt.ports import PortType, Value, coerce, to_text
 class Entry:
     """One blackboard entry: its value (``None`` while empty), type and write count."""
 
-    __slots__ = ("seq", "type", "value")
+    __slots__ = ("sealed", "seq", "type", "value")
 
     def __init__(self, type: PortType = "any") -> None:
         self.value: Value | None = None
         self.type: PortType = type
         self.seq = 0
+        #: A SetBlackboard wrote this untyped entry: BT.CPP types it ``Any``, which no text
+        #: parses into (see ``SetBlackboard``).
+        self.sealed = False
 
 
 class Blackboard:
@@ -90,9 +94,7 @@ class Blackboard:
                 f"blackboard entry {name!r} was declared {entry.type}; a port of type {type} "
                 "cannot use it too"
             )
-        elif entry.type == "any":
-            entry.type = type
-        return entry
+        return entry  # as BT.CPP, an existing entry keeps its type (untyped stays untyped)
 
     def get(self, key: str) -> Value:
         """The value of ``key``; ``KeyError`` if the entry is missing or empty."""
@@ -115,12 +117,12 @@ class Blackboard:
 
 
 def assign(entry: Entry, value: Value, key: str) -> None:
-    """Store ``value`` in ``entry``: an empty untyped entry takes it as it is; otherwise it is
-    converted to the declared type, or to the type of what the entry holds."""
-    target = entry.type
-    if target == "any" and entry.value is not None:
-        target = _kind(entry.value)
-    if target != "any":
+    """Store ``value`` in ``entry``: an untyped entry takes it as it is; otherwise it is
+    converted to the declared type."""
+    target = entry.type  # an untyped entry takes any value, as BT.CPP's set() does
+    if target == "int" and is_long(value):
+        value = int(value)  # BT.CPP stores every integer as int64; an int *port* is 32 bits
+    elif target != "any":
         try:
             value = coerce(value, target)
         except ValueError as error:
@@ -132,7 +134,13 @@ def assign(entry: Entry, value: Value, key: str) -> None:
     entry.seq += 1
 
 
-def _kind(value: Value) -> PortType:
+def is_long(value: Value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return math.isfinite(value) and value == int(value) and -(2**63) <= value < 2**63
+
+
+def kind_of(value: Value) -> PortType:
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):

@@ -6,10 +6,15 @@ Per node: its ID is known (else the closest one is named); its ports are declare
 children fits; its scripts parse. Per tree: SubTree calls name a tree and do not recurse, and
 the tree they expand to is not too large or too deep (checked first, by
 :mod:`~pytest_logicenv.sim.bt.expansion`); the ports of SubTrees a ``<TreeNodesModel>``
-declares mandatory are passed. Finally every ``{key}`` a node or script reads must be written
-by something: a SubTree port, an output port, a Script, ``SetBlackboard`` or the initial
-blackboard. Each problem is a
+declares mandatory are passed; an entry a port names keeps the type of the first port that
+named it (BT.CPP refuses an ``int`` entry read by a text port). Each problem is a
 :class:`~pytest_logicenv.errors.PolicyError` naming the file, line and node.
+
+What BT.CPP only fails on when the read runs is not refused here, but noted in
+:attr:`Builder.lints` (a :class:`~pytest_logicenv.errors.PolicyLintWarning` at load): a
+``{key}`` or script that reads an entry nothing writes (a SubTree port, an output port, a
+Script, ``SetBlackboard``, the initial blackboard), an input port left out that has no
+default, and ``Parallel`` counts its children cannot reach.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import py_trees
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.sim.actions import ACTIONS, check_call
-from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign, kind_of
 from pytest_logicenv.sim.bt.catalog import NodeRequest, NodeSpec
 from pytest_logicenv.sim.bt.decorators import SubTree
 from pytest_logicenv.sim.bt.document import V3_ATTRIBUTES, Document
@@ -52,6 +57,8 @@ RESERVED = {"name", "ID", "_autoremap", *PRE_CONDITIONS, *POST_CONDITIONS}
 #: the metadata BT.CPP's own WriteTreeToXML adds (_uid, _fullpath), which it ignores.
 UNDERSCORED = (*PRE_CONDITIONS, *POST_CONDITIONS, "_autoremap")
 _METADATA = ("_uid", "_fullpath")
+#: Nodes whose constructor reads their script, so BT.CPP refuses them without it at creation.
+_LOADS_SCRIPT = ("Script", "ScriptCondition")
 
 
 def label(element: Element) -> str:
@@ -86,6 +93,17 @@ def check_underscored(element: Element) -> None:
         )
 
 
+def check_async_children(element: Element) -> None:
+    """BT.CPP refuses, when it creates the tree, a ReactiveSequence with more than one
+    AsyncSequence child (the only async child its check recognises in XML)."""
+    if sum(child.tag == "AsyncSequence" for child in element.children) > 1:
+        raise fail(
+            element,
+            "a ReactiveSequence cannot have more than one async child (AsyncSequence): each "
+            "would halt the other every tick; make all but one a Sequence",
+        )
+
+
 @dataclass(frozen=True)
 class _Read:
     element: Element
@@ -106,11 +124,13 @@ class Builder:
         self.context = TreeContext(enums=dict(registry.enums))
         self.reads: list[_Read] = []
         self.writes: list[tuple[Blackboard, str]] = []
+        self.lints: list[str] = []
 
     def build(self, tree_id: str) -> Behaviour:
         check_expansion(self.document.trees, tree_id)  # bounds what the recursion below makes
         board = Blackboard()
         for key, value in self.initial.items():
+            board.create(key, initial_type(value))
             board.set(key, value)
         root = self.node(self.document.trees[tree_id].children[0], board, (tree_id,))
         if not isinstance(root, BtNode):
@@ -149,6 +169,8 @@ class Builder:
         raw = self.ports(element, spec)
         kids = [self.node(child, board, stack) for child in element.children]
         self.check_children(element, spec, len(kids))
+        if node_id == "ReactiveSequence":
+            check_async_children(element)
         types = self.declare(element, spec, raw, board)
         literal = {p: v for p, v in raw.items() if blackboard_key(p, v) is None}
         known = dict(literal)
@@ -168,6 +190,8 @@ class Builder:
         self.check_static(element, spec, raw, literal)
         request = NodeRequest(element.attrs.get("name") or node_id, kids, literal, known, raw)
         behaviour = self.make(element, spec, request)
+        if spec.stateful and not isinstance(behaviour, BtNode):
+            self.context.stateful.add(id(behaviour))
         return self.finish(
             element, behaviour, Ports(raw, types, board, self.origin(element)), conditions
         )
@@ -239,9 +263,14 @@ class Builder:
                 continue
             if port.default is not None:
                 raw[port.name] = port.default
-            elif not port.optional:
+            elif not port.optional and (spec.origin == "simulator" or spec.id in _LOADS_SCRIPT):
                 raise fail(element, self.missing(spec, port.name))
+            elif not port.optional:
+                self.lint(element, f"{self.missing(spec, port.name)} (BT.CPP fails when read)")
         return raw
+
+    def lint(self, element: Element, message: str) -> None:
+        self.lints.append(str(fail(element, message)))
 
     def missing(self, spec: NodeSpec, port: str) -> str:
         if spec.id in ACTIONS:
@@ -275,15 +304,15 @@ class Builder:
                 if spec.id == "SetBlackboard" and name == "output_key":
                     self.writes.append((board, value))
                 continue
-            try:  # text reads any value, so only typed ports type their entries
-                board.create(key, types[name] if types[name] != "str" else "any")
+            try:
+                board.create(key, types[name])
             except ValueError as error:
                 raise fail(element, f"port {name}={value!r}: {error}") from None
             if port is None or port.reads:
                 self.reads.append(_Read(element, f"port {name}={value!r}", board, key))
             if port is not None and port.writes:
                 self.writes.append((board, key))
-        if spec.id in SCRIPT_PORTS:
+        if spec.id in SCRIPT_PORTS and SCRIPT_PORTS[spec.id] in raw:
             port_name = SCRIPT_PORTS[spec.id]
             if blackboard_key(port_name, raw[port_name]) is None:
                 self.script(element, port_name, raw[port_name], board)
@@ -304,13 +333,16 @@ class Builder:
         self, element: Element, spec: NodeSpec, raw: Mapping[str, str], literal: Mapping[str, str]
     ) -> None:
         """What can be checked now that BT.CPP checks at the first tick."""
-        if spec.id == "Parallel" and "success_count" in literal and "failure_count" in literal:
+        if spec.id == "Parallel":
             count = len(element.children)
             for name in ("success_count", "failure_count"):
+                if name not in literal:
+                    continue
                 number = int(literal[name])
                 need = max(count + number + 1, 0) if number < 0 else number
                 if count < need:
-                    raise fail(element, f"{name}={number} needs {need} children, it has {count}")
+                    message = f"{name}={number} needs {need} children, it has {count}"
+                    self.lint(element, f"{message} (BT.CPP fails when it ticks it)")
         if spec.id in ACTIONS:
             if len(literal) == len(raw):
                 self.call(element, spec.id, literal)
@@ -418,17 +450,26 @@ class Builder:
             if (id(board), key) in written or (entry is not None and entry.value is not None):
                 continue
             alias = f" (as {key!r} in the calling tree)" if key != read.key.lstrip("@") else ""
-            raise fail(
+            self.lint(
                 read.element,
                 f"{read.what} reads blackboard entry {read.key!r}{alias}, which nothing in the "
-                "tree writes: pass it from the calling SubTree, or set it first (an output "
-                "port, a Script, SetBlackboard, or the initial blackboard)",
+                "tree writes: unless the application sets it, pass it from the calling SubTree "
+                "or set it first (an output port, a Script, SetBlackboard, or the initial "
+                "blackboard)",
             )
 
     @staticmethod
     def resolve(item: tuple[Blackboard, str]) -> tuple[Blackboard, str]:
         board, key = item
         return board.owner(key)
+
+
+def initial_type(value: Value) -> PortType:
+    """The type of an entry the application sets before ticking, as BT.CPP's ``set`` gives
+    it: a number's or flag's own type, while text leaves the entry untyped."""
+    if isinstance(value, str):
+        return "any"
+    return kind_of(value)
 
 
 def check_models(document: Document, registry: Registry) -> None:

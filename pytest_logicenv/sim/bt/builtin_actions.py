@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from pytest_logicenv.sim.bt.blackboard import Entry, assign
 from pytest_logicenv.sim.bt.decorators import ScriptPort
 from pytest_logicenv.sim.bt.node import FAILURE, SUCCESS, BtLeaf, BtStatus
 from pytest_logicenv.sim.bt.ports import Value, blackboard_key, coerce
@@ -47,6 +48,11 @@ class ScriptNode(BtLeaf):
 
 
 class SetBlackboard(BtLeaf):
+    """As BT.CPP 4.8's: text is parsed into the destination's type; an untyped destination
+    has no parser, so text leaves it empty. Any write into an untyped entry of this node's own
+    scope types it BT.CPP's ``Any``, which no text parses into (``Entry.sealed``); an entry
+    reached through a SubTree's remapping is written as it is and stays untyped."""
+
     def on_tick(self) -> BtStatus:
         board = self.ports.blackboard
         target = self.ports.text("output_key")
@@ -63,13 +69,31 @@ class SetBlackboard(BtLeaf):
             value = source.value
         if value is None:
             return FAILURE
+        if destination is None:
+            destination = board.create(target, "str")  # BT.CPP types a new entry as its text
+        untyped = destination.type == "any"
+        if untyped and isinstance(value, str) and destination.sealed:
+            raise self.fail(
+                f"value={value!r}: cannot convert text into blackboard entry {target!r}, "
+                "which a SetBlackboard already wrote (BT.CPP then types it Any, which no text "
+                "parses into): write it with a Script, or use another entry"
+            )
+        self.write(destination, target, None if untyped and isinstance(value, str) else value)
+        if untyped and (board.owner(target)[0] is board or target.startswith("@")):
+            destination.sealed = True
+        return SUCCESS
+
+    def write(self, destination: Entry, target: str, value: Value | None) -> None:
+        if value is None:
+            destination.value = None
+            destination.seq += 1
+            return
         try:
-            if destination is not None and isinstance(value, str):
+            if isinstance(value, str):
                 value = coerce(value, destination.type)
-            board.set(target, value)
+            assign(destination, value, target)
         except ValueError as error:
             raise self.fail(f"output_key={target!r}: {error}") from None
-        return SUCCESS
 
 
 class UnsetBlackboard(BtLeaf):

@@ -58,6 +58,8 @@ class NodeSpec:
     description: str = ""
     origin: str = "BehaviorTree.CPP"
     shown_ports: tuple[Port, ...] = ()
+    #: A user's py_trees leaf ticked as BT.CPP's StatefulActionNode (see ``tick_child``).
+    stateful: bool = False
 
     def port(self, name: str) -> Port | None:
         return next((port for port in self.ports if port.name == name), None)

@@ -97,8 +97,7 @@ class Repeat(BtDecorator):
             if result is self.until:
                 self.count = 0
                 return result
-            self.count += 1
-            limit = self.limit()
+            self.count += 1  # the limit stays the one read at this tick's start, as BT.CPP's
             looping = self.count < limit or limit == -1
             if was_idle and looping:
                 return RUNNING  # BT.CPP's wake-up: the next round is the next tick

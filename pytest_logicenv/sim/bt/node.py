@@ -2,7 +2,8 @@
 
 Every node the loader builds is a :class:`BtNode`, a py_trees behaviour whose ``tick`` follows
 BT.CPP's ``executeTick``: the pre-condition scripts first (``_failureIf``, ``_successIf``,
-``_skipIf`` when the node is idle; ``_while`` also while it runs, halting it when false), then
+``_skipIf`` when the node is idle; ``_while`` also while it runs, halting it when false; none
+on a node that completed and was not reset), then
 the node's own tick, then the post-condition scripts (``_onSuccess`` or ``_onFailure``, then
 ``_post``); ``_onHalted`` runs when the node is halted. BT.CPP's ``SKIPPED`` status, which
 py_trees lacks, is what :meth:`BtNode.execute_tick` returns to a BT.CPP parent; the skipped
@@ -72,6 +73,9 @@ class TreeContext:
 
     enums: Mapping[str, int] = field(default_factory=dict)
     now: int = 0
+    #: The ids of the user's py_trees leaves registered ``action(..., stateful=True)``,
+    #: which tick as BT.CPP's stateful actions (see :func:`tick_child`).
+    stateful: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,11 @@ class BtNode(Behaviour):
             raise self.fail(f"{attribute}={script.text!r}: {error}") from None
 
     def check_pre_conditions(self) -> BtStatus | None:
+        """As BT.CPP's ``checkPreConditions``: only an idle node (a skipped one stays idle)
+        evaluates them, and a running one ``_while``; a node that completed and was not
+        reset by its parent ticks without them."""
+        if self.status not in (Status.INVALID, Status.RUNNING):
+            return None
         running = self.status == Status.RUNNING
         for attribute, script in self.conditions.pre:
             if not running:
@@ -199,9 +208,19 @@ class BtNode(Behaviour):
 
 
 def tick_child(parent: BtNode, child: Behaviour) -> BtStatus:
-    """Tick ``child`` once; its BT.CPP status (``SKIPPED`` included)."""
+    """Tick ``child`` once; its BT.CPP status (``SKIPPED`` included).
+
+    A user's py_trees leaf ticks as py_trees ticks it (``initialise`` whenever it is not
+    RUNNING, as BT.CPP's ``SyncActionNode`` runs every tick); registered stateful, it ticks
+    as BT.CPP's ``StatefulActionNode``: ``initialise`` and ``update`` are its ``onStart``,
+    ``update`` while RUNNING its ``onRunning``, ``terminate`` from RUNNING its ``onHalted``,
+    and ticked while it still holds SUCCESS or FAILURE (its parent did not reset it) it
+    returns that status without a call."""
     if isinstance(child, BtNode):
         return child.execute_tick()
+    held = _FROM_PY.get(child.status, IDLE)
+    if held.completed and id(child) in parent.context.stateful:
+        return held
     for _ in child.tick():
         pass
     status = _FROM_PY.get(child.status, IDLE)
@@ -260,7 +279,13 @@ class BtDecorator(BtControl):
 
 
 class Guarded(BtDecorator):
-    """Carries the pre/post-condition scripts of a user's plain py_trees behaviour."""
+    """Carries the pre/post-condition scripts of a user's plain py_trees behaviour; to its
+    parent it is that behaviour, so resetting it resets the behaviour too."""
+
+    def reset(self) -> None:
+        super().reset()
+        if self.child.status != Status.INVALID and self.child.status != Status.RUNNING:
+            self.child.stop(Status.INVALID)
 
     def on_tick(self) -> BtStatus:
         return self.tick_child()

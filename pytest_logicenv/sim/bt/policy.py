@@ -36,12 +36,13 @@ pytest_logicenv.errors.PolicyError: bad.xml:1: <Pickup>: unknown node ID 'Pickup
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import py_trees
 
-from pytest_logicenv.errors import PolicyError
+from pytest_logicenv.errors import PolicyError, PolicyLintWarning
 from pytest_logicenv.sim.bt.builder import Builder, check_models
 from pytest_logicenv.sim.bt.document import Document, load_document, parse_document
 from pytest_logicenv.sim.bt.ports import Value
@@ -66,6 +67,8 @@ class XmlPolicy:
         self.main = main
         self.registry = registry or Registry()
         self.blackboard = dict(blackboard or {})
+        #: What the tree reads that nothing writes, and the like (see :meth:`tree`).
+        self.lints: tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -80,10 +83,16 @@ class XmlPolicy:
         return Builder(self.document, self.registry, self.blackboard).build(self.main)
 
     def tree(self, tree_id: str) -> XmlPolicy:
-        """The same document with ``tree_id`` as its main tree (checked by building it)."""
+        """The same document with ``tree_id`` as its main tree, checked by building it once,
+        so that errors show now, not in the middle of a test run; what BT.CPP would only fail
+        on when it runs is a :class:`~pytest_logicenv.errors.PolicyLintWarning`."""
         main = self.document.main_tree(tree_id)
         policy = XmlPolicy(self.document, main, self.registry, self.blackboard)
-        policy()  # build once, so that errors show now, not in the middle of a test run
+        builder = Builder(self.document, self.registry, self.blackboard)
+        builder.build(main)
+        policy.lints = tuple(builder.lints)
+        for lint in policy.lints:
+            warnings.warn(PolicyLintWarning(lint), stacklevel=3)
         return policy
 
     def __repr__(self) -> str:

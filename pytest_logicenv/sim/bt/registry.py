@@ -66,11 +66,20 @@ class NodeDef:
     factory: Callable[..., Behaviour]
     ports: tuple[Port, ...] = ()
     description: str = ""
+    stateful: bool = False
 
 
-def action(factory: Callable[..., Behaviour], *ports: Port, description: str = "") -> NodeDef:
-    """A leaf action made with ``factory(name)``, with these ports."""
-    return NodeDef("Action", factory, ports, description)
+def action(
+    factory: Callable[..., Behaviour],
+    *ports: Port,
+    description: str = "",
+    stateful: bool = False,
+) -> NodeDef:
+    """A leaf action made with ``factory(name)``, with these ports. As a py_trees behaviour
+    it starts again (``initialise``) when ticked after it completed, as BT.CPP's
+    ``SyncActionNode`` and Nav2's action nodes do; ``stateful=True`` makes it BT.CPP's
+    ``StatefulActionNode``, which returns the status it holds until its parent resets it."""
+    return NodeDef("Action", factory, ports, description, stateful)
 
 
 def condition(factory: Callable[..., Behaviour], *ports: Port, description: str = "") -> NodeDef:
@@ -117,7 +126,14 @@ def _spec(node_id: str, node: UserNode) -> NodeSpec:
         make = lambda r: node.factory(r.name)  # noqa: E731
     description = node.description or _doc(node.factory)
     return NodeSpec(
-        node_id, node.kind, make, node.ports, children, description=description, origin="user"
+        node_id,
+        node.kind,
+        make,
+        node.ports,
+        children,
+        description=description,
+        origin="user",
+        stateful=node.stateful,
     )
 
 

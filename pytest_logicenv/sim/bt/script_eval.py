@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, is_long, assign
 from pytest_logicenv.sim.bt.ports import Value, convert, parse_double, to_text
 from pytest_logicenv.sim.bt.script import (
     Assign,
@@ -208,10 +208,60 @@ class _Evaluator:
         return result
 
     def store(self, entry: Entry, value: Value, key: str) -> None:
+        """Assign as BT.CPP's script does (``Any::copyInto``): an empty entry takes a number
+        as it is, text is parsed into the entry's type, a number is cast to the type of the
+        number the entry holds, and never written into text."""
+        held = entry.value
+        number = isinstance(value, (bool, int, float))
+        if number and held is None:
+            entry.value = value
+            entry.seq += 1
+            return
+        if number and not isinstance(held, (str, tuple)):
+            self.cast(entry, value, key)
+            return
+        if entry.sealed and isinstance(value, str):
+            raise ScriptRuntimeError(
+                f"cannot assign text to blackboard entry {key!r}, which a SetBlackboard "
+                "wrote (BT.CPP then types it Any, which no text parses into); assign a number, or "
+                "use another entry"
+            )
+        if isinstance(value, str) and held is not None and not isinstance(held, (str, tuple)):
+            try:  # text into a number: BT.CPP's StringToDouble
+                value = parse_double(value)
+            except ValueError:
+                raise ScriptRuntimeError(
+                    f"cannot assign {value!r} to blackboard entry {key!r}, which holds the "
+                    f"number {to_text(held)}: text that is not a number does not convert"
+                ) from None
+            self.cast(entry, value, key)
+            return
+        if isinstance(held, str) and number:
+            # BT.CPP's Any::copyInto: text is parsed into a number entry, never the reverse
+            raise ScriptRuntimeError(
+                f"cannot assign {to_text(value)} to blackboard entry {key!r}, which holds "
+                f"text ({entry.value!r}): BT.CPP does not convert a number to text; assign "
+                f"text ('{to_text(value)}') or use another entry"
+            )
         try:
             assign(entry, value, key)
         except ValueError as error:
             raise ScriptRuntimeError(str(error)) from None
+
+    def cast(self, entry: Entry, value: Value, key: str) -> None:
+        """A number into an entry holding a number: cast to the held number's type."""
+        held = entry.value
+        if isinstance(held, int) and not isinstance(held, bool):
+            if not is_long(value):
+                raise ScriptRuntimeError(
+                    f"cannot store {to_text(value)!r} in blackboard entry {key!r}, which holds "
+                    f"int: {to_text(value)} is not a whole number of 64 bits"
+                )
+            value = int(value)  # type: ignore[arg-type]
+        elif isinstance(held, float):
+            value = float(value)  # type: ignore[arg-type]
+        entry.value = value
+        entry.seq += 1
 
 
 def _divide(left: float, right: float) -> float:

@@ -99,14 +99,20 @@ def test_an_output_written_by_one_node_is_read_by_a_later_one_across_subtrees() 
         '<Script code="@n := 3"/></Sequence></BehaviorTree>'
     )
     root = build(body, find)
-    assert run(root, 1) == ["SUCCESS"]
-    assert entries(root) == {"target": "mug", "copy": "mug", "n": 3}
+    # as BT.CPP 4.8: SetBlackboard parses text into the copy's type, and an entry a Script
+    # created is untyped, with no parser: the copy is left empty
+    with pytest.raises(PolicyRuntimeError, match="variable not found: 'copy'"):
+        run(root, 1)
+    assert entries(root) == {"target": "mug", "copy": None, "n": 3}
+    typed = build(body.replace('value="{target}"', 'value="mug"'), find)
+    assert run(typed, 1) == ["SUCCESS"]
+    assert entries(typed) == {"target": "mug", "copy": "mug", "n": 3}
 
 
 def test_a_literal_subtree_port_is_set_in_the_subtree_scope_only() -> None:
     body = '<Sequence><SubTree ID="Count" limit="2"/><ScriptCondition code="done"/></Sequence>'
     count = (
-        '<BehaviorTree ID="Count"><Script code="@done := limit &lt; 3; limit := 9"/></BehaviorTree>'
+        '<BehaviorTree ID="Count"><Script code="@done := limit &lt; 3; limit := \'9\'"/></BehaviorTree>'
     )
     root = build(body, count)
     assert run(root, 1) == ["SUCCESS"]
@@ -143,9 +149,6 @@ def test_defaults_fill_ports_the_xml_leaves_out() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('<ScriptCondition code="x &gt; 1"/>', "code='x > 1' reads blackboard entry 'x'"),
-        ('<Sequence><SubTree ID="Sub" a="{missing}"/></Sequence>', "(as 'missing' in the call"),
-        ('<Repeat num_cycles="{n}"><Step/></Repeat>', "port num_cycles='{n}' reads"),
         (
             '<Sequence><Repeat num_cycles="{n}"><Step/></Repeat><Delay delay_msec="{n}">'
             "<Step/></Delay></Sequence>",
@@ -153,7 +156,7 @@ def test_defaults_fill_ports_the_xml_leaves_out() -> None:
         ),
     ],
 )
-def test_reading_what_nothing_writes_or_mixing_types_is_refused(body: str, message: str) -> None:
+def test_mixing_types_is_refused(body: str, message: str) -> None:
     sub = '<BehaviorTree ID="Sub"><ScriptCondition code="a"/></BehaviorTree>'
     with pytest.raises(PolicyError) as caught:
         build(body, sub)

@@ -119,13 +119,15 @@ def test_switch_picks_the_matching_case_or_the_default(value: str, branch: str) 
 
 
 def test_switch_halts_the_running_case_when_the_variable_changes() -> None:
+    # v is not the application's int: BT.CPP refuses an int entry for Switch's text port
     body = (
+        '<Sequence><Script code="v := 0"/>'
         '<ReactiveSequence><Script code="v := v + 1" _skipIf="false"/>'
         '<Switch2 variable="{v}" case_1="1" case_2="2">'
         '<Step name="One" results="R"/><Step name="Two" results="R"/><Step name="D"/></Switch2>'
-        "</ReactiveSequence>"
+        "</ReactiveSequence></Sequence>"
     )
-    root = build(body, blackboard={"v": 0})
+    root = build(body)
     run(root, 2)
     from bt_helpers import Step
 
@@ -145,7 +147,6 @@ def test_a_control_whose_children_are_all_skipped_is_skipped() -> None:
         ("<Sequence/>", "<Sequence>: needs at least 1 child node(s)"),
         ("<IfThenElse><Step/></IfThenElse>", "takes 2 or 3 child node(s), it has 1"),
         ("<Switch2 variable='x'><Step/></Switch2>", "takes 3 child node(s), it has 1"),
-        ('<Parallel success_count="3"><Step/><Step/></Parallel>', "success_count=3 needs 3"),
         ('<Parallel success_count="two"><Step/></Parallel>', "'two' is not an integer"),
     ],
 )

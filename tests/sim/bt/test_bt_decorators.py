@@ -201,7 +201,6 @@ def test_nav2_round_robin_and_single_trigger() -> None:
     ("body", "message"),
     [
         ("<Inverter><Step/><Step/></Inverter>", "<Inverter>: takes 1 child node(s), it has 2"),
-        ("<Repeat><Step/></Repeat>", "missing port 'num_cycles'"),
         ('<Timeout msec="-5"><Step/></Timeout>', "'-5' is out of range for unsigned"),
         ('<Precondition if="a +"><Step/></Precondition>', "if='a +': column 4: expected a value"),
         ('<RunOnce then_skip="maybe"><Step/></RunOnce>', "'maybe' is not a bool"),
