@@ -121,7 +121,8 @@ def assign(entry: Entry, value: Value, key: str) -> None:
     converted to the declared type."""
     target = entry.type  # an untyped entry takes any value, as BT.CPP's set() does
     if target == "int" and is_long(value):
-        value = int(value)  # BT.CPP stores every integer as int64; an int *port* is 32 bits
+        # BT.CPP stores every integer as int64 (an int *port* reads 32 bits)
+        value = int(value)  # type: ignore[arg-type]
     elif target != "any":
         try:
             value = coerce(value, target)

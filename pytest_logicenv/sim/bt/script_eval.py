@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, is_long, assign
+from pytest_logicenv.sim.bt.blackboard import Blackboard, Entry, assign, is_long
 from pytest_logicenv.sim.bt.ports import Value, convert, parse_double, to_text
 from pytest_logicenv.sim.bt.script import (
     Assign,

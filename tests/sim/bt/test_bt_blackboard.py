@@ -112,7 +112,8 @@ def test_an_output_written_by_one_node_is_read_by_a_later_one_across_subtrees() 
 def test_a_literal_subtree_port_is_set_in_the_subtree_scope_only() -> None:
     body = '<Sequence><SubTree ID="Count" limit="2"/><ScriptCondition code="done"/></Sequence>'
     count = (
-        '<BehaviorTree ID="Count"><Script code="@done := limit &lt; 3; limit := \'9\'"/></BehaviorTree>'
+        '<BehaviorTree ID="Count">'
+        "<Script code=\"@done := limit &lt; 3; limit := '9'\"/></BehaviorTree>"
     )
     root = build(body, count)
     assert run(root, 1) == ["SUCCESS"]

@@ -118,7 +118,9 @@ def _ours_nodes(log: list[Event]) -> dict[str, object]:
 def _ours_board(root: BtNode) -> tuple[tuple[str, str], ...]:
     storage = root.ports.blackboard.root.storage
     return tuple(
-        sorted((key, _text(entry.value)) for key, entry in storage.items() if entry.value is not None)
+        sorted(
+            (key, _text(entry.value)) for key, entry in storage.items() if entry.value is not None
+        )
     )
 
 
@@ -272,7 +274,7 @@ def differences(xml: str, ticks: int = TICKS) -> str | None:
             f"load: ours {'loads' if ours.loaded else 'refuses'} ({ours.detail}), BT.CPP "
             f"{'loads' if real.loaded else 'refuses'} ({real.detail})"
         )
-    for index, (mine, theirs) in enumerate(zip(ours.ticks, real.ticks), 1):
+    for index, (mine, theirs) in enumerate(zip(ours.ticks, real.ticks, strict=False), 1):
         if mine != theirs:
             return f"tick {index}: ours {mine} ({ours.detail}); BT.CPP {theirs} ({real.detail})"
     if len(ours.ticks) != len(real.ticks):
