@@ -1089,3 +1089,44 @@ def test_credentials_in_the_base_url_are_never_written_or_logged(
     for secret in secrets:
         assert secret not in result.stdout.str() + result.stderr.str()
         assert secret not in written
+
+
+# --------------------------------------------------------------------------- BT.CPP policies
+
+
+def _bathroom_scene() -> Path:
+    scenes = (ROOT / "cache").glob("in_the_bathroom*/scenes/*.json")
+    return next(p for p in scenes if not p.name.endswith((".house.json", ".witness.json")))
+
+
+def test_a_script_doubling_a_string_in_a_loop_ends_its_run_with_a_bounded_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = tmp_path / "doubling.xml"
+    policy.write_text(
+        '<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence><Script code="s := \'ab\'"/>'
+        '<Repeat num_cycles="200"><Script code="s := s .. s"/></Repeat></Sequence>'
+        "</BehaviorTree></root>"
+    )
+    assert main(["run", str(policy), "--scene", str(_bathroom_scene())]) == 1
+    out = capsys.readouterr().out
+    assert f"PolicyRuntimeError: {policy}:1 <Script>: code='s := s .. s': joining text" in out
+    assert "past the 1,000,000 a script value may hold" in out
+
+
+def test_a_nodes_module_cannot_replace_a_simulator_leaf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nodes = tmp_path / "my_nodes.py"
+    nodes.write_text(
+        "import py_trees\n"
+        'BT_NODES = {"GoTo": lambda name, target: py_trees.behaviours.Success(name)}\n'
+    )
+    policy = tmp_path / "goto.xml"
+    policy.write_text('<root BTCPP_format="4"><BehaviorTree ID="T"><GoTo target="sink"/>'
+                      "</BehaviorTree></root>")  # fmt: skip
+    code = main(["run", str(policy), "--scene", str(_bathroom_scene()), "--nodes", str(nodes)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "node ID 'GoTo' is one of the simulator's Actions" in err
+    assert "register yours under another ID, e.g. 'MyGoTo'" in err

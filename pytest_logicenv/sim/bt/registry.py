@@ -19,8 +19,9 @@ and, optionally, ``BT_ENUMS``, names scripts may use for integers (BT.CPP's
     BT_NODES = {"CountDown": action(CountDown, input_port("n", "int"), output_port("left"))}
     BT_ENUMS = {"RED": 1, "GREEN": 2}
 
-The IDs of BT.CPP's and Nav2's built-in nodes cannot be taken (BT.CPP refuses to register an ID
-twice); a simulator leaf may be replaced by a user node of the same ID.
+The IDs of BT.CPP's and Nav2's built-in nodes and of the simulator's leaves cannot be taken
+(BT.CPP refuses to register an ID twice): a user node named ``GoTo`` would silently act
+instead of the simulator's, so the world and the trace would no longer agree.
 """
 
 from __future__ import annotations
@@ -186,6 +187,12 @@ class Registry:
                     f"node ID {node_id!r} is one of {origin}'s built-in nodes; register yours "
                     "under another ID"
                 )
+            if node_id in SIMULATOR:
+                raise PolicyError(
+                    f"node ID {node_id!r} is one of the simulator's {SIMULATOR[node_id].kind}s "
+                    "(BT.CPP refuses to register an ID twice); register yours under another "
+                    f"ID, e.g. 'My{node_id}'"
+                )
             specs[node_id] = _spec(node_id, node)
         for name, value in (enums or {}).items():
             if not isinstance(value, int) or isinstance(value, bool):
@@ -193,10 +200,10 @@ class Registry:
         return cls(specs, dict(enums or {}))
 
     def spec(self, node_id: str) -> NodeSpec | None:
-        return self.user.get(node_id) or BUILTINS.get(node_id) or SIMULATOR.get(node_id)
+        return BUILTINS.get(node_id) or SIMULATOR.get(node_id) or self.user.get(node_id)
 
     def known(self) -> list[str]:
-        return [*BUILTINS, *SIMULATOR, *(i for i in self.user if i not in SIMULATOR)]
+        return [*BUILTINS, *SIMULATOR, *self.user]
 
     def unknown(self, node_id: str) -> str:
         """The message for an unknown ID: what it is if it is a BT.CPP or Nav2 node we do not

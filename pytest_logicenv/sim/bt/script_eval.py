@@ -156,9 +156,9 @@ class _Evaluator:
             if op in ("&&", "||"):
                 return float(bool(lnum) and bool(rnum) if op == "&&" else bool(lnum or rnum))
         if isinstance(left, str) and isinstance(right, str) and op in ("+", ".."):
-            return left + right
+            return bounded_text(left, right)
         if op == ".." and (isinstance(left, str) or isinstance(right, str)):
-            return to_text(left) + to_text(right)
+            return bounded_text(to_text(left), to_text(right))
         raise ScriptRuntimeError(
             f"operation not permitted: {to_text(left)!r} {op} {to_text(right)!r}"
         )
@@ -198,7 +198,7 @@ class _Evaluator:
             raise ScriptRuntimeError(f"the left operand of {expr.op!r} is not initialized")
         current = entry.value
         if isinstance(current, str) and isinstance(value, str) and expr.op == "+=":
-            result: Value = current + value
+            result: Value = bounded_text(current, value)
         else:
             lnum, rnum = _number(current), _number(value)
             if lnum is None or rnum is None:
@@ -264,12 +264,27 @@ class _Evaluator:
         entry.seq += 1
 
 
+def bounded_text(left: str, right: str) -> str:
+    """``left + right``, refused past :data:`MAX_TEXT_CHARS` (a ``s := s .. s`` in a loop
+    doubles each round: 30 rounds are a gigabyte)."""
+    size = len(left) + len(right)
+    if size > MAX_TEXT_CHARS:
+        raise ScriptRuntimeError(
+            f"joining text of {len(left):,} and {len(right):,} characters makes {size:,}, past "
+            f"the {MAX_TEXT_CHARS:,} a script value may hold (does a loop join a value to "
+            "itself?)"
+        )
+    return left + right
+
+
 def _divide(left: float, right: float) -> float:
     if right == 0.0:
         return math.nan if left == 0.0 or math.isnan(left) else math.copysign(math.inf, left)
     return left / right
 
 
+#: The longest text a script may build: far past any name or message a tree needs.
+MAX_TEXT_CHARS = 1_000_000
 _ARITHMETIC: Mapping[str, Callable[[float, float], float]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,

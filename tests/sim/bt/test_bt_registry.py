@@ -86,14 +86,12 @@ def test_a_plain_factory_gets_its_ports_as_text_when_built() -> None:
         parse_bt_xml(text.replace('hand="left"', 'hand="{h}"'), nodes={"Wave": wave})
 
 
-def test_built_in_ids_cannot_be_taken_but_simulator_leaves_can_be_replaced() -> None:
+def test_built_in_and_simulator_ids_cannot_be_taken() -> None:
     with pytest.raises(PolicyError, match=r"'Sequence' is one of BehaviorTree\.CPP's built-in"):
         parse_bt_xml(TREE, nodes={"Sequence": py_trees.behaviours.Success})
     text = '<root><BehaviorTree><GoTo target="x"/></BehaviorTree></root>'
-    root = parse_bt_xml(
-        text, nodes={"GoTo": lambda name, target: py_trees.behaviours.Success(name)}
-    )()
-    assert type(root.children[0] if root.children else root).__name__ in ("Success", "Guarded")
+    with pytest.raises(PolicyError, match="'GoTo' is one of the simulator's Actions.*'MyGoTo'"):
+        parse_bt_xml(text, nodes={"GoTo": lambda name, target: py_trees.behaviours.Success(name)})
 
 
 def test_an_unknown_id_lists_the_known_ones_with_the_closest(nodes_module: str) -> None:
