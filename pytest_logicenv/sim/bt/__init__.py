@@ -4,6 +4,7 @@ One concept per module: :mod:`.xmlread` (BT.CPP's lenient XML), :mod:`.document`
 includes, main tree, node models), :mod:`.blackboard`, :mod:`.ports` and :mod:`.portio`
 (entries, ``{key}`` ports, conversions), :mod:`.script` and :mod:`.script_eval` (the scripting
 language), :mod:`.node` (the tick protocol, pre/post conditions), :mod:`.control_nodes`,
+:mod:`.try_catch` (BT.CPP 4.9's ``TryCatch``),
 :mod:`.decorators`, :mod:`.timing`, :mod:`.builtin_actions`, :mod:`.nav2`,
 :mod:`.sim_leaves` (the simulator's leaves), :mod:`.catalog` and :mod:`.registry` (node
 IDs, users' own nodes), :mod:`.expansion` (how large a tree grows through its SubTrees,

@@ -17,7 +17,7 @@ import py_trees
 from pytest_logicenv.sim import leaves
 from pytest_logicenv.sim.actions import ACTIONS
 from pytest_logicenv.sim.bt import builtin_actions as basic
-from pytest_logicenv.sim.bt import control_nodes, decorators, nav2, timing
+from pytest_logicenv.sim.bt import control_nodes, decorators, nav2, timing, try_catch
 from pytest_logicenv.sim.bt.node import FAILURE, RUNNING, SKIPPED, SUCCESS
 from pytest_logicenv.sim.bt.ports import Port, PortType, inout_port, input_port, output_port
 from pytest_logicenv.sim.bt.sim_leaves import XmlAction, XmlCondition
@@ -135,6 +135,12 @@ def _builtins() -> list[NodeSpec]:
         _control("ParallelAll", control_nodes.ParallelAll, input_port("max_failures", "int", "1")),
         _control("IfThenElse", control_nodes.IfThenElse, children=(2, 3)),
         _control("WhileDoElse", control_nodes.WhileDoElse, children=(2, 3)),
+        _control(
+            "TryCatch",
+            try_catch.TryCatch,
+            input_port("catch_on_halt", "bool", "false"),
+            children=(2, None),
+        ),
         *(_switch(cases) for cases in range(2, 7)),
         _decorator("Inverter", decorators.Inverter),
         _decorator("ForceSuccess", lambda n, c: decorators.ForceResult(n, c, SUCCESS)),
@@ -265,7 +271,6 @@ _ODOMETRY = "a Nav2 decorator that needs the robot's odometry, which the simulat
 #: Nodes of BT.CPP and Nav2 we do not provide, with what they are: using one says so, instead
 #: of listing every ID we know.
 UNSUPPORTED: Mapping[str, str] = {
-    "TryCatch": "a BehaviorTree.CPP control newer than 4.6",
     "PopFromQueue": _TEMPLATE,
     "QueueSize": _TEMPLATE,
     "ConsumeQueue": _TEMPLATE,

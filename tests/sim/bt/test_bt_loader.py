@@ -243,9 +243,10 @@ BAD: list[tuple[str, str]] = [
     ),
     (tree("<GoTo target='mug' _note='x'/>"), "unknown attribute _note='x'; BT.CPP would ignore"),
     (
-        tree("<TryCatch><AlwaysSuccess/><AlwaysSuccess/></TryCatch>"),
-        "<TryCatch>: TryCatch is a BehaviorTree.CPP control newer than 4.6, not supported by "
-        "pytest-logicenv; register your own node for 'TryCatch' (logicenv run --nodes MODULE",
+        tree("<PopFromQueue/>"),
+        "<PopFromQueue>: PopFromQueue is a BehaviorTree.CPP node template an application "
+        "registers for its own type, not supported by pytest-logicenv; register your own node "
+        "for 'PopFromQueue' (logicenv run --nodes MODULE",
     ),
     ('<!DOCTYPE root [<!ENTITY a "b">]><root/>', "DOCTYPE is not allowed"),
     (tree("<Busy ticks='2' speed='3'/>"), "<Busy>: TypeError: Busy.__init__() got an unexpected"),
