@@ -28,11 +28,11 @@ class TryCatch(BtControl):
         self.in_catch = False
 
     def on_halt(self) -> None:
-        if self.ports.flag("catch_on_halt") and not self.in_catch:
-            if self.status == Status.RUNNING:
-                self.halt_children()
-                tick_child(self, self.children[-1])
-                halt_child(self.children[-1])  # halted if still running, reset either way
+        running = self.status == Status.RUNNING
+        if running and not self.in_catch and self.ports.flag("catch_on_halt"):
+            self.halt_children()
+            tick_child(self, self.children[-1])
+            halt_child(self.children[-1])  # halted if still running, reset either way
         self.index = self.skipped = 0
         self.in_catch = False
 

@@ -90,7 +90,7 @@ def test_built_in_and_simulator_ids_cannot_be_taken() -> None:
     with pytest.raises(PolicyError, match=r"'Sequence' is one of BehaviorTree\.CPP's built-in"):
         parse_bt_xml(TREE, nodes={"Sequence": py_trees.behaviours.Success})
     text = '<root><BehaviorTree><GoTo target="x"/></BehaviorTree></root>'
-    with pytest.raises(PolicyError, match="'GoTo' is one of the simulator's Actions.*'MyGoTo'"):
+    with pytest.raises(PolicyError, match=r"'GoTo' is one of the simulator's Actions.*'MyGoTo'"):
         parse_bt_xml(text, nodes={"GoTo": lambda name, target: py_trees.behaviours.Success(name)})
 
 
