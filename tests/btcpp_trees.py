@@ -62,7 +62,7 @@ def leaf(draw: st.DrawFn, names: Names) -> str:
                                  "AlwaysSuccess", "AlwaysFailure", "SetBlackboard"]))  # fmt: skip
     attrs = draw(conditions())
     if kind == "Act":
-        script = draw(st.text("RRSF", min_size=1, max_size=4))
+        script = draw(st.text("RRRSF", min_size=1, max_size=5))
         attrs = {"name": f"{names('a')}_{script}", **attrs}
     elif kind in ("Cond", "Sync"):
         script = draw(st.text("SF", min_size=1, max_size=3))
@@ -117,7 +117,8 @@ def control_ports(draw: st.DrawFn, tag: str, count: int) -> dict[str, str]:
     if tag == "ParallelAll":
         return {"max_failures": draw(st.sampled_from(["1", "2"]))}
     if tag == "Switch2":
-        return {"variable": "{x}", "case_1": "0", "case_2": "1"}
+        variable = draw(st.sampled_from(["{x}", "{t}"]))  # {x}: refused, an int entry
+        return {"variable": variable, "case_1": "0", "case_2": "on"}
     return {}
 
 
