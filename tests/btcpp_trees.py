@@ -73,8 +73,8 @@ def leaf(draw: st.DrawFn, names: Names) -> str:
         attrs = {"code": draw(st.sampled_from(CONDITIONS)), **attrs}
     elif kind == "SetBlackboard":
         key = draw(st.sampled_from(["x", "y", "z", "t"]))
-        value = draw(st.sampled_from(["3", "{x}", "{y}", "-1", "{t}", "on"]))
-        attrs = {"output_key": key, "value": value, **attrs}
+        value = draw(st.sampled_from(["3", "{x}", "{y}", "-1", "{t}", "on", None]))
+        attrs = {"output_key": key, **({} if value is None else {"value": value}), **attrs}
     return element(kind, attrs, [])
 
 
@@ -99,7 +99,8 @@ def node(draw: st.DrawFn, names: Names, depth: int, subtrees: list[str]) -> str:
 
 def decorator_ports(draw: st.DrawFn, tag: str) -> dict[str, str]:
     if tag == "Repeat":
-        return {"num_cycles": draw(st.sampled_from(["1", "2", "3", "{y}"]))}
+        cycles = draw(st.sampled_from(["1", "2", "3", "{y}", None]))  # None: left out
+        return {} if cycles is None else {"num_cycles": cycles}
     if tag == "RetryUntilSuccessful":
         return {"num_attempts": draw(st.sampled_from(["1", "2", "3", "{y}"]))}
     if tag == "RunOnce":

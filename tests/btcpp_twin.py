@@ -240,7 +240,7 @@ def run_real(xml: str, ticks: int = TICKS) -> Outcome:
         del real.log[:]
         try:
             status = tree.tick_exactly_once().name
-        except RuntimeError as error:
+        except (RuntimeError, IndexError, KeyError) as error:  # C++ exceptions, as pybind maps them
             outcome.ticks.append(("error", tuple(real.log), ()))
             outcome.detail = str(error)
             break

@@ -56,7 +56,7 @@ class SetBlackboard(BtLeaf):
     def on_tick(self) -> BtStatus:
         board = self.ports.blackboard
         target = self.ports.text("output_key")
-        raw = self.ports.raw["value"]
+        raw = self.ports.given("value")
         source_key = blackboard_key("value", raw)
         destination = board.entry(target)
         value: Value | None = raw
@@ -110,7 +110,7 @@ class WasEntryUpdated(BtLeaf):
         self.seen = 0  # the write count of an entry nothing has written yet
 
     def on_tick(self) -> BtStatus:
-        key = self.ports.key("entry") or self.ports.raw["entry"]
+        key = self.ports.key("entry") or self.ports.given("entry")
         entry = self.ports.blackboard.entry(key)
         if entry is None:
             return FAILURE

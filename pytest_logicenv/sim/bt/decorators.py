@@ -244,7 +244,7 @@ class EntryUpdated(BtDecorator):
 
     def on_tick(self) -> BtStatus:
         if not self.child_running:
-            key = self.ports.key("entry") or self.ports.raw["entry"]
+            key = self.ports.key("entry") or self.ports.given("entry")
             entry = self.ports.blackboard.entry(key)
             if entry is None:
                 return self.otherwise

@@ -92,7 +92,7 @@ class XmlPolicy:
         builder.build(main)
         policy.lints = tuple(builder.lints)
         for lint in policy.lints:
-            warnings.warn(PolicyLintWarning(lint), stacklevel=3)
+            warnings.warn(PolicyLintWarning(lint), stacklevel=4)  # parse/load_bt_xml's caller
         return policy
 
     def __repr__(self) -> str:

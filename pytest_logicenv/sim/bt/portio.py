@@ -55,6 +55,13 @@ class Ports:
         raw = self.raw.get(port)
         return None if raw is None else blackboard_key(port, raw)
 
+    def given(self, port: str) -> str:
+        """The port's text as the XML gives it (``{key}`` unresolved); an error if the XML
+        leaves it out, as BT.CPP fails when the node reads it."""
+        if port not in self.raw:
+            raise self.fail(f'port {port!r} has no value and no default; add {port}="..."')
+        return self.raw[port]
+
     def fail(self, message: str) -> PolicyRuntimeError:
         return PolicyRuntimeError(f"{self.origin}: {message}")
 

@@ -9,6 +9,7 @@ from unittest.mock import patch
 from xml.sax.saxutils import quoteattr
 
 import py_trees
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,6 +88,7 @@ def load(text: str) -> None:
     policy()  # a policy that loaded builds again without errors
 
 
+@pytest.mark.filterwarnings("ignore::pytest_logicenv.errors.PolicyLintWarning")
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_structured_documents_load_or_raise_policy_error(text: str) -> None:
