@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_logicenv.cache import Entry, safe_file_name
@@ -19,7 +20,7 @@ from pytest_logicenv.logic.coverage import Branch, covered_branches
 from pytest_logicenv.logic.plan import Leaf, Node, Plan, plan_reading
 from pytest_logicenv.report.mutation import to_html
 from pytest_logicenv.report.report_model import FaultCheck, Report, TaskReport
-from pytest_logicenv.report.runs import failure_sections, failures, matrix
+from pytest_logicenv.report.runs import failure_sections, failures, matrix, revealed
 from pytest_logicenv.report.terminal import shown_entry
 
 #: How much of a task's text names it in the table (the rest is in its section).
@@ -74,7 +75,7 @@ def write_html(report: Report, directory: Path) -> Path:
         "<h1>Logic coverage</h1>",
         _summary(report),
         _task_table(report),
-        _fault_table(report.faults),
+        _fault_table(report.faults, _fault_links(report)),
     ]
     if report.mutation is not None:
         parts.append(to_html(report.mutation))
@@ -138,7 +139,16 @@ def _task_table(report: Report) -> str:
     return "\n".join(rows)
 
 
-def _fault_table(checks: tuple[FaultCheck, ...]) -> str:
+def _fault_links(report: Report) -> dict[tuple[str, str, str], str]:
+    """(test function, policy, fault) -> the anchor of the scene drawn revealing it."""
+    return {
+        (shown.record.function, shown.run.policy, str(shown.run.expect_fault)): shown.anchor
+        for task in report.tasks
+        for shown in revealed(task, _anchor(task))
+    }
+
+
+def _fault_table(checks: tuple[FaultCheck, ...], links: Mapping[tuple[str, str, str], str]) -> str:
     if not checks:
         return ""
     rows = [
@@ -146,8 +156,9 @@ def _fault_table(checks: tuple[FaultCheck, ...]) -> str:
         "<th>Verdict</th><th>Scenes revealing</th></tr>"
     ]
     for check in checks:
+        link = links.get((check.function, check.policy, check.expect_fault))
         if check.revealed:
-            verdict = "revealed"
+            verdict = f"<a href='#{link}'>revealed</a>" if link else "revealed"
         elif not check.judged:
             verdict = f"<span class='verdict-unjudged'>not judged ({check.not_run} not run)</span>"
         else:
@@ -163,6 +174,7 @@ def _fault_table(checks: tuple[FaultCheck, ...]) -> str:
 def _task_section(task: TaskReport, directory: Path) -> str:
     anchor = _anchor(task)
     failing = failures(task, anchor)
+    shown = revealed(task, anchor)
     parts = [
         f"<section id='{anchor}'><h2>{html.escape(task_name(task))}</h2>",
         f"<p>{html.escape(task.plan.task)}</p>",
@@ -174,10 +186,13 @@ def _task_section(task: TaskReport, directory: Path) -> str:
     for subtask in task.plan.subtasks:
         tree = _tree_html(task.plan, subtask.tree, (subtask.name, ()), covered)
         parts.append(f"<h4>{html.escape(subtask.name)}</h4>{tree}")
-    parts += ["</div>", "<h3>Policies x scenes</h3>", matrix(task, failing)]
+    parts += ["</div>", "<h3>Policies x scenes</h3>", matrix(task, failing, shown)]
     if failing:
         parts.append(f"<h3>Failing runs ({len(failing)})</h3>")
         parts += failure_sections(task, failing, directory)
+    if shown:
+        parts.append(f"<h3>Declared faults revealed ({len(shown)})</h3>")
+        parts += failure_sections(task, shown, directory)
     parts += ["<h3>Scenes</h3>", _scene_cards(task, directory), "</section>"]
     return "\n".join(parts)
 

@@ -10,7 +10,7 @@ file of its own to open at full size).
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,16 +44,29 @@ def failures(task: TaskReport, prefix: str) -> list[Failure]:
     return found
 
 
+def revealed(task: TaskReport, prefix: str) -> list[Failure]:
+    """Each declared fault of the task as a scene revealed it (the first, in node id order),
+    with anchors ``<prefix>-fault-<n>``: drawn like a failing run, linked from the matrix and
+    the declared faults' table."""
+    found: dict[tuple[str, str, str], Failure] = {}
+    for record in sorted(task.runs, key=lambda r: r.nodeid):
+        for run in record.runs:
+            key = (record.function, run.policy, str(run.expect_fault))
+            if run.expect_fault is not None and run.outcome == run.expect_fault:
+                found.setdefault(key, Failure(record, run, f"{prefix}-fault-{len(found) + 1}"))
+    return list(found.values())
+
+
 def _failed(run: PolicyRun) -> bool:
     if run.outcome is None:
         return True
     return run.outcome != "pass" and run.outcome != run.expect_fault
 
 
-def matrix(task: TaskReport, failing: list[Failure]) -> str:
+def matrix(task: TaskReport, failing: list[Failure], shown: Sequence[Failure] = ()) -> str:
     """Policies (rows: test function and policy) x scenes (columns), each cell the outcome,
-    a failing one linking to its explanation below."""
-    anchors = {(f.record.nodeid, f.run.policy): f.anchor for f in failing}
+    a failing one (and a declared fault ``shown`` drawn) linking to its explanation below."""
+    anchors = {(f.record.nodeid, f.run.policy): f.anchor for f in (*failing, *shown)}
     rows: dict[tuple[str, str], dict[str, list[tuple[PolicyRun, str]]]] = {}
     for record in sorted(task.runs, key=lambda r: r.nodeid):
         for run in record.runs:
@@ -78,12 +91,13 @@ def _cell(runs: list[tuple[PolicyRun, str]], anchors: Mapping[tuple[str, str], s
     for run, nodeid in runs:
         kind = run.outcome or "no outcome"
         anchor = anchors.get((nodeid, run.policy))
-        if anchor is not None:
+        if run.expect_fault is not None and run.outcome == run.expect_fault:
+            css = "expected" if css == "pass" else css
+            shown = f"<a href='#{anchor}'>{html.escape(kind)}</a>" if anchor else html.escape(kind)
+            texts.append(f"{shown} <small>(declared)</small>")
+        elif anchor is not None:
             css = "fault"
             texts.append(f"<a href='#{anchor}'>{html.escape(kind)}</a>")
-        elif run.expect_fault is not None and run.outcome == run.expect_fault:
-            css = "expected" if css == "pass" else css
-            texts.append(f"{html.escape(kind)} <small>(declared)</small>")
         else:
             texts.append(html.escape(kind))
     return f"<td class='{css}'>{'<br>'.join(texts)}</td>"
