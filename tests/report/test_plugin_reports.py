@@ -56,7 +56,7 @@ def test_a_failing_run_reads_in_the_json_html_and_junit_reports(
     assert "1 failing run" in page
     assert HEADLINE in page
     assert f"reproduce: <code>pytest &quot;{FAILING}&quot;</code>" in page
-    assert page.count("<svg") == 1  # the failing run's picture, inline
+    assert page.count("<svg") == 2  # the failing run's picture and the declared fault's, inline
     assert 'class="route"' in page
     assert "<td class='fault'><a href='#task-" in page  # the matrix links to the failure
     [picture] = (pytester.path / "html" / "runs").glob("*.svg")
