@@ -346,9 +346,14 @@ class Cache:
         return True
 
     def was_set_aside(self, key: str) -> bool:
-        """Whether a killed rewrite left this (missing) entry aside, to be restored."""
-        name = self.entry(key).root.name
-        return any(path.is_dir() for path in self.root.glob(f".{name}.old.*"))
+        """Whether a killed rewrite left this entry aside, missing, to be restored. An entry
+        that is there was not (:meth:`restore` leaves it be), which one ``stat`` tells: the
+        folder is listed only for a missing entry, so collecting many cached tasks stays
+        linear in their number."""
+        root = self.entry(key).root
+        if root.exists():
+            return False
+        return any(path.is_dir() for path in self.root.glob(f".{root.name}.old.*"))
 
     def _remove_leftovers(self, name: str) -> None:
         """Delete what a killed run left while writing entry ``name`` (its temporary

@@ -30,7 +30,7 @@ verified: it is reported as such and not counted as covered.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from pytest_logicenv.logic.facts import World, evaluate_all
@@ -135,13 +135,21 @@ def true_conditions(plan: Plan, world: World) -> set[tuple[str, str]]:
 
 def plan_coverage(plan: Plan, worlds: Iterable[World], name: str = "") -> PlanCoverage:
     """Condition and path coverage of ``plan`` by the scenes in ``worlds``."""
+    return conditions_coverage(plan, (true_conditions(plan, world) for world in worlds), name)
+
+
+def conditions_coverage(
+    plan: Plan, holdings: Iterable[Collection[tuple[str, str]]], name: str = ""
+) -> PlanCoverage:
+    """Coverage of ``plan`` by scenes given as the conditions each makes true
+    (:func:`true_conditions`, found where the scene was read: a test item's run record)."""
     all_paths = [path for group in plan_paths(plan) for path in group]
     conditions: Counter[tuple[str, str]] = Counter()
     paths: Counter[str] = Counter()
     count = 0
-    for world in worlds:
+    for found in holdings:
         count += 1
-        holding = true_conditions(plan, world)
+        holding = set(found)
         conditions.update(holding)
         paths.update(p.key for p in all_paths if _path_holds(p, holding))
     return PlanCoverage(

@@ -17,5 +17,7 @@ that derived the plan, as a refinement round.
 :mod:`~.plan_review` tells whether a person has reviewed a plan a model made, and records
 a review in the entry's manifest (``logicenv review``).
 :mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of
-one) its situation, as the fixture judges it.
+one) its situation, as the fixture judges it. :mod:`~pytest_logicenv.pipeline.entry_reads`
+reads and checks each file of an entry once per process while it stays as it is, for every
+item of a task and the report.
 """

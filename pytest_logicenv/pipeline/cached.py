@@ -27,14 +27,14 @@ from pytest_logicenv.cache import (
     PLAN,
     SCENES,
     Entry,
-    file_hash,
     format_version,
-    path_hash,
     safe_file_name,
 )
 from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan, plan_from_json
+from pytest_logicenv.pipeline import entry_reads
+from pytest_logicenv.pipeline.entry_reads import read_once
 from pytest_logicenv.pipeline.task_request import Case, TaskRequest
 
 TRAJECTORIES_FORMAT = "logicenv-trajectories/1"
@@ -78,8 +78,8 @@ def read_fresh(
     scenes = manifest.get("scenes")
     if isinstance(scenes, dict) and scenes.get(FAILED):
         return SCENES_FAILED_REASON
-    if request.plan_file is not None and recorded.get("source_sha256") != file_hash(
-        read_bytes(request.plan_file, fix)
+    if request.plan_file is not None and recorded.get("source_sha256") != _hash(
+        request.plan_file, fix
     ):
         return f"the plan file {request.plan_file} changed"
     recorded_files = recorded_digests(manifest)
@@ -200,8 +200,11 @@ def changed_files(entry: Entry, recorded: Mapping[str, str], fix: str) -> dict[s
 
 
 def _hash(path: Path, fix: str) -> str:
+    """A file's SHA-256, computed once while the file stays as it is (``entry_reads``)."""
     try:
-        return path_hash(path)
+        return entry_reads.digest(path)
+    except FileNotFoundError:
+        raise CacheError(f"{path}: missing; {fix}") from None
     except OSError as error:
         raise CacheError(f"{path}: cannot be read ({error.strerror or error}); {fix}") from None
 
@@ -220,12 +223,17 @@ def recorded_digests(manifest: Mapping[str, Any]) -> dict[str, str] | None:
 
 
 def load_plan_of(entry: Entry, fix: str) -> Plan:
-    """The entry's ``plan.json``; a broken one is a :class:`CacheError` saying how to fix it."""
-    data = entry.read_json(entry.plan_path, fix=fix)
-    try:
-        return plan_from_json(data, str(entry.plan_path))
-    except PlanError as error:
-        raise CacheError(f"{error}\nfix the plan by hand, or {fix}") from None
+    """The entry's ``plan.json`` (read once while it stays as it is); a broken one is a
+    :class:`CacheError` saying how to fix it."""
+
+    def parse(path: Path) -> Plan:
+        data = entry.read_json(path, fix=fix)
+        try:
+            return plan_from_json(data, str(path))
+        except PlanError as error:
+            raise CacheError(f"{error}\nfix the plan by hand, or {fix}") from None
+
+    return read_once(entry.plan_path, "plan", parse)
 
 
 def case_from_record(entry_root: Path, record: Mapping[str, Any]) -> Case:
@@ -260,14 +268,7 @@ def read_bytes(path: Path, fix: str) -> bytes:
 def _load_cases(
     entry: Entry, plan: Mapping[str, Any], recorded: Mapping[str, str], fix: str
 ) -> tuple[Case, ...] | str:
-    data = entry.read_json(entry.trajectories_path, fix=fix)
-    try:
-        if data.get("format") != TRAJECTORIES_FORMAT:
-            raise CacheError(f"{entry.trajectories_path}: format {data.get('format')!r}")
-        cases = tuple(case_from_record(entry.root, item) for item in data["trajectories"])
-        made_from = data.get("plan_sha256")
-    except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as error:
-        raise CacheError(f"{entry.trajectories_path}: malformed ({error}); {fix}") from None
+    cases, made_from = read_trajectories(entry, fix)
     if made_from != plan.get("sha256"):
         return f"{entry.trajectories_path} was made from another {PLAN}"
     unrecorded = [
@@ -278,3 +279,20 @@ def _load_cases(
     if unrecorded:
         return f"{entry.trajectories_path} names scenes the entry lacks: {', '.join(unrecorded)}"
     return cases
+
+
+def read_trajectories(entry: Entry, fix: str) -> tuple[tuple[Case, ...], object]:
+    """The cases of the entry's ``trajectories.json`` and the plan digest it was made from
+    (read once while it stays as it is); a malformed file is a :class:`CacheError`."""
+
+    def parse(path: Path) -> tuple[tuple[Case, ...], object]:
+        data = entry.read_json(path, fix=fix)
+        try:
+            if data.get("format") != TRAJECTORIES_FORMAT:
+                raise CacheError(f"{path}: format {data.get('format')!r}")
+            cases = tuple(case_from_record(entry.root, item) for item in data["trajectories"])
+            return cases, data.get("plan_sha256")
+        except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as error:
+            raise CacheError(f"{path}: malformed ({error}); {fix}") from None
+
+    return read_once(entry.trajectories_path, ("cases", str(entry.root)), parse)

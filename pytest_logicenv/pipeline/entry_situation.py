@@ -15,9 +15,11 @@ from pathlib import Path
 
 from pytest_logicenv.cache import SCENES, TRAJECTORIES, Entry
 from pytest_logicenv.errors import CacheError, LogicEnvError
+from pytest_logicenv.logic.coverage import true_conditions
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import trajectory_for
 from pytest_logicenv.pipeline.cached import case_from_record, load_plan_of
+from pytest_logicenv.pipeline.entry_reads import derived
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.scenes.scene_model import Scene
@@ -39,6 +41,25 @@ def case_situation(
     names = plan_names(plan) if known is None else known
     found = situation_of(plan, trajectory, scene, known=names, max_ticks=max_ticks)
     return replace(found, witness=_sequence(case))
+
+
+def shared_situation(
+    case: Case, plan: Plan, scene: Scene, *, max_ticks: int | None = None
+) -> Situation:
+    """:func:`case_situation`, made once for every item of the case while ``plan`` and
+    ``scene`` are the ones :mod:`~pytest_logicenv.pipeline.entry_reads` keeps (a situation is
+    immutable: each run starts from it afresh)."""
+    key = ("situation", str(case.entry_root), case.trajectory_id, case.conditions, max_ticks)
+    return derived(
+        key, (plan, scene), lambda: case_situation(case, plan, scene, max_ticks=max_ticks)
+    )
+
+
+def scene_conditions(case: Case, plan: Plan, scene: Scene) -> tuple[tuple[str, str], ...]:
+    """The plan's conditions whose facts hold in the case's scene, found once per scene (the
+    report's coverage counts them, from the run record)."""
+    key = ("holds", str(case.entry_root), case.trajectory_id)
+    return derived(key, (plan, scene), lambda: tuple(sorted(true_conditions(plan, scene))))
 
 
 def entry_of(scene_path: Path) -> Entry | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -106,13 +107,20 @@ class TaskRequest:
 
 def _named_from(path: Path, bases: Sequence[Path]) -> str:
     """``path`` relative to the first of ``bases`` that holds it (POSIX), else absolute."""
-    resolved = path.resolve()
+    resolved = _resolved(path)
     for base in bases:
         try:
-            return resolved.relative_to(base.resolve()).as_posix()
+            return resolved.relative_to(_resolved(base)).as_posix()
         except ValueError:
             continue
     return resolved.as_posix()
+
+
+@lru_cache(maxsize=1024)
+def _resolved(path: Path) -> Path:
+    """A path resolved once per process (collection asks for the same plan file and cache
+    folder for every marked function; resolving walks every component)."""
+    return path.resolve()
 
 
 def entry_key_of(request: TaskRequest, cache_root: Path, rootdir: Path) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from pytest_logicenv.cache import Entry, dumps
 from pytest_logicenv.errors import CacheError, NoWitnessError, SceneError
 from pytest_logicenv.logic.trajectories import Trajectory
+from pytest_logicenv.pipeline.entry_reads import read_once
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.witness import Budget, WitnessResult, find_witness, witness_from_json
 
@@ -67,7 +68,13 @@ def read_witness(entry_root: Path, trajectory_id: str) -> WitnessResult | None:
     path = Entry(entry_root).scene_path(trajectory_id, WITNESS_SUFFIX)
     if not path.is_file():
         return None
-    data = Entry(entry_root).read_json(path, fix="regenerate the entry (--logicenv-regenerate)")
+    return read_once(path, "witness", _parse_witness)
+
+
+def _parse_witness(path: Path) -> WitnessResult:
+    data = Entry(path.parent.parent).read_json(
+        path, fix="regenerate the entry (--logicenv-regenerate)"
+    )
     try:
         return witness_from_json(data, str(path))
     except SceneError as error:  # a malformed file: the entry's, not the test's

@@ -8,7 +8,7 @@ plain data; the session's reporter reads it back with :meth:`RunRecord.from_json
 judged together, apart from the other policies the function runs.
 
 >>> record = RunRecord("t.py::test_x", "t.py::test_x[a=1]", "/cache/e", "a=1",
-...                    runs=(PolicyRun("correct", None, "pass"),))
+...                    runs=(PolicyRun("correct", None, "pass"),), holds=(("a", "1"),))
 >>> RunRecord.from_json(record.to_json()) == record
 True
 """
@@ -81,7 +81,9 @@ class PolicyRun:
 @dataclass(frozen=True)
 class RunRecord:
     """What one test item ran: the test function, which environment (cache entry and
-    trajectory), the fault its marker declares for the runs, and its policy runs."""
+    trajectory), the fault its marker declares for the runs, and its policy runs.
+    ``holds`` are the plan's conditions whose facts hold in the item's scene, found where
+    the scene was read (``None``: not found), so that the report need not read it again."""
 
     function: str
     nodeid: str
@@ -89,6 +91,7 @@ class RunRecord:
     trajectory: str
     expect_fault: str | None = None
     runs: tuple[PolicyRun, ...] = ()
+    holds: tuple[tuple[str, str], ...] | None = None
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -128,6 +131,9 @@ class RunRecord:
     def adding(self, run: PolicyRun) -> RunRecord:
         return replace(self, runs=(*self.runs, run))
 
+    def holding(self, conditions: tuple[tuple[str, str], ...]) -> RunRecord:
+        return replace(self, holds=conditions)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "function": self.function,
@@ -146,6 +152,7 @@ class RunRecord:
                 }
                 for r in self.runs
             ],
+            **({} if self.holds is None else {"holds": [list(pair) for pair in self.holds]}),
         }
 
     @classmethod
@@ -167,4 +174,13 @@ class RunRecord:
                 )
                 for r in data.get("runs", ())
             ),
+            holds=_pairs(data.get("holds")),
         )
+
+
+def _pairs(value: object) -> tuple[tuple[str, str], ...] | None:
+    """``holds`` from JSON: a list of ``[factor, value]`` pairs (anything else: not found)."""
+    if not isinstance(value, list):
+        return None
+    pairs = [tuple(map(str, pair)) for pair in value if isinstance(pair, list) and len(pair) == 2]
+    return tuple((factor, answer) for factor, answer in pairs) if len(pairs) == len(value) else None

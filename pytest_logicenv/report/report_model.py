@@ -16,13 +16,20 @@ from pathlib import Path
 
 from pytest_logicenv.cache import Entry, regenerate_hint
 from pytest_logicenv.errors import LogicEnvError
-from pytest_logicenv.logic.coverage import PlanCoverage, TotalCoverage, plan_coverage, total
-from pytest_logicenv.logic.plan import Plan, plan_from_json
+from pytest_logicenv.logic.coverage import (
+    PlanCoverage,
+    TotalCoverage,
+    conditions_coverage,
+    total,
+    true_conditions,
+)
+from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.mutation.scores import MutationReport
+from pytest_logicenv.pipeline.cached import load_plan_of
+from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.pipeline.plan_review import ReviewStatus, review_status
 from pytest_logicenv.report.mutation import mutation_report
 from pytest_logicenv.report.records import RunRecord
-from pytest_logicenv.scenes.scene_json import load_scene
 
 
 @dataclass(frozen=True)
@@ -204,17 +211,23 @@ def _task_report(entry: Entry, runs: list[RunRecord]) -> TaskReport | str:
     label = _label(functions)
     try:
         fix = f"delete {entry.root} and run {regenerate_hint(functions[0])}"
-        plan = plan_from_json(entry.read_json(entry.plan_path, fix=fix), str(entry.plan_path))
+        plan = load_plan_of(entry, fix=fix)
         # Only where a policy ran to an outcome: a skipped test covers nothing.
-        trajectories = dict.fromkeys(run.trajectory for run in runs if run.outcomes)
-        scenes = [load_scene(entry.scene_path(trajectory)) for trajectory in trajectories]
+        ran = [run for run in runs if run.outcomes]
+        carried = {run.trajectory: run.holds for run in ran if run.holds is not None}
+        holdings = [
+            carried[trajectory]
+            if trajectory in carried
+            else true_conditions(plan, scene_at(entry.scene_path(trajectory)))
+            for trajectory in dict.fromkeys(run.trajectory for run in ran)
+        ]
     except LogicEnvError as error:
         return f"{label}: no coverage: {error}"
     return TaskReport(
         label=label,
         functions=functions,
         entry=str(entry.root),
-        coverage=plan_coverage(plan, scenes, name=label),
+        coverage=conditions_coverage(plan, holdings, name=label),
         plan=plan,
         runs=tuple(runs),
         review=_review(entry),

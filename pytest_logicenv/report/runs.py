@@ -18,10 +18,10 @@ from typing import Any
 from pytest_logicenv.atomic import write_atomic
 from pytest_logicenv.cache import Entry
 from pytest_logicenv.errors import LogicEnvError
+from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.report.records import PolicyRun, RunRecord
 from pytest_logicenv.report.report_model import TaskReport
-from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.sim.outcome import Outcome
 
 
@@ -135,7 +135,7 @@ def _picture(
     if not result:
         return ""
     try:
-        scene = load_scene(Entry(Path(task.entry)).scene_path(record.trajectory))
+        scene = scene_at(Entry(Path(task.entry)).scene_path(record.trajectory))
         svg = render_svg(scene, Outcome.from_json(result), ident=f"{anchor}-")
     except LogicEnvError as error:  # a damaged cache file: say so, keep the report
         return f"<p class='note'>no picture: {html.escape(str(error))}</p>"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -19,11 +19,11 @@ from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.pipeline.cached import load_plan_of
-from pytest_logicenv.pipeline.entry_situation import case_situation
+from pytest_logicenv.pipeline.entry_reads import scene_at
+from pytest_logicenv.pipeline.entry_situation import scene_conditions, shared_situation
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
-from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.session.collection import ErrorCase, PendingCase
 from pytest_logicenv.session.generators import catalog_for
@@ -31,7 +31,7 @@ from pytest_logicenv.session.marker import check_fault
 from pytest_logicenv.session.mutate import mutants_in_scene
 from pytest_logicenv.session.settings import SETTINGS
 from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
-from pytest_logicenv.sim.judge import judge, plan_names
+from pytest_logicenv.sim.judge import judge
 
 if TYPE_CHECKING:
     import pytest
@@ -50,14 +50,6 @@ class _MarkerDefault:
 
 #: ``logic_env.run(policy)`` without ``expect_fault=``: the marker's applies.
 MARKER_DEFAULT = _MarkerDefault()
-
-
-@lru_cache(maxsize=64)
-def known_names(entry_root: Path) -> frozenset[str]:
-    """The names a policy of this entry's task may use though a scene lacks them
-    (:func:`~pytest_logicenv.sim.judge.plan_names` of the entry's plan)."""
-    entry = Entry(entry_root)
-    return plan_names(load_plan_of(entry, fix=f"regenerate {entry.root}"))
 
 
 class LogicEnv:
@@ -136,7 +128,7 @@ class LogicEnv:
     @cached_property
     def scene(self) -> Scene:
         try:
-            return load_scene(self.case.scene_path)
+            return scene_at(self.case.scene_path)
         except LogicEnvError as error:  # the cache was damaged after collection read it
             raise CacheError(f"{error}\nfix: {self._fix}") from None
 
@@ -207,6 +199,9 @@ class LogicEnv:
             raise
         if fault is not None:
             outcome = outcome.expecting(fault)
+        if self._record.holds is None:
+            holds = scene_conditions(self.case, self.plan, self.scene)
+            self._record = self._record.holding(holds)
         passed = outcome.kind == "pass" and fault is None
         explored = self._explore(runnable, situation, label) if passed else None
         mutation = self._mutate(runnable, situation, outcome) if fault is None else None
@@ -263,9 +258,8 @@ class LogicEnv:
         and known names, :func:`~pytest_logicenv.sim.judge.situation_of`); a damaged entry
         fails the test."""
         try:
-            known = known_names(self.case.entry_root)
             ticks = max_ticks or self.max_ticks
-            return case_situation(self.case, self.plan, self.scene, known=known, max_ticks=ticks)
+            return shared_situation(self.case, self.plan, self.scene, max_ticks=ticks)
         except LogicEnvError as error:
             _fail(f"this environment's cache entry is damaged: {error}")
 

@@ -109,6 +109,10 @@ def _check_rooms(rooms: Sequence[str], nodeid: str) -> None:
         raise MarkerError(f"{nodeid}: rooms={list(rooms)!r}: {problem}")
 
 
+#: The marker's signature, read once (binding runs for every marked function).
+_SIGNATURE = inspect.signature(_marker_signature)
+
+
 def _bind(marker: pytest.Mark, nodeid: str) -> dict[str, Any]:
     """The marker's arguments by name, with a task; else an error showing a correct use."""
     needs_task = MarkerError(
@@ -118,7 +122,7 @@ def _bind(marker: pytest.Mark, nodeid: str) -> dict[str, Any]:
     if not marker.args and "task" not in marker.kwargs:
         raise needs_task
     try:
-        bound = inspect.signature(_marker_signature).bind(*marker.args, **marker.kwargs)
+        bound = _SIGNATURE.bind(*marker.args, **marker.kwargs)
     except TypeError as error:
         unknown = sorted(set(marker.kwargs) - set(ACCEPTED))
         detail = f"unknown argument(s) {', '.join(unknown)}" if unknown else str(error)

@@ -1,0 +1,105 @@
+"""A warm cache is read once per process: every item of a task and the report share it."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from plugin_project import entries, make_project
+
+pytest_plugins = ["pytester"]
+
+THREE_TESTS = "".join(
+    f"""
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_reset_{i}(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+    for i in range(3)
+)
+
+#: Counts what the run parses: scenes, plans and the trajectories' cases.
+COUNTING = """
+import pytest_logicenv.pipeline.cached as cached
+import pytest_logicenv.pipeline.entry_reads as reads
+
+READS = {"scene": 0, "plan": 0}
+real_scene, real_plan = reads.load_scene, cached.plan_from_json
+
+
+def counting_scene(path):
+    READS["scene"] += 1
+    return real_scene(path)
+
+
+def counting_plan(data, source):
+    READS["plan"] += 1
+    return real_plan(data, source)
+
+
+def pytest_configure(config):
+    reads.forget_all()
+    reads.load_scene, cached.plan_from_json = counting_scene, counting_plan
+
+
+def pytest_unconfigure(config):
+    reads.load_scene, cached.plan_from_json = real_scene, real_plan
+
+
+def pytest_terminal_summary(terminalreporter):
+    terminalreporter.write_line(f"parsed: {READS['scene']} scenes, {READS['plan']} plans")
+"""
+
+
+@pytest.fixture(autouse=True)
+def _not_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+
+
+def _settle(pytester: pytest.Pytester) -> None:
+    """Date the cache's files a minute back, as a committed cache is (a file written within
+    the last seconds is read at every use)."""
+    past = time.time() - 60
+    for path in (pytester.path / "cache").rglob("*"):
+        os.utime(path, (past, past))
+
+
+def test_six_items_of_one_task_parse_its_two_scenes_and_its_plan_once(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)  # generates the entry
+    _settle(pytester)
+    pytester.makeconftest(COUNTING)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py (3 tests)*4        4      4        4    100%",
+            "parsed: 2 scenes, 1 plans",
+        ]
+    )
+
+
+def test_a_scene_edited_between_items_is_read_again_and_its_damage_named(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    _settle(pytester)
+    [entry] = entries(pytester)
+    scene = entry / "scenes" / "window=yes-light=yes.json"
+    pytester.makeconftest(
+        f"""
+import pathlib
+
+def pytest_runtest_teardown(item):
+    if item.name == "test_reset_0[window=yes-light=yes]":  # read by now; damage it
+        path = pathlib.Path({str(scene)!r})
+        path.write_text(path.read_text()[:80])
+"""
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=4, failed=2)
+    result.stdout.fnmatch_lines([f"*this environment's cache entry is damaged: {scene}: *"])
