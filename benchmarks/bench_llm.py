@@ -48,14 +48,33 @@ from pytest_logicenv.logic.rules import check_plan  # noqa: E402
 from pytest_logicenv.scenes.catalog import default_catalog  # noqa: E402
 
 
-def median_ms(run: Callable[[], object], repeat: int) -> float:
+def times_ms(run: Callable[[], object], repeat: int) -> list[float]:
     run()  # warm up (imports, connection)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def paired_ratios(
+    run: Callable[[], object], baseline: Callable[[], object], repeat: int
+) -> tuple[list[float], list[float]]:
+    """Times (ms) of ``baseline`` and ``run``, measured in pairs back to back (the order
+    alternating), so that a slow moment of the machine falls on both of a pair."""
+    run(), baseline()  # warm up
+    base, ours = [], []
+    for i in range(repeat):
+        for which in (run, baseline) if i % 2 else (baseline, run):
+            start = time.perf_counter()
+            which()
+            (ours if which is run else base).append((time.perf_counter() - start) * 1000)
+    return base, ours
+
+
+def spread(values: list[float], unit: str = "ms") -> str:
+    return f"{min(values):.2f}/{statistics.median(values):.2f}/{max(values):.2f} {unit}"
 
 
 def main(argv: list[str]) -> int:
@@ -77,8 +96,11 @@ def main(argv: list[str]) -> int:
             return bare.chat.completions.create(model=MODEL, messages=payload, temperature=0)
 
         llm = OpenAILLM(LLMConfig(server.base_url, MODEL))
-        baseline = median_ms(bare_call, args.repeat)
-        ours = median_ms(lambda: llm.complete(messages, purpose="bench"), args.repeat)
+        bases, ourses = paired_ratios(
+            lambda: llm.complete(messages, purpose="bench"), bare_call, args.repeat
+        )
+        baseline = statistics.median(bases)
+        ratios = [o / b for o, b in zip(ourses, bases, strict=True)]
 
         catalog = default_catalog()
 
@@ -86,14 +108,15 @@ def main(argv: list[str]) -> int:
             server.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
             return derive_plan(TASK, ["Kitchen"], llm, catalog=catalog)
 
-        derivation_ms = median_ms(derive, args.repeat)
+        derivations = times_ms(derive, args.repeat)
+        derivation_ms = statistics.median(derivations)
         requests = server.requests[-3:]
 
     def read_and_check() -> object:
         data = {**parse_json_answer(plan_text), "format": PLAN_FORMAT, "task": TASK}
         return check_plan(plan_from_json(data), known_types=TYPES, require_facts=True)
 
-    checking = median_ms(read_and_check, args.repeat)
+    checks = times_ms(read_and_check, args.repeat)
     sent = sum(len(m["content"]) for r in requests for m in r.messages)
     sizes = {
         "plan system prompt": len(system_prompt(sorted(catalog.types))),
@@ -102,14 +125,20 @@ def main(argv: list[str]) -> int:
         "designer situation": len(design_prompts.example_situation()[2]),
     }
 
-    print(f"median of {args.repeat} runs, local scripted server")
-    print(f"bare openai create          {baseline:8.2f} ms  (baseline)")
-    print(f"OpenAILLM.complete          {ours:8.2f} ms  ({ours / baseline:.2f}x baseline)")
     print(
-        f"derive_plan, 3 steps        {derivation_ms:8.2f} ms  "
-        f"({derivation_ms / (3 * baseline):.2f}x three baselines)"
+        f"min/median/max of {args.repeat} runs, local scripted server, all measured in this "
+        "run; the client and the baseline in pairs, back to back"
     )
-    print(f"read + check one plan       {checking:8.2f} ms")
+    print(f"bare openai create          {spread(bases)}  (baseline)")
+    print(
+        f"OpenAILLM.complete          {spread(ourses)}  (per pair {spread(ratios, 'x')} "
+        "the baseline)"
+    )
+    print(
+        f"derive_plan, 3 steps        {spread(derivations)}  "
+        f"(median {derivation_ms / (3 * baseline):.2f}x three baselines' median)"
+    )
+    print(f"read + check one plan       {spread(checks)}")
     for what, size in sizes.items():
         print(f"{what:<27} {size:8d} chars  (~{size // 4} tokens)")
     print(f"sent by one derivation      {sent:8d} chars  (~{sent // 4} tokens, 3 requests)")

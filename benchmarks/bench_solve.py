@@ -10,9 +10,13 @@ layout. A run that its budget cut short returns what it placed by then (or fails
 not what the task needs); it counts as the seconds it took, and the medians and ratios are then
 lower bounds, marked ``>=``. Beside the times, both solvers' objects placed and relations kept
 and dropped (summed over the seeds), the checker's PhyPR on every output, and how far past its
-budget a cut-short run returned. The last line is the 40-object one-room figure:
+budget a cut-short run returned. The last line is the 40-object one-room figure, with the
+noise of both (min/median/max over the seeds), then, per size in one room, the relations
+each kept (summed over the seeds) and where the decomposed layout keeps fewer than one model.
+Every figure is measured in this run:
 
-``solve: 40 objects X s median, monolithic Y s, ratio Rx, PhyPR P%``
+``solve: 40 objects X s median (min/median/max), monolithic Y s (...), ratio Rx, PhyPR P%;
+relations kept in one room dec/mono: 10 a/b, ...; decomposed keeps fewer at N objects``
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ class Runs:
     @property
     def median(self) -> float:
         return statistics.median(self.seconds)
+
+    def spread(self) -> str:
+        return "/".join(f"{v:.3f}" for v in (min(self.seconds), self.median, max(self.seconds)))
 
     def median_text(self) -> str:
         return f"{'>=' if self.timeouts else ''}{self.median:.3f}"
@@ -127,6 +134,7 @@ def main(argv: list[str]) -> int:
     )
     every: list[SceneCheck] = []
     headline: tuple[Runs, Runs] | None = None
+    one_room: dict[int, tuple[Runs, Runs]] = {}
     for rooms in (1, 3):
         for size in sizes:
             decomposed, monolithic = Runs(), Runs()
@@ -136,6 +144,8 @@ def main(argv: list[str]) -> int:
                 _run(monolithic, spec, seed, False, mono_timeout_ms)
             every += decomposed.checks + monolithic.checks
             print(_row(size, rooms, decomposed, monolithic, args.seeds, args.timeout))
+            if rooms == 1:
+                one_room[size] = decomposed, monolithic
             if size == 40 and rooms == 1:
                 headline = decomposed, monolithic
     overall = phypr(every)
@@ -144,9 +154,13 @@ def main(argv: list[str]) -> int:
         return 0
     decomposed, monolithic = headline
     bound = ">=" if monolithic.timeouts else ""
+    kept = ", ".join(f"{n} {d.kept}/{m.kept}" for n, (d, m) in one_room.items())
+    fewer = [str(n) for n, (d, m) in one_room.items() if d.kept < m.kept]
     print(
-        f"solve: 40 objects {decomposed.median:.3f} s median, monolithic "
-        f"{bound}{monolithic.median:.3f} s, ratio {bound}"
-        f"{monolithic.median / decomposed.median:.1f}x, PhyPR {overall.overall:.0f}%"
+        f"solve: 40 objects {decomposed.median:.3f} s median ({decomposed.spread()}), "
+        f"monolithic {bound}{monolithic.median:.3f} s ({monolithic.spread()}), ratio {bound}"
+        f"{monolithic.median / decomposed.median:.1f}x, PhyPR {overall.overall:.0f}%; "
+        f"relations kept in one room dec/mono: {kept}; decomposed keeps fewer at "
+        f"{', '.join(fewer) or 'no size'} objects (all measured in this run)"
     )
     return 0
