@@ -16,10 +16,12 @@ import statistics
 import time
 from pathlib import Path
 
+from pairwise_reference import reference_ipog
 from synthetic_plans import synthetic_plan
 
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import MAX_PRODUCT, STRATEGIES, Selection, select
+from pytest_logicenv.logic.trajectories.pairwise import _ipog
 
 DEFAULT_TASKS = Path(__file__).resolve().parents[1] / "example_agents" / "tasks"
 
@@ -32,6 +34,33 @@ def timed(plan: Plan, strategy: str, repeat: int) -> tuple[Selection, float]:
         selection = select(plan, strategy)
         times.append((time.perf_counter() - started) * 1000)
     return selection, statistics.median(times)
+
+
+def pairwise_scaling(repeat: int) -> None:
+    """IPOG's rows at 10, 20 and 50 subtasks x 10 paths, against the pre-issue-26 version
+    (``tests/pairwise_reference.py``) on the same counts in the same run: min/median/max ms,
+    the ratio of medians, and how time grows with subtasks (log-log slope)."""
+    import math
+
+    medians = []
+    for subtasks in (10, 20, 50):
+        counts = [10] * subtasks
+        ours, old = [], []
+        for _ in range(max(1, repeat // 2)):
+            for run, into in ((_ipog, ours), (reference_ipog, old)):
+                started = time.perf_counter()
+                rows = run(counts)
+                into.append((time.perf_counter() - started) * 1000)
+        assert _ipog(counts) == reference_ipog(counts)  # the same rows
+        medians.append((subtasks, statistics.median(ours)))
+        print(
+            f"pairwise {subtasks}x10: {len(rows)} rows; ours {min(ours):.0f}/"
+            f"{statistics.median(ours):.0f}/{max(ours):.0f} ms, reference {min(old):.0f}/"
+            f"{statistics.median(old):.0f}/{max(old):.0f} ms (min/median/max, same rows), "
+            f"{statistics.median(old) / statistics.median(ours):.1f}x"
+        )
+    (n0, t0), (n1, t1) = medians[0], medians[-1]
+    print(f"pairwise: time grows as subtasks^{math.log(t1 / t0) / math.log(n1 / n0):.2f} (10-50)")
 
 
 def main(argv: list[str]) -> int:
@@ -68,6 +97,7 @@ def main(argv: list[str]) -> int:
         f"8x4: minimal {minimal_n} trajectories, greedy {greedy_n}; "
         f"20x10 (10^20 combinations): minimal {big_ms:.3f} ms"
     )
+    pairwise_scaling(args.repeat)
     print(
         f"select: minimal {minimal_ms:.3f} ms, greedy {greedy_ms:.1f} ms, "
         f"ratio {greedy_ms / minimal_ms:.0f}x (8x4)"

@@ -65,6 +65,12 @@ def _all_pairs(counts: Sequence[int]) -> set[Pair]:
     }
 
 
+def _pair_count(counts: Sequence[int]) -> int:
+    """How many pairs :func:`_all_pairs` holds, counted without making them."""
+    total = sum(counts)
+    return (total * total - sum(c * c for c in counts)) // 2
+
+
 def _pairs_of(rows: Sequence[Sequence[int]]) -> set[Pair]:
     return {
         (k1, row[k1], k2, row[k2])
@@ -91,7 +97,7 @@ def _pairwise_rows(counts: Sequence[int]) -> list[tuple[int, ...]]:
     parameter, and a row-by-row density greedy, which often does better on many parameters
     with few values (4^8: 34 rows against 46)."""
     rows = _ipog(counts)
-    if len(_all_pairs(counts)) <= GREEDY_PAIR_LIMIT:
+    if _pair_count(counts) <= GREEDY_PAIR_LIMIT:
         greedy = _density_rows(counts)
         if len(greedy) < len(rows):
             rows = greedy
@@ -157,23 +163,42 @@ def _grow_horizontally(
     rows: list[list[int | None]], sizes: Sequence[int], p: int
 ) -> set[tuple[int, int, int]]:
     """Give each row a value of parameter ``p``; return the ``(q, value q, value p)`` pairs
-    still missing."""
+    still missing. The missing values of ``p`` are kept by ``(q, value q)`` too, so a row's
+    gains are counted from what is missing, not by trying every value against every cell."""
     missing = {(q, vq, vp) for q in range(p) for vq in range(sizes[q]) for vp in range(sizes[p])}
+    wanted: dict[tuple[int, int], set[int]] = {
+        (q, vq): set(range(sizes[p])) for q in range(p) for vq in range(sizes[q])
+    }
     for r, row in enumerate(rows):
         # The first rows take each value once, as IPOG prescribes.
-        best = r if r < sizes[p] else _best_new_value(row, p, sizes[p], missing)
+        best = r if r < sizes[p] else _best_new_value(row, p, sizes[p], missing, wanted)
         row.append(best)
-        missing -= {(q, row[q], best) for q in range(p) if row[q] is not None}
+        for q in range(p):
+            vq = row[q]
+            if vq is not None and best in wanted[(q, vq)]:
+                wanted[(q, vq)].discard(best)
+                missing.discard((q, vq, best))
     return missing
 
 
 def _best_new_value(
-    row: list[int | None], p: int, size: int, missing: set[tuple[int, int, int]]
+    row: list[int | None],
+    p: int,
+    size: int,
+    missing: set[tuple[int, int, int]],
+    wanted: dict[tuple[int, int], set[int]],
 ) -> int:
-    """The value of parameter ``p`` that covers the most missing pairs with ``row``."""
-    return _first_best(
-        size, lambda vp: sum((q, row[q], vp) in missing for q in range(p) if row[q] is not None)
-    )
+    """The value of parameter ``p`` that covers the most missing pairs with ``row`` (the
+    first such; 0 when none covers any)."""
+    if not missing:
+        return 0
+    gains = [0] * size
+    for q in range(p):
+        vq = row[q]
+        if vq is not None:
+            for vp in wanted[(q, vq)]:
+                gains[vp] += 1
+    return _first_best(size, gains.__getitem__)
 
 
 def _grow_vertically(
