@@ -26,9 +26,12 @@ import json
 from typing import Any
 
 from pytest_logicenv.cli.args import catalog_of
-from pytest_logicenv.scenes.catalog import Catalog, ObjectType
+from pytest_logicenv.errors import SceneError
+from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in
 from pytest_logicenv.scenes.catalog.properties import THOR_NAME
+from pytest_logicenv.scenes.catalog.rooms import LIKE
 from pytest_logicenv.scenes.catalog.summary import type_json, type_line
+from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.vocabulary import singular, words_of
 
 
@@ -61,6 +64,10 @@ def run_types(args: argparse.Namespace) -> int:
         return 0 if shown else 1
     if by_meaning:
         print(f"{word!r} means {meant}")
+    room = _room(word)
+    if room is not None and room in LIKE:
+        like = " and ".join(LIKE[room])
+        print(f"{room}: a room type ProcTHOR lacks; it holds what its {like} rooms hold")
     for obj_type in shown:
         print(type_line(obj_type, catalog))
     if not shown:
@@ -83,11 +90,22 @@ def _meant(catalog: Catalog, word: str) -> str | None:
     return match.type if match is not None else None
 
 
+def _room(word: str) -> str | None:
+    """The room type ``word`` names exactly (``dining room``: DiningRoom), if any."""
+    try:
+        return room_type(word) if word else None
+    except SceneError:
+        return None
+
+
 def _matches(obj_type: ObjectType, word: str) -> bool:
     """Whether ``word`` is one of the type's properties (our name or AI2-THOR's), or words of
     its name, rooms, parts or wholes (compared word by word, in the singular)."""
     if not word:
         return True
+    room = _room(word)
+    if room is not None and room in LIKE and not obj_type.part_only:
+        return occurs_in(obj_type, room)
     properties = {*obj_type.properties, *(THOR_NAME.get(p, "") for p in obj_type.properties)}
     if word.lower() in {p.lower() for p in properties}:
         return True

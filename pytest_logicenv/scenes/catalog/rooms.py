@@ -14,7 +14,8 @@ places anywhere occurs anywhere.
 ProcTHOR knows four room types; for the others the designer knows, a type occurs where it
 occurs in the room types they are like (:data:`LIKE`): a study is furnished as ProcTHOR's
 bedrooms and living rooms are (desks, shelves, armchairs), a laundry room as its bathrooms
-(it puts washing machines and dryers there), a dining room as its kitchens and living rooms.
+(it puts washing machines and dryers there), a dining room as its kitchens and living rooms,
+a garage and a storage room as its living rooms (and bedrooms) keep shelves, boxes and bins.
 
 >>> from pytest_logicenv.scenes.catalog import default_catalog
 >>> catalog = default_catalog()
@@ -38,6 +39,10 @@ LIKE: Mapping[str, tuple[str, ...]] = {
     "Study": ("Bedroom", "LivingRoom"),
     "LaundryRoom": ("Bathroom",),
     "DiningRoom": ("Kitchen", "LivingRoom"),
+    # Neither is in ProcTHOR or AI2-THOR: what its living rooms (and a storage room's, its
+    # bedrooms) keep on shelves and in boxes, and its bins; no kitchen appliances.
+    "Garage": ("LivingRoom",),
+    "StorageRoom": ("LivingRoom", "Bedroom"),
 }
 #: At least this share of AI2-THOR's scenes of a room type hold the type: it is there often.
 OFTEN = 0.5

@@ -29,6 +29,8 @@ ROOM_TYPES: tuple[str, ...] = (
     "Study",
     "LaundryRoom",
     "DiningRoom",
+    "Garage",
+    "StorageRoom",
 )
 ROOM_ALIASES: Mapping[str, str] = {
     "lounge": "LivingRoom",
@@ -38,6 +40,10 @@ ROOM_ALIASES: Mapping[str, str] = {
     "utilityroom": "LaundryRoom",
     "restroom": "Bathroom",
     "toilet": "Bathroom",
+    "storage": "StorageRoom",
+    "storeroom": "StorageRoom",
+    "boxroom": "StorageRoom",
+    "workshop": "Garage",
 }
 
 
@@ -204,7 +210,20 @@ TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
         ),
         Slot("SideTable", 0.4, relations=(("edge", None),)),
         Slot("HousePlant", 0.5, relations=(("edge", None),)),
-        Slot("Painting", 0.6, on="wall", relations=(("above", "DiningTable"),)),
+        # On a wall above the side table: the dining table stands in the middle, away from walls.
+        Slot("Painting", 0.6, on="wall", relations=(("above", "SideTable"),)),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "Garage": (
+        Slot("ShelvingUnit", count=(1, 2), relations=(("edge", None),)),
+        Slot("GarbageCan", 0.8, relations=(("edge", None),)),
+        Slot("Box", 0.7, count=(1, 2), on="ShelvingUnit"),
+        Slot("LightSwitch", on="wall"),
+    ),
+    "StorageRoom": (
+        Slot("ShelvingUnit", count=(1, 2), relations=(("edge", None),)),
+        Slot("Box", 0.8, count=(1, 3), on="ShelvingUnit"),
+        Slot("LaundryHamper", 0.3, relations=(("edge", None),)),
         Slot("LightSwitch", on="wall"),
     ),
 }
