@@ -104,6 +104,7 @@ NEEDS: Mapping[str, tuple[tuple[str, str], ...]] = {
     "ToggleOff": (("on", "target"),),
     "Empty": (("filled", "target"),),
     "Pour": (("filled", "object"),),
+    "EmptyInto": (("filled", "object"),),
     "Clean": (("wet", "tool"),),
 }
 #: The goal atoms an action makes true, from its ports' references.
@@ -121,6 +122,7 @@ MAKES: Mapping[str, Callable[[Mapping[str, str]], tuple[Atom, ...]]] = {
     "Wet": lambda r: (("state", r["target"], "wet", True),),
     "Empty": lambda r: (("state", r["target"], "filled", False),),
     "Pour": lambda r: (("state", r["target"], "filled", True),),
+    "EmptyInto": lambda r: (("state", r["object"], "filled", False),),
     "Slice": lambda r: (("state", r["target"], "sliced", True),),
     "Refill": lambda r: (("state", r["target"], "used_up", False),),
 }

@@ -127,6 +127,7 @@ PROPERTIES: tuple[str, ...] = (
     "wall_mounted",
     "wettable",  # wets under running water; a wet cloth cleans (our extension)
     "refill_source",  # refills a used-up object (our extension)
+    "drain",  # takes what is emptied into it: a basin, a toilet (our extension)
 )
 
 Point = tuple[float, float]

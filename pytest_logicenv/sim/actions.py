@@ -45,7 +45,7 @@ from typing import Any
 
 from pytest_logicenv.errors import PolicyError
 from pytest_logicenv.logic.facts import FLOOR
-from pytest_logicenv.sim.binding import BINDING_RULES, Unbound, candidates
+from pytest_logicenv.sim.binding import BINDING_RULES, Unbound, candidates, inner
 from pytest_logicenv.sim.physics import PHYSICS_RULES, controlled_by, settle
 from pytest_logicenv.sim.preconditions import (
     Bound,
@@ -206,6 +206,8 @@ class ActionSpec:
     #: Ports that may also name a room (``GoTo(Kitchen)``).
     room_ports: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
+    #: Ports that put something *in* their object: a whole with a basin means its basin.
+    into_ports: tuple[str, ...] = ()
 
     @property
     def does(self) -> str:
@@ -263,6 +265,7 @@ def _spec(
     effects: Sequence[str],
     effect: Callable[[WorldState, Bound], None] | None = None,
     room_ports: Sequence[str] = (),
+    into_ports: Sequence[str] = (),
 ) -> ActionSpec:
     """An action whose effect is its ``changes`` (or ``effect``, which makes them and more)."""
     return ActionSpec(
@@ -273,6 +276,7 @@ def _spec(
         tuple(effects),
         tuple(room_ports),
         tuple(changes),
+        tuple(into_ports),
     )
 
 
@@ -356,7 +360,11 @@ ACTIONS: Mapping[str, ActionSpec] = {
             ["object", "target"],
             _receive("in"),
             [Change("in", "object", target="target")],
-            ["`object` is in `target`; the agent's hand is free"],
+            [
+                "`object` is in `target` (in a sink or a bathtub: in its basin, where the faucet's "
+                "water falls); the agent's hand is free"
+            ],
+            into_ports=["target"],
         ),
         _switch("Open", "openable", "open", True, [appliance_off("target")]),
         _switch("Close", "openable", "open", False),
@@ -425,6 +433,23 @@ ACTIONS: Mapping[str, ActionSpec] = {
             ],
             [_state("target", "filled", True), _state("object", "filled", False)],
             ["`target` is filled; `object` is empty"],
+        ),
+        _spec(
+            "EmptyInto",
+            ["object", "target"],
+            [
+                holding("object"),
+                in_state("object", "filled", True),
+                distinct("object", "target"),
+                next_to("target"),
+                has_property("target", "drain"),
+            ],
+            [_state("object", "filled", False)],
+            [
+                "`object` is empty, poured out into `target` (a sink or bathtub: its basin; a "
+                "toilet)"
+            ],
+            into_ports=["target"],
         ),
         _spec(
             "Slice",
@@ -574,7 +599,7 @@ def perform(world: WorldState, action: str, arguments: Mapping[str, Target]) -> 
             if room is not None and select.bare and found.code == "exists":
                 return Performed(_enter(world, spec, written, room))
             return Performed(_unbound(spec, written, port, found))
-        options.append(found)
+        options.append([inner(world, obj) for obj in found] if port in spec.into_ports else found)
     best: tuple[int, PreconditionViolation] | None = None
     for combination in itertools.product(*options):
         bound = dict(zip(spec.ports, combination, strict=True))

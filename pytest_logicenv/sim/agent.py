@@ -119,6 +119,9 @@ class Agent:
     def pour(self, obj: Target, target: Target) -> None:
         self.act("Pour", object=obj, target=target)
 
+    def empty_into(self, obj: Target, target: Target) -> None:
+        self.act("EmptyInto", object=obj, target=target)
+
     def slice(self, target: Target, tool: Target) -> None:
         self.act("Slice", target=target, tool=tool)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_logicenv.logic.facts import FLOOR, is_type_ref
+from pytest_logicenv.logic.facts import FLOOR, INNER_PARTS, is_type_ref
 from pytest_logicenv.sim.preconditions import Broken, state_word
 from pytest_logicenv.sim.selectors import Select
 from pytest_logicenv.sim.world import HELD, WorldObject, WorldState
@@ -55,9 +55,9 @@ BINDING_RULES: tuple[tuple[str, str], ...] = (
     ),
     (
         "unambiguous",
-        "it names one object in sight, or one at hand (held, or within reach: *Reaching*) for a "
-        "port the action needs within reach; `any=True` takes the first that meets the "
-        "preconditions",
+        "it names one object in sight, or one at hand for a port the action needs within reach "
+        "(the one held, else the one within reach: *Reaching*); `any=True` takes the first "
+        "that meets the preconditions",
     ),
 )
 
@@ -84,11 +84,20 @@ def candidates(world: WorldState, select: Select, *, at_hand: bool) -> list[Worl
         return _hidden(world, fitting[0])
     if len(seen) == 1 or select.any:
         return seen
-    if at_hand:
-        near = [obj for obj in seen if world.reachable(obj)]
+    if at_hand:  # what the agent holds is meant before what is within its reach
+        held = [obj for obj in seen if obj is world.held()]
+        near = held or [obj for obj in seen if world.reachable(obj)]
         if len(near) == 1:
             return near
     return _ambiguous(world, select, seen)
+
+
+def inner(world: WorldState, obj: WorldObject) -> WorldObject:
+    """What putting something *in* ``obj`` puts it in: a sink's or bathtub's basin part (where
+    its faucet's water falls, as a person means "in the sink"), else ``obj`` itself."""
+    kind = INNER_PARTS.get(obj.type)
+    basins = [part for part in world.parts(obj) if part.type == kind] if kind else []
+    return basins[0] if len(basins) == 1 else obj
 
 
 def _missing(world: WorldState, select: Select) -> Unbound:

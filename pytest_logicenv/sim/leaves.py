@@ -45,6 +45,7 @@ action IDs are those of :data:`~pytest_logicenv.sim.actions.ACTIONS`.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -53,10 +54,16 @@ from typing import Any
 import py_trees
 
 from pytest_logicenv.errors import FactError, PolicyError
+from pytest_logicenv.logic.facts import Absent as Absent_
 from pytest_logicenv.logic.facts import Fact, bound_roles, describe, parse_fact, references, to_json
 from pytest_logicenv.sim.actions import ACTIONS, Target, check_call
 from pytest_logicenv.sim.agent import Agent
-from pytest_logicenv.sim.selectors import TARGET_QUALIFIERS, selector
+from pytest_logicenv.sim.selectors import (
+    TARGET_QUALIFIERS,
+    selector,
+    selector_from_ports,
+    selector_ports,
+)
 from pytest_logicenv.sim.selectors import Select as Select  # policies import it from here
 
 
@@ -133,18 +140,19 @@ class ConditionSpec:
     extra_required: bool = False
 
 
-def _where(ports: Mapping[str, str]) -> dict[str, str]:
-    return {key: ports[key] for key in ("on", "in", "room") if ports.get(key)}
+def _selected(ports: Mapping[str, str], extra: Mapping[str, str]) -> Select:
+    """The object port with its qualifier ports (and, for ``Exists``, attribute ports)."""
+    select = selector_from_ports(ports, "condition")
+    return selector(select, attrs={**select.attrs, **extra}) if extra else select
 
 
 def _exists(form: str) -> Callable[[Mapping[str, str], Mapping[str, str]], Any]:
     def build(ports: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, Any]:
-        data: dict[str, Any] = {form: ports["object"]}
-        if _where(ports):
-            data["where"] = _where(ports)
-        if extra:
-            data["attrs"] = dict(extra)
-        return data
+        select = _selected(ports, extra)
+        fact = select.as_fact()
+        if form == "absent":
+            return to_json(Absent_(fact.ref, fact.where, fact.attrs, fact.states))
+        return to_json(fact)
 
     return build
 
@@ -154,7 +162,16 @@ def _related(relation: str) -> Callable[[Mapping[str, str], Mapping[str, str]], 
 
 
 def _state(state: str, value: bool) -> Callable[[Mapping[str, str], Mapping[str, str]], Any]:
-    return lambda ports, extra: {"state": ports["object"], state: value}
+    """A state of the object port; with qualifier ports, of some object they select
+    (``IsToggledOn(Select("DeskLamp", room="LivingRoom"))``)."""
+
+    def build(ports: Mapping[str, str], extra: Mapping[str, str]) -> Any:
+        select = _selected(ports, extra)
+        if select.bare:
+            return {"state": ports["object"], state: value}
+        return to_json(selector(select, states={**select.states, state: value}).as_fact())
+
+    return build
 
 
 def _parse_bool(text: str, port: str) -> bool:
@@ -192,27 +209,28 @@ def _cond(
 
 _OBJ = ("object",)
 _PAIR = ("object", "target")
-_WHERE = ("on", "in", "room")
+#: The qualifier ports of a condition on one object (a selector's, as text).
+_SELECT = ("on", "in", "room", "part_of", "attrs", "states")
 
 #: Every condition, by ID (each condition class below says what it checks).
 CONDITIONS: Mapping[str, ConditionSpec] = {
     spec.name: spec
     for spec in (
         _cond("Check", ("fact",), _check_fact),
-        _cond("Exists", _OBJ, _exists("exists"), _WHERE, "attrs"),
-        _cond("Absent", _OBJ, _exists("absent"), _WHERE, "attrs"),
+        _cond("Exists", _OBJ, _exists("exists"), _SELECT, "attrs"),
+        _cond("Absent", _OBJ, _exists("absent"), _SELECT, "attrs"),
         _cond("IsOn", _PAIR, _related("on")),
         _cond("IsIn", _PAIR, _related("in")),
         _cond("IsNear", _PAIR, _related("near")),
         _cond("IsHeld", _OBJ, lambda ports, extra: {"held": ports["object"]}),
-        _cond("IsOpen", _OBJ, _state("open", True)),
-        _cond("IsClosed", _OBJ, _state("open", False)),
-        _cond("IsToggledOn", _OBJ, _state("toggled", True)),
-        _cond("IsToggledOff", _OBJ, _state("toggled", False)),
-        _cond("IsDirty", _OBJ, _state("dirty", True)),
-        _cond("IsClean", _OBJ, _state("dirty", False)),
-        _cond("IsFilled", _OBJ, _state("filled", True)),
-        _cond("IsWet", _OBJ, _state("wet", True)),
+        _cond("IsOpen", _OBJ, _state("open", True), _SELECT),
+        _cond("IsClosed", _OBJ, _state("open", False), _SELECT),
+        _cond("IsToggledOn", _OBJ, _state("toggled", True), _SELECT),
+        _cond("IsToggledOff", _OBJ, _state("toggled", False), _SELECT),
+        _cond("IsDirty", _OBJ, _state("dirty", True), _SELECT),
+        _cond("IsClean", _OBJ, _state("dirty", False), _SELECT),
+        _cond("IsFilled", _OBJ, _state("filled", True), _SELECT),
+        _cond("IsWet", _OBJ, _state("wet", True), _SELECT),
         _cond("HasAttr", _OBJ, _attrs, extra="attrs", extra_required=True),
         _cond("InState", _OBJ, _states, extra="states", extra_required=True),
     )
@@ -231,10 +249,14 @@ def condition_fact(condition: str, ports: Mapping[str, str]) -> Fact:
         if not ports.get(port):
             raise PolicyError(f"{condition} needs port {port!r} (ports: {', '.join(named)})")
     extra = {port: value for port, value in ports.items() if port not in named}
-    if extra and spec.extra is None:
-        raise PolicyError(
-            f"{condition} has no port {next(iter(extra))!r}; its ports are: {', '.join(named)}"
-        )
+    for port in extra:  # a misspelt port is a mistake, not an attribute named so
+        close = difflib.get_close_matches(port, named, n=1, cutoff=0.75)
+        if close or spec.extra is None:
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise PolicyError(
+                f"{condition} has no port {port!r}; {hint}its ports are: {', '.join(named)}"
+                + (" (other ports are attributes)" if spec.extra == "attrs" else "")
+            )
     if spec.extra_required and not extra:
         example = 'kind="doll"' if spec.extra == "attrs" else 'open="true"'
         raise PolicyError(f"{condition} needs at least one {spec.extra} port, e.g. {example}")
@@ -423,6 +445,10 @@ class Pour(_ObjectToTarget):
     """Pour the held, filled ``object`` into ``target``."""
 
 
+class EmptyInto(_ObjectToTarget):
+    """Empty the held, filled ``object`` into the drain ``target`` (a sink's basin)."""
+
+
 class Slice(_TargetWithTool):
     """Slice ``target`` with the held cutting ``tool``."""
 
@@ -443,28 +469,26 @@ class Check(ConditionLeaf):
         super().__init__("Check", {"fact": json.dumps(data)}, name=name)
 
 
-class _Presence(ConditionLeaf):
-    def __init__(
-        self,
-        object: str,
-        *,
-        on: str | None = None,
-        in_: str | None = None,
-        room: str | None = None,
-        attrs: Mapping[str, str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        where = {k: v for k, v in (("on", on), ("in", in_), ("room", room)) if v is not None}
-        ports = {"object": object, **where, **(attrs or {})}
-        super().__init__(type(self).__name__, ports, name=name)
+class _Selected(ConditionLeaf):
+    """A condition on one object, which a :class:`Select` or selector keywords (``room=``,
+    ``on=``, ``in_=``, ``part_of=``, ``attrs=``, ``states=``) may qualify."""
+
+    def __init__(self, object: Target, *, name: str | None = None, **qualifiers: Any) -> None:
+        qualifiers.pop("any", None)  # a condition asks whether some object fits: any one does
+        condition = type(self).__name__
+        attr_ports = CONDITIONS[condition].extra == "attrs"
+        ports = selector_ports(selector(_first(object, qualifiers)), attr_ports)
+        super().__init__(condition, ports, name=name)
 
 
-class Exists(_Presence):
-    """An object matching the ``object`` port is there (``on``/``in``/``room``, with ``attrs``)."""
+class Exists(_Selected):
+    """An object matching the ``object`` port is there (``on``/``in``/``room``/``part_of``,
+    with ``attrs`` and ``states``)."""
 
 
-class Absent(_Presence):
-    """No object matching the ``object`` port is there (``on``/``in``/``room``, with ``attrs``)."""
+class Absent(_Selected):
+    """No object matching the ``object`` port is there (``on``/``in``/``room``/``part_of``,
+    with ``attrs`` and ``states``)."""
 
 
 class _Pair(ConditionLeaf):
@@ -484,13 +508,15 @@ class IsNear(_Pair):
     """``object`` is near ``target``."""
 
 
-class _Single(ConditionLeaf):
-    def __init__(self, object: str, *, name: str | None = None) -> None:
-        super().__init__(type(self).__name__, {"object": object}, name=name)
+class _Single(_Selected):
+    pass
 
 
-class IsHeld(_Single):
+class IsHeld(ConditionLeaf):
     """The agent holds ``object``."""
+
+    def __init__(self, object: str, *, name: str | None = None) -> None:
+        super().__init__("IsHeld", {"object": object}, name=name)
 
 
 class IsOpen(_Single):

@@ -33,11 +33,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pytest_logicenv.scenes.catalog.parts import CONTROLS as PART_CONTROLS
 from pytest_logicenv.sim.world import BASIN_TYPES, WATER_SOURCE_TYPES, WorldObject, WorldState
 
-#: Controls and what they switch, as AI2-THOR's ``controlledObjects`` pair them: a stove knob
-#: switches the burner of the same stove at the same ``position``.
-CONTROLS: Mapping[str, str] = {"StoveKnob": "StoveBurner"}
+#: Controls and what they switch (the catalog's table: the designer keeps them in step too).
+CONTROLS: Mapping[str, str] = PART_CONTROLS
 #: What :func:`settle` does, as the action table prints it.
 PHYSICS_RULES: tuple[str, ...] = (
     "heat: a heat source that is on cooks every cookable object on or in it; an "
@@ -103,17 +103,19 @@ def _apply(world: WorldState, obj: WorldObject, rules: tuple[Settling, ...]) -> 
 
 def controlled_by(world: WorldState, control: WorldObject) -> list[WorldObject]:
     """The objects a control (a stove knob) switches: the parts of its whole of the type it
-    controls, at its ``position`` (all of them when it has none)."""
+    controls, at its ``position`` (all of them when it has none); for a controlled object
+    (a burner switched on by hand), its controls: the two stay in step."""
     kind = CONTROLS.get(control.type)
-    if kind is None or control.part_of is None:
+    kinds = {kind} if kind is not None else {k for k, v in CONTROLS.items() if v == control.type}
+    if not kinds or control.part_of is None:
         return []
     where = control.attrs.get("position")
     return [
         obj
         for obj in world.objects.values()
-        if obj.type == kind
+        if obj.type in kinds
         and obj.part_of == control.part_of
-        and (where is None or obj.attrs.get("position") == where)
+        and (where is None or obj.attrs.get("position") in (None, where))
     ]
 
 

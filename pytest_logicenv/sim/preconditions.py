@@ -77,6 +77,7 @@ _PROPERTY_WORDS: Mapping[str, str] = {
     "cutting_tool": "a cutting tool",
     "refill_source": "a refill container",
     "can_be_used_up": "something that gets used up",
+    "drain": "a drain (a sink basin, a bathtub basin, a toilet)",
 }
 
 

@@ -241,6 +241,35 @@ def targets_from_text(
     return targets
 
 
+def selector_ports(select: Select, attr_ports: bool = False) -> dict[str, str]:
+    """A selector as a condition's text ports (the XML form): ``object`` and each qualifier
+    it has (``attrs``/``states`` as ``key=value;key=value``; with ``attr_ports``, each
+    attribute its own port, as ``Exists`` reads them)."""
+    ports = {"object": select.ref}
+    for name, value in (("on", select.on), ("in", select.in_), ("room", select.room)):
+        if value is not None:
+            ports[name] = value
+    if select.part_of is not None:
+        ports["part_of"] = select.part_of
+    if select.attrs and attr_ports:
+        ports.update(select.attrs)
+    elif select.attrs:
+        ports["attrs"] = ";".join(f"{k}={v}" for k, v in select.attrs.items())
+    if select.states:
+        ports["states"] = ";".join(f"{k}={str(v).lower()}" for k, v in select.states.items())
+    return ports
+
+
+def selector_from_ports(ports: Mapping[str, str], where: str) -> Select:
+    """The selector a condition's text ports make (``object`` and its qualifier ports)."""
+    qualifiers = {
+        name: _parse_qualifier(name, ports[name], f"{where} port {name}={ports[name]!r}")
+        for name in ("on", "in", "room", "part_of", "attrs", "states")
+        if ports.get(name)
+    }
+    return selector(ports["object"], **qualifiers)
+
+
 def _parse_qualifier(qualifier: str, value: str, where: str) -> Any:
     if qualifier == "any":
         return _parse_flag(value, where)

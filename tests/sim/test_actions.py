@@ -192,6 +192,11 @@ BROKEN: list[tuple[str, list[Call], dict[str, str], str]] = [
         {"object": "milk", "target": "mug"},
         "not_filled",
     ),
+    ("EmptyInto", [go("counter")], {"object": "milk", "target": "sink"}, "holding"),
+    ("EmptyInto", [go("counter"), pick("cup")], {"object": "cup", "target": "sink"}, "filled"),
+    ("EmptyInto", [go("counter"), pick("milk")], {"object": "milk", "target": "milk"}, "distinct"),
+    ("EmptyInto", [go("counter"), pick("milk")], {"object": "milk", "target": "tray"}, "next_to"),
+    ("EmptyInto", [go("counter"), pick("milk")], {"object": "milk", "target": "mug"}, "drain"),
     (
         "Slice",
         [go("counter"), pick("knife"), go("fridge")],

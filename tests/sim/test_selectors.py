@@ -218,7 +218,10 @@ def test_xml_selectors_may_come_from_the_blackboard() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('<GoTo target="Window" rom="Study"/>', "GoTo has no port 'rom'; its ports are: target"),
+        (
+            '<GoTo target="Window" rom="Study"/>',
+            "GoTo has no port 'rom'; did you mean 'room'\\? its ports are: target",
+        ),
         ('<PickUp object="Book" attrs="cover"/>', "write key=value pairs"),
         ('<PickUp object="Book" states="clean=true"/>', "unknown state 'clean'"),
         ('<PickUp object="Book" any="maybe"/>', "must be true or false"),
@@ -534,3 +537,74 @@ def test_parts_move_with_their_whole() -> None:
     assert {world.objects[p].room for p in ("sink", "basin", "faucet", "drawer", "cloth")} == {
         "pantry"
     }
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+def lamps() -> WorldState:
+    """A study lamp that is off, a living-room lamp that is on, a desk with a drawer."""
+    study, living = square("study", "Study"), square("living_room", "LivingRoom", x=5)
+    return WorldState.from_scene(
+        scene(
+            obj("lamp_s", "DeskLamp", "toggleable", room="study", states={"toggled": False}),
+            obj("lamp_l", "DeskLamp", "toggleable", room="living_room", at=(7, 1),
+                states={"toggled": True}),
+            obj("desk", "Desk", "receptacle", room="study", size=(1.2, 0.8, 0.6), at=(4, 4)),
+            obj("drawer", "Drawer", "receptacle", "openable", room="study", part_of="desk",
+                relation="part", states={"open": False}),
+            obj("mug", "Mug", "pickupable", "fillable", room="study", at=(3, 3),
+                states={"filled": True}),
+            rooms=(study, living),
+            agent_room="study",
+        )
+    )  # fmt: skip
+
+
+def test_state_conditions_take_selectors_in_python() -> None:
+    from pytest_logicenv.sim.leaves import Absent, Exists, IsClosed, IsToggledOn
+
+    on_here = IsToggledOn(Select("DeskLamp", room="LivingRoom"))
+    assert on_here.args == ("DeskLamp", "room=LivingRoom")
+    world = lamps()
+    from pytest_logicenv.logic.facts import evaluate
+
+    assert evaluate(on_here.fact, world)
+    assert not evaluate(IsToggledOn("DeskLamp", room="Study").fact, world)
+    assert evaluate(IsClosed("Drawer", part_of="Desk").fact, world)
+    assert evaluate(Exists("Drawer", part_of="Desk").fact, world)
+    assert not evaluate(Exists("Drawer", part_of="Sofa").fact, world)
+    assert evaluate(Exists("Mug", states={"filled": True}).fact, world)
+    assert evaluate(Absent("Mug", states={"filled": False}).fact, world)
+    with pytest.raises(PolicyError, match="unknown selector qualifier 'rom'"):
+        IsToggledOn("DeskLamp", rom="Study")
+
+
+def test_state_conditions_take_selectors_in_xml() -> None:
+
+    policy = xml(
+        '<IsToggledOn object="DeskLamp" room="LivingRoom"/>'
+        '<Exists object="Drawer" part_of="Desk"/>'
+        '<Exists object="Mug" states="filled=true"/>'
+        '<Inverter><Exists object="Drawer" part_of="Sofa"/></Inverter>'
+    )
+    outcome = run_policy(policy, lamps().scene)
+    assert outcome.kind == "pass", outcome.explain()
+    study_lamp_on = run_policy(xml('<IsToggledOn object="DeskLamp" room="Study"/>'), lamps().scene)
+    assert study_lamp_on.kind != "pass"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '<IsOpen object="Drawer" rom="Study"/>',
+            "IsOpen has no port 'rom'; did you mean 'room'\\?",
+        ),
+        ('<Exists object="Drawer" part_off="Desk"/>', "did you mean 'part_of'\\?"),
+        ('<Exists object="Mug" states="filled"/>', "write key=value pairs"),
+    ],
+)
+def test_bad_condition_ports_are_load_errors_with_a_did_you_mean(body: str, message: str) -> None:
+    with pytest.raises(PolicyError, match=message):
+        xml(body)

@@ -61,6 +61,7 @@ from pytest_logicenv.logic.facts.evaluate import (
 from pytest_logicenv.logic.facts.fact_json import parse_fact, parse_facts, to_json
 from pytest_logicenv.logic.facts.fact_model import (
     FLOOR,
+    INNER_PARTS,
     RELATIONS,
     STATE_ALIASES,
     STATES,
@@ -82,6 +83,7 @@ from pytest_logicenv.logic.facts.walk import bound_roles, references, walk
 
 __all__ = [
     "FLOOR",
+    "INNER_PARTS",
     "RELATIONS",
     "STATES",
     "STATE_ALIASES",

@@ -37,6 +37,7 @@ from typing import Protocol
 
 from pytest_logicenv.logic.facts.fact_model import (
     FLOOR,
+    INNER_PARTS,
     Absent,
     And,
     Attr,
@@ -267,7 +268,13 @@ def _rests(obj: ObjectView, relation: str, target: str, snap: _Snapshot) -> bool
     if obj.relation != relation or obj.parent is None:
         return False
     parent = snap.index.get(obj.parent)
-    return parent is not None and snap.matches(parent, target)
+    if parent is None:
+        return False
+    if snap.matches(parent, target):
+        return True
+    whole = snap.index.get(getattr(parent, "part_of", None) or "")
+    inside = relation == "in" and whole is not None and INNER_PARTS.get(whole.type) == parent.type
+    return inside and whole is not None and snap.matches(whole, target)
 
 
 def _in_room(world: World, obj: ObjectView, room: str) -> bool:

@@ -54,6 +54,11 @@ def canonical_state(name: str) -> str | None:
     return name if name in STATES else None
 
 
+#: What is *in* a whole of these types is in its part of that type: in the sink is in its
+#: basin (where the faucet's water falls), for facts and actions alike.
+INNER_PARTS: Mapping[str, str] = {"Sink": "SinkBasin", "Bathtub": "BathtubBasin"}
+
+
 @dataclass(frozen=True)
 class Where:
     """Where an object must be: on or in a reference, in a room, and/or a part of a reference

@@ -83,6 +83,11 @@ PARTS: Mapping[str, tuple[PartSpec, ...]] = {
 }
 
 
+#: Controls and what they switch, as AI2-THOR's ``controlledObjects`` pair them: a stove knob
+#: switches the burner of the same stove at the same ``position``.
+CONTROLS: Mapping[str, str] = {"StoveKnob": "StoveBurner"}
+
+
 def part_types(parts: Mapping[str, tuple[PartSpec, ...]] = PARTS) -> frozenset[str]:
     """Types that are always parts of something (a drawer, a faucet): never on their own.
     A type that is only an optional part (a sink) also stands alone."""

@@ -81,7 +81,7 @@ PRIMARY_PROPERTIES: tuple[str, ...] = ("pickupable", "moveable", "static")
 #: Properties our simulator gives AI2-THOR types beyond AI2-THOR's own (a towel gets dirty).
 #: A primary one replaces AI2-THOR's: a desk lamp, only moveable there, can be carried, as the
 #: paper's Appendix E case 1 asks. ``logicenv types`` lists them as extensions.
-EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+_EXTRA: Mapping[str, tuple[str, ...]] = {
     "DeskLamp": ("pickupable",),
     "Towel": ("dirtyable", "wettable"),
     "HandTowel": ("dirtyable", "wettable"),
@@ -94,6 +94,40 @@ EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
     "CounterTop": ("dirtyable",),
     # Our windows open (ProcTHOR's house format gives a window an openness).
     "Window": ("openable",),
+}
+#: The reviewed household extensions (issue 23): what real tasks ask of AI2-THOR's types. No
+#: asset shows them, so the designer's choice of asset ignores them (assets.py), and a scene
+#: designed before them keeps its assets.
+HOUSEHOLD_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+    # Furniture gathers dust, to be wiped (a dry duster does: custom.py's Duster).
+    **{
+        name: ("dirtyable",)
+        for name in (
+            "CoffeeTable",
+            "DiningTable",
+            "SideTable",
+            "Desk",
+            "Dresser",
+            "ShelvingUnit",
+            "TVStand",
+            "Bathtub",
+        )
+    },
+    # Knives cut (AI2-THOR slices with any held knife; our Slice names the tool).
+    "Knife": ("cutting_tool",),
+    "ButterKnife": ("cutting_tool",),
+    # A burner switches on, in step with the knob that controls it (parts.py's CONTROLS).
+    "StoveBurner": ("toggleable",),
+    # Things go on a folded towel; AI2-THOR's towels hold nothing.
+    "Towel": ("receptacle",),
+    # A basin's drain takes what is emptied into it (EmptyInto).
+    "SinkBasin": ("drain",),
+    "BathtubBasin": ("drain",),
+    "Toilet": ("drain",),
+}
+EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+    name: (*_EXTRA.get(name, ()), *HOUSEHOLD_PROPERTIES.get(name, ()))
+    for name in (*_EXTRA, *(n for n in HOUSEHOLD_PROPERTIES if n not in _EXTRA))
 }
 #: Room types placement-annotations.json knows, by its column names.
 ANNOTATED_ROOMS: Mapping[str, str] = {

@@ -18,6 +18,7 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Related, is_type_ref, walk
 from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.scenes.catalog import Asset
+from pytest_logicenv.scenes.catalog.properties import HOUSEHOLD_PROPERTIES
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import area, fits_in, holds, packs
 from pytest_logicenv.scenes.design.part_completion import part_crowding, size_parts
@@ -85,7 +86,8 @@ def _choose_asset(
 def _of_its_kind(obj: DraftObject) -> list[Asset]:
     """The assets for the object's attributes, those with all its type's properties if any."""
     assets = list(obj.type.assets_for(obj.attrs))
-    wanted = set(obj.type.properties) - {"wall_mounted"}
+    shown_by_none = {*HOUSEHOLD_PROPERTIES.get(obj.type.name, ()), *obj.type.added}
+    wanted = set(obj.type.properties) - {"wall_mounted"} - shown_by_none
     exact = [a for a in assets if wanted <= set(a.properties) or obj.type.custom]
     return exact or assets
 

@@ -48,6 +48,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.design.assets import choose_assets, settle_supports
+from pytest_logicenv.scenes.design.controls import keep_controls_in_step
 from pytest_logicenv.scenes.design.design_request import Enrichment
 from pytest_logicenv.scenes.design.distractors import add_distractors
 from pytest_logicenv.scenes.design.doors_windows import openings
@@ -204,6 +205,7 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     place_free_objects(draft)
     place_as_annotated(draft)  # corners, walls, the middle, as ProcTHOR annotates each type
     complete_parts(draft)  # every object with the parts it is made of
+    keep_controls_in_step(draft)  # a knob that is on has its burner on
     choose_assets(draft)  # furniture first: small objects must fit what they rest on
     if draft.enrichment is None:
         for room_id, kind in draft.rooms:

@@ -253,8 +253,10 @@ class Builder:
             for given in raw:
                 if given not in names:
                     listed = ", ".join(names) or "none"
+                    close = difflib.get_close_matches(given, names, n=1, cutoff=0.75)
+                    hint = f"did you mean {close[0]!r}? " if close else ""
                     if spec.origin == "simulator":
-                        message = f"{spec.id} has no port {given!r}; its ports are: {listed}"
+                        message = f"{spec.id} has no port {given!r}; {hint}its ports are: {listed}"
                     else:
                         message = f"unknown port {given!r} ({spec.id} ports: {listed})"
                     raise fail(element, message)

@@ -311,7 +311,8 @@ def _setting_plan(setting: list[dict[str, Any]], rooms: tuple[str, ...] = ("Livi
         ),
         (
             [{"exists": "Sofa", "as": "sofa", "states": {"dirty": True}}],
-            r"a Sofa cannot be dirty \(it is not dirtyable\); types that can: Bed, Blanket, "
+            r"a Sofa cannot be dirty \(it is not dirtyable\); types that can: Bathtub, Bed, "
+            r"Blanket, "
             r"Bowl, .* \(logicenv types dirtyable\)",
         ),
         (
