@@ -176,17 +176,17 @@ def test_an_unknown_room_is_a_usage_error_before_any_request(
     endpoint: FakeLLMServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     endpoint.respond_with(planner_script(DECOMPOSITION, FACTORS, [answer(GOOD_PLAN)]))
-    assert main(["plan", TASK, "--rooms", "Kitchen,Garage"]) == 2
+    assert main(["plan", TASK, "--rooms", "Kitchen,Attic"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "logicenv plan: error: --rooms ['Kitchen', 'Garage']: unknown room type 'Garage'; "
+        "logicenv plan: error: --rooms ['Kitchen', 'Attic']: unknown room type 'Attic'; "
         "known room types: LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom, DiningRoom"
     )
     assert main(["plan", TASK, "--rooms", "kichen"]) == 2
     assert "unknown room type 'kichen'; did you mean Kitchen?" in capsys.readouterr().err
-    assert main(["plan", TASK, "--rooms", "Garage,Kitchn,Attic"]) == 2
+    assert main(["plan", TASK, "--rooms", "Cellar,Kitchn,Attic"]) == 2
     assert (
-        "unknown room types 'Garage', 'Kitchn' (did you mean Kitchen?), 'Attic'; known room types:"
+        "unknown room types 'Cellar', 'Kitchn' (did you mean Kitchen?), 'Attic'; known room types:"
         in capsys.readouterr().err
     )
     assert endpoint.requests == []

@@ -85,8 +85,8 @@ def test_a_good_first_answer_gives_the_plan_in_three_steps(fake_llm: FakeLLMServ
 
 def test_an_unknown_room_is_refused_before_any_request(fake_llm: FakeLLMServer) -> None:
     script(fake_llm, answer(GOOD_PLAN))
-    with pytest.raises(SceneError, match=r"rooms \['Garage'\]: unknown room type 'Garage'; "):
-        derive_plan(TASK, ["Garage"], planner_llm(fake_llm), known_types=TYPES)
+    with pytest.raises(SceneError, match=r"rooms \['Attic'\]: unknown room type 'Attic'; "):
+        derive_plan(TASK, ["Attic"], planner_llm(fake_llm), known_types=TYPES)
     assert fake_llm.requests == []
 
 

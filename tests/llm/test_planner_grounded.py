@@ -60,7 +60,7 @@ def test_a_state_the_type_cannot_have_goes_back_to_the_model_and_is_fixed(
     assert violation.code == "capability"
     assert violation.message.startswith(
         "mirror (a Painting) cannot be dirty: a Painting is not dirtyable; use a type that can "
-        "be (Bed, Blanket, Bowl, Cloth, CounterTop, Cup, HandTowel, Mirror,"
+        "be (Bathtub, Bed, Blanket, Bowl, Cloth, CoffeeTable, CounterTop, Cup, Desk, DiningTable"
     )
     assert violation.message.endswith("(asked in 4 places)")
     feedback = user_messages(fake_llm, 3)[-1]
@@ -152,10 +152,10 @@ NOT_THERE: list[tuple[dict[str, Any], str]] = [
     (
         with_setting(
             study_plan(setting=[]),
-            {"exists": "Desk", "as": "desk", "where": {"room": "Garage"}},
+            {"exists": "Desk", "as": "desk", "where": {"room": "Attic"}},
             {"exists": "Sofa", "as": "sofa", "where": {"room": "LivingRoom"}},
         ),
-        "unknown room type 'Garage'; known room types: LivingRoom, Kitchen, Bedroom",
+        "unknown room type 'Attic'; known room types: LivingRoom, Kitchen, Bedroom",
     ),
     (
         with_setting(

@@ -625,9 +625,9 @@ def test_a_situation_no_scene_can_hold_names_its_path_the_plan_and_why(
 ) -> None:
     make_project(pytester, CORRECT_TEST)
     plan = json.loads(json.dumps(PLAN))
-    # A towel is no receptacle: the "open" answer cannot be realized.
+    # A hand towel is no receptacle: the "open" answer cannot be realized.
     plan["subtasks"][0]["factors"][0]["realization"]["yes"] += [
-        {"exists": "Towel", "as": "towel"},
+        {"exists": "HandTowel", "as": "towel"},
         {"exists": "SoapBar", "as": "soap", "where": {"in": "towel"}},
     ]
     (pytester.path / "plan.json").write_text(json.dumps(plan))
@@ -637,8 +637,8 @@ def test_a_situation_no_scene_can_hold_names_its_path_the_plan_and_why(
         [
             "no scene can be built for window:window=yes: its facts cannot all hold in one "
             f"scene; fix them in {pytester.path / 'plan.json'}. Every scene tried for it failed:",
-            "  window=yes-light=yes: soap must be in towel *, but a Towel is not a receptacle*",
-            "  window=yes-light=no: soap must be in towel *, but a Towel is not a receptacle*",
+            "  window=yes-light=yes: soap must be in towel *, but a HandTowel is not a receptacle*",
+            "  window=yes-light=no: soap must be in towel *, but a HandTowel is not a receptacle*",
         ]
     )
 

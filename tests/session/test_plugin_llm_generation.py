@@ -229,7 +229,7 @@ def test_a_plan_the_model_never_fixes_is_kept_as_far_as_it_got(
 
 
 UNKNOWN_ROOMS = """
-@pytest.mark.logic_env(TASK("A"), rooms=["Garage"])
+@pytest.mark.logic_env(TASK("A"), rooms=["Attic"])
 def test_garage(logic_env):
     assert logic_env.scene.rooms
 
@@ -249,9 +249,9 @@ def test_an_unknown_room_is_the_markers_error_before_any_request(
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(
         [
-            "*test_tasks.py::test_garage: rooms=[[]'Garage'[]]: unknown room type 'Garage'; known "
-            "room types: LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom, DiningRoom "
-            "(also: *",
+            "*test_tasks.py::test_garage: rooms=[[]'Attic'[]]: unknown room type 'Attic'; known "
+            "room types: LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom, DiningRoom, "
+            "Garage, StorageRoom (also: *",
             "*test_tasks.py::test_typo: rooms=[[]'Bathrom'[]]: unknown room type 'Bathrom'; "
             "did you mean Bathroom? known room types: *",
         ]

@@ -76,8 +76,8 @@ def unknown_rooms(rooms: Sequence[str]) -> str | None:
     """Why some of ``rooms`` are no room types, naming every one (each with its closest known
     types), or ``None`` when all are known.
 
-    >>> print(unknown_rooms(["Kitchen", "Kitchn", "Garage"]))
-    unknown room types 'Kitchn' (did you mean Kitchen?), 'Garage'; known room types: ...
+    >>> print(unknown_rooms(["Kitchen", "Kitchn", "Attic"]))
+    unknown room types 'Kitchn' (did you mean Kitchen?), 'Attic'; known room types: ...
     """
     unknown = [room for room in dict.fromkeys(rooms) if _known(room) is None]
     if not unknown:

@@ -342,8 +342,8 @@ def _setting_plan(setting: list[dict[str, Any]], rooms: tuple[str, ...] = ("Livi
             r"a Toaster only takes Bread",
         ),
         (
-            [{"exists": "Pan", "where": {"room": "Garage"}}],
-            r"unknown room type 'Garage'",
+            [{"exists": "Pan", "where": {"room": "Attic"}}],
+            r"unknown room type 'Attic'",
         ),
         (
             [{"held": "book"}],
