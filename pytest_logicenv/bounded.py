@@ -1,9 +1,13 @@
-"""Reading JSON a user (or a hand edit) gave us, within bounds, and echoing values cut short.
+"""Reading every file a user (or a hand edit) gave us within bounds, and echoing values cut
+short.
 
-Plans, scenes and cache files are small; a file far past :data:`MAX_JSON_CHARS` or nested
-past :data:`MAX_JSON_DEPTH` is a mistake (or an attack), refused with a clear error instead of
-gigabytes of memory or a ``RecursionError`` deep in a reader. The readers that recurse over
-the data (facts, trees) stay within Python's stack because the depth was checked first. A
+Plans, scenes, type files, run files and cache files are small; a file far past its
+:class:`Limits` (characters, nesting depth, number of values, length of one string) is a
+mistake (or an attack), refused with a clear error instead of gigabytes of memory, minutes of
+work or a ``RecursionError`` deep in a reader. The readers that recurse over the data (facts,
+trees, a type's parts) stay within Python's stack because the depth was checked first. Every
+reader of a user's file goes through :func:`read_text_file` (the bounded read) and
+:func:`check_shape` (the limits of what was parsed), JSON through :func:`read_json_file`. A
 value quoted in an error message is cut to :data:`ECHO_CHARS` characters (:func:`shown`), so
 that a 50 MB string is not repeated back.
 
@@ -11,6 +15,8 @@ that a 50 MB string is not repeated back.
 'xxxxx... (102 chars)'
 >>> json_depth({"a": [1, {"b": []}]})
 4
+>>> json_shape({"a": [1, {"b": []}]})
+(4, 5, 1)
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +32,28 @@ from typing import Any
 MAX_JSON_CHARS = 8_000_000
 #: Deepest nesting of objects and lists: a plan's tree takes two levels per decision.
 MAX_JSON_DEPTH = 100
+#: Most values (objects, lists, strings, numbers) in one file: a scene holds a few thousand.
+MAX_JSON_ITEMS = 1_000_000
+#: Longest single string or key in a plan or scene (a fact's text is a line); a type file's
+#: are shorter still.
+MAX_STRING_CHARS = 2_000_000
 #: How much of a value an error message repeats.
 ECHO_CHARS = 60
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one kind of user file may hold; ``kind`` names it in the error ("a plan")."""
+
+    kind: str = "a plan"
+    chars: int = MAX_JSON_CHARS
+    depth: int = MAX_JSON_DEPTH
+    items: int = MAX_JSON_ITEMS
+    string: int = MAX_STRING_CHARS
+
+
+#: The default: plans, scenes, situations, run files, cache files.
+JSON_LIMITS = Limits()
 
 
 def shown(value: object) -> str:
@@ -38,22 +65,54 @@ def shown(value: object) -> str:
 
 
 def json_depth(data: Any) -> int:
-    """How deeply objects and lists nest in ``data`` (a scalar is 0), without recursion.
+    """How deeply objects and lists nest in ``data`` (a scalar is 0), without recursion."""
+    return json_shape(data)[0]
+
+
+def json_shape(data: Any, limits: Limits = JSON_LIMITS) -> tuple[int, int, int]:
+    """``(depth, values, longest string)`` of ``data``, without recursion; past a limit the
+    count stops, since too much is known.
 
     Level by level, keeping only the containers of each: every file the cache reads goes
     through here, and most of a scene's values are scalars."""
-    depth, level = 0, [data]
-    while level and depth <= MAX_JSON_DEPTH:  # past the limit, too deep is known
+    depth, items, longest, level = 0, 1, _length(data), [data]
+    while level and depth <= limits.depth and items <= limits.items:
         containers = [item for item in level if isinstance(item, (dict, list))]
         if not containers:
             break
         depth += 1
-        level = [
-            child
-            for item in containers
-            for child in (item.values() if isinstance(item, dict) else item)
-        ]
-    return depth
+        level = []
+        for item in containers:
+            if isinstance(item, dict):
+                longest = max(longest, *map(_length, item), 0)
+                level.extend(item.values())
+            else:
+                level.extend(item)
+        items += len(level)
+        longest = max(longest, *map(_length, level), 0)
+    return depth, items, longest
+
+
+def _length(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0
+
+
+def check_shape(
+    data: Any, source: str, fail: Callable[[str], Exception], limits: Limits = JSON_LIMITS
+) -> Any:
+    """``data`` if it is within ``limits``, else ``fail(reason)`` naming ``source`` and the
+    limit."""
+    depth, items, longest = json_shape(data, limits)
+    if depth > limits.depth:
+        raise fail(f"{source}: nested more than {limits.depth} levels deep; is this {limits.kind}?")
+    if items > limits.items:
+        raise fail(f"{source}: more than {limits.items} values; is this {limits.kind}?")
+    if longest > limits.string:
+        raise fail(
+            f"{source}: a string or key of more than {limits.string} characters; is this "
+            f"{limits.kind}?"
+        )
+    return data
 
 
 def load_json_text(
@@ -61,40 +120,60 @@ def load_json_text(
     source: str,
     fail: Callable[[str], Exception],
     invalid: Callable[[json.JSONDecodeError], Exception] | None = None,
+    limits: Limits = JSON_LIMITS,
 ) -> Any:
-    """Parse ``text``; what is too long, too deep or not JSON raises ``fail(reason)`` (or
-    ``invalid(error)`` for bad JSON, when given)."""
-    if len(text) > MAX_JSON_CHARS:
-        raise fail(f"{source}: more than {MAX_JSON_CHARS} characters; is this the right file?")
+    """Parse ``text``; what is too long, too deep, too many or not JSON raises
+    ``fail(reason)`` (or ``invalid(error)`` for bad JSON, when given)."""
+    check_length(text, source, fail, limits)
     try:
         data = json.loads(text)
     except RecursionError:
-        data = None
-        depth = MAX_JSON_DEPTH + 1
+        raise fail(
+            f"{source}: nested more than {limits.depth} levels deep; is this {limits.kind}?"
+        ) from None
     except json.JSONDecodeError as error:
         raise (invalid(error) if invalid else fail(f"{source}: not valid JSON ({error})")) from None
-    else:
-        depth = json_depth(data)
-    if depth > MAX_JSON_DEPTH:
-        raise fail(f"{source}: nested more than {MAX_JSON_DEPTH} levels deep; is this a plan?")
-    return data
+    return check_shape(data, source, fail, limits)
 
 
-def read_bounded(path: Path) -> str:
-    """A text file read no further than one character past :data:`MAX_JSON_CHARS` (a 50 MB
-    file costs 8 MB of memory, not 50); OS and decoding errors pass to the caller."""
+def check_length(
+    text: str, source: str, fail: Callable[[str], Exception], limits: Limits = JSON_LIMITS
+) -> str:
+    """``text`` if it is within ``limits.chars``, else ``fail(reason)``."""
+    if len(text) > limits.chars:
+        raise fail(f"{source}: more than {limits.chars} characters; is this the right file?")
+    return text
+
+
+def read_bounded(path: Path, limit: int = MAX_JSON_CHARS) -> str:
+    """A text file read no further than one character past ``limit`` (a 50 MB file costs
+    8 MB of memory, not 50); OS and decoding errors pass to the caller."""
     with path.open(encoding="utf-8") as handle:
-        return handle.read(MAX_JSON_CHARS + 1)
+        return handle.read(limit + 1)
 
 
-def read_json_file(path: Path, fail: Callable[[str], Exception]) -> Any:
-    """Read a JSON file within the bounds; problems raise ``fail(reason)``, except
-    ``FileNotFoundError``, which passes."""
+def read_text_file(
+    path: Path, fail: Callable[[str], Exception], limits: Limits = JSON_LIMITS
+) -> str:
+    """A user's text file within ``limits.chars``; unreadable, not UTF-8 or too long raises
+    ``fail(reason)``, except ``FileNotFoundError``, which passes."""
     try:
-        text = read_bounded(path)
+        text = read_bounded(path, limits.chars)
+    except FileNotFoundError:
+        raise
     except UnicodeDecodeError as error:
         raise fail(f"{path}: not UTF-8 text ({error})") from None
-    return load_json_text(text, str(path), fail)
+    except OSError as error:
+        raise fail(f"{path}: cannot read it ({error.strerror or error})") from None
+    return check_length(text, str(path), fail, limits)
+
+
+def read_json_file(
+    path: Path, fail: Callable[[str], Exception], limits: Limits = JSON_LIMITS
+) -> Any:
+    """Read a JSON file within the bounds; problems raise ``fail(reason)``, except
+    ``FileNotFoundError``, which passes."""
+    return load_json_text(read_text_file(path, fail, limits), str(path), fail, limits=limits)
 
 
 def positive_int(text: str) -> int:

@@ -267,6 +267,12 @@ def _phrase(text: str) -> tuple[str, ...]:
     return tuple(singular(w) for w in text.split())
 
 
+def phrase_key(text: str) -> tuple[str, ...]:
+    """What a phrase reads as when matched (lower case, singular words): two phrases with
+    one key are one word to the table (``"Bath Towels"`` and ``"bath towel"``)."""
+    return _phrase(" ".join(re.findall(r"[a-z0-9]+", words_of(text))))
+
+
 def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("ies"):
         return word[:-3] + "y"

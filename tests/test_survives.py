@@ -1045,6 +1045,92 @@ def test_a_huge_value_in_a_plan_file_is_echoed_cut_short(pytester: pytest.Pytest
     assert max(len(line) for line in result.stdout.lines) < 400
 
 
+# --------------------------------------------------------------------------- type files
+
+TROPHY = {"properties": ["pickupable"], "size": [0.2, 0.35, 0.2], "stand_in": "Statue"}
+
+
+def _typed_project(pytester: pytest.Pytester, types: str, suffix: str = ".json") -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    pytester.makefile(suffix, types=types)
+    pytester.makeini(
+        f"[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\nlogicenv_types = types{suffix}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("parts", "cycle"),
+    [
+        ({"Trophy": {**TROPHY, "parts": {"Trophy": 1}}}, "Trophy -> Trophy"),
+        (
+            {
+                "Trophy": {**TROPHY, "parts": {"Cup2": 1}},
+                "Cup2": {**TROPHY, "parts": {"Trophy": 1}},
+            },
+            "Trophy -> Cup2 -> Trophy",
+        ),
+    ],
+)
+def test_a_type_whose_parts_lead_back_to_it_errors_its_tests_instead_of_hanging(
+    pytester: pytest.Pytester, parts: dict[str, Any], cycle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _typed_project(pytester, json.dumps({"types": parts}, indent=2))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [f"*line * (Trophy.parts): its parts lead back to it ({cycle}): nothing is made of itself*"]
+    )
+    types = str(pytester.path / "types.json")
+    assert main(["plan", "--check", "plan.json", "--types", types]) == 2
+    assert f"({cycle})" in capsys.readouterr().err
+
+
+def test_parts_that_multiply_past_the_limit_are_refused(pytester: pytest.Pytester) -> None:
+    chain = {f"Box{i}": {**TROPHY, "parts": {f"Box{i + 1}": 8}} for i in range(9)}
+    _typed_project(pytester, json.dumps({"types": {**chain, "Box9": TROPHY}}, indent=2))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*(Box0.parts): it brings * parts with it, * (at most 64)*"])
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix", "problem"),
+    [
+        ('{"types": ' + "[" * 100_000 + "]" * 100_000 + "}", ".json", "nested more than 8 levels"),
+        ("a = " + "[" * 100_000 + "]" * 100_000, ".toml", "nested more than 8 levels"),
+        ('{"types": {"T' + "x" * 3_000_000 + '": {}}}', ".json", "more than 2000000 characters"),
+        (
+            json.dumps({"types": {f"T{i}": {"size": [1] * 9} for i in range(30_000)}}),
+            ".json",
+            "more than 200000 values",
+        ),
+    ],
+    ids=["deep-json", "deep-toml", "huge-name", "many-types"],
+)
+def test_an_oversized_type_file_errors_its_tests_in_one_line(
+    pytester: pytest.Pytester, text: str, suffix: str, problem: str
+) -> None:
+    _typed_project(pytester, text, suffix)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([f"  [[]types[]] file: {problem}*"])
+    assert "RecursionError" not in result.stdout.str()
+    assert max(len(line) for line in result.stdout.lines) < 400
+
+
+def test_a_type_file_word_cannot_take_over_a_built_in_word(pytester: pytest.Pytester) -> None:
+    types = {"types": {"Trophy": TROPHY}, "synonyms": {"window": "Trophy"}}
+    _typed_project(pytester, json.dumps(types, indent=2))
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*(synonyms): the word 'window' already means Window (a built-in word); it cannot also "
+            "mean Trophy: pick another word"
+        ]
+    )
+
+
 # --------------------------------------------------------------------------- LLM requests
 
 

@@ -43,7 +43,13 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
 from pytest_logicenv.scenes.catalog.extensions import TypeExtension, with_extensions
 from pytest_logicenv.scenes.catalog.metadata import databases_dir, thor_types
-from pytest_logicenv.scenes.catalog.parts import PARTS, PartSpec, part_attrs, part_types
+from pytest_logicenv.scenes.catalog.parts import (
+    PARTS,
+    PartSpec,
+    part_attrs,
+    part_problems,
+    part_types,
+)
 from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
     ANNOTATED_ROOMS,
@@ -155,7 +161,13 @@ def extend_catalog(
 
 
 def with_parts(catalog: Catalog, parts: Mapping[str, tuple[PartSpec, ...]]) -> Catalog:
-    """Each type with the parts it is made of and the types it can be a part of."""
+    """Each type with the parts it is made of and the types it can be a part of; parts that
+    lead back to their whole, or too many of them, are a :class:`SceneError` (completing
+    such a design would never end)."""
+    problems = part_problems(parts)
+    if problems:
+        name, why = next(iter(sorted(problems.items())))
+        raise SceneError(f"the parts of {name}: {why}")
     always = part_types(parts)
     types = {
         name: dataclasses.replace(

@@ -25,6 +25,10 @@ stands on its own; a cabinet in a bedroom is its dresser's, desk's or nightstand
 ['BathtubBasin', 'Cabinet', 'Drawer', 'Faucet']
 >>> parent_types("Drawer")
 ('CounterTop', 'Desk', 'Dresser', 'SideTable', 'TVStand')
+>>> part_problems({"Trophy": (PartSpec("Cup"),), "Cup": (PartSpec("Trophy"),)})["Trophy"]
+'its parts lead back to it (Trophy -> Cup -> Trophy): nothing is made of itself; drop a part'
+>>> part_problems(PARTS)
+{}
 """
 
 from __future__ import annotations
@@ -49,6 +53,10 @@ class PartSpec:
         """The attributes of the part at ``index`` (0-based)."""
         return self.attrs[index] if index < len(self.attrs) else {}
 
+
+#: Most parts one object brings with it, its parts' parts included: the largest of ours is a
+#: stove's eight, so a type file's ``{"Drawer": 8}`` nested ten deep (8**10) is refused.
+MAX_PARTS_PER_OBJECT = 64
 
 #: Parts AI2-THOR spawns as assets of their own rather than inside their whole's: ProcTHOR's
 #: sink-with-faucet group puts a Faucet asset on its sink.
@@ -117,3 +125,62 @@ def part_attrs(
                     if value not in values:
                         values.append(value)
     return {key: tuple(values) for key, values in found.items()}
+
+
+def part_problems(parts: Mapping[str, tuple[PartSpec, ...]]) -> dict[str, str]:
+    """What is wrong with what types are made of: a type that is (through its parts) a part
+    of itself, or one that brings more than :data:`MAX_PARTS_PER_OBJECT` parts, each with
+    why; empty when nothing is. Without recursion, so a chain of any length is fine."""
+    problems: dict[str, str] = {}
+    for name in parts:
+        cycle = _cycle_from(name, parts)
+        if cycle is not None:
+            problems[name] = (
+                f"its parts lead back to it ({' -> '.join(cycle)}): nothing is made of itself; "
+                "drop a part"
+            )
+    if problems:
+        return problems
+    for name, total in _part_totals(parts).items():
+        if total > MAX_PARTS_PER_OBJECT and name in parts:
+            problems[name] = (
+                f"it brings {total} parts with it, its parts' parts included (at most "
+                f"{MAX_PARTS_PER_OBJECT}); give fewer parts or smaller counts"
+            )
+    return problems
+
+
+def _cycle_from(start: str, parts: Mapping[str, tuple[PartSpec, ...]]) -> list[str] | None:
+    """A path of part types from ``start`` back to ``start``, if there is one."""
+    seen: set[str] = set()
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    while stack:
+        name, path = stack.pop()
+        for spec in parts.get(name, ()):
+            if spec.type == start:
+                return [*path, start]
+            if spec.type not in seen:
+                seen.add(spec.type)
+                stack.append((spec.type, [*path, spec.type]))
+    return None
+
+
+def _part_totals(parts: Mapping[str, tuple[PartSpec, ...]]) -> dict[str, int]:
+    """How many parts an object of each type brings, its parts' parts included (no cycles:
+    :func:`_cycle_from` found none), leaves first."""
+    totals: dict[str, int] = {}
+    order: list[str] = []
+    stack = [(name, False) for name in parts]
+    while stack:
+        name, expanded = stack.pop()
+        if name in totals or (not expanded and name in order):
+            continue
+        if expanded:
+            totals[name] = sum(
+                spec.count * (1 + totals.get(spec.type, 0)) for spec in parts.get(name, ())
+            )
+            continue
+        order.append(name)
+        stack.append((name, True))
+        stack.extend((spec.type, False) for spec in parts.get(name, ()) if spec.type not in totals)
+    return totals

@@ -55,16 +55,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import Limits, check_shape, read_text_file
 from pytest_logicenv.errors import SceneError, TypeFileError, Violation
 from pytest_logicenv.scenes.catalog.custom import CustomSpec
 from pytest_logicenv.scenes.catalog.extensions import EXTENSION_KEYS, TypeExtension
 from pytest_logicenv.scenes.catalog.loading import default_catalog, extend_catalog
-from pytest_logicenv.scenes.catalog.parts import PartSpec
+from pytest_logicenv.scenes.catalog.parts import PartSpec, part_problems
 from pytest_logicenv.scenes.catalog.properties import PRIMARY_PROPERTIES, STATE_PROPERTY
 from pytest_logicenv.scenes.catalog.type_model import Catalog
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.scene_model import PROPERTIES
-from pytest_logicenv.vocabulary import a_or_an
+from pytest_logicenv.vocabulary import a_or_an, phrase_key, words_of
 
 #: The ini option (and, as ``--logicenv-types``, the pytest option) naming the type file.
 TYPES_INI = "logicenv_types"
@@ -87,6 +88,12 @@ TYPE_KEYS: tuple[str, ...] = (
 )
 MAX_EXTENT = 6.0
 MAX_PARTS = 8
+#: Most types one file defines, and the longest name (a type name is one word).
+MAX_TYPES = 1000
+MAX_NAME_CHARS = 64
+#: What a type file may hold: a type is an object of short lists (five levels deep with
+#: ``{"types": {"T": {"attrs": {"k": ["v"]}}}}``).
+TYPE_FILE_LIMITS = Limits(kind="a type file", chars=2_000_000, depth=8, items=200_000, string=2_000)
 SPOTS = ("corner", "edge", "middle")
 
 
@@ -171,41 +178,52 @@ def read_type_file(path: Path, base: Catalog) -> TypeFile:
 
 
 def _parse(path: Path) -> tuple[str, Any]:
+    def fail(reason: str) -> TypeFileError:
+        return _file_problem(path, reason.removeprefix(f"{path}: "))
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        problem = Violation("types", "file", f"cannot read it ({error})")
-        raise TypeFileError(str(path), [problem]) from None
+        text = read_text_file(path, fail, TYPE_FILE_LIMITS)
+    except FileNotFoundError as error:
+        raise fail(f"cannot read it ({error.strerror})") from None
     if path.suffix == ".json":
         try:
-            return text, json.loads(text)
+            data = json.loads(text)
         except json.JSONDecodeError as error:
             raise _syntax(path, error.lineno, f"not valid JSON: {error.msg}") from None
-    if path.suffix == ".toml":
-        return text, _parse_toml(path, text)
-    raise TypeFileError(
-        str(path),
-        [Violation("types", "file", "a type file is JSON (.json) or TOML (.toml); rename it")],
-    )
+        except RecursionError:
+            data = _too_deep()
+    elif path.suffix == ".toml":
+        data = _parse_toml(path, text)
+    else:
+        raise fail("a type file is JSON (.json) or TOML (.toml); rename it")
+    return text, check_shape(data, str(path), fail, TYPE_FILE_LIMITS)
+
+
+def _too_deep() -> Any:
+    """What stands for data nested past Python's stack: deeper than any limit."""
+    data: Any = []
+    for _ in range(TYPE_FILE_LIMITS.depth + 1):
+        data = [data]
+    return data
+
+
+def _file_problem(path: Path, message: str) -> TypeFileError:
+    return TypeFileError(str(path), [Violation("types", "file", message)])
 
 
 def _parse_toml(path: Path, text: str) -> Any:
     if sys.version_info < (3, 11):
-        raise TypeFileError(
-            str(path),
-            [
-                Violation(
-                    "types",
-                    "file",
-                    "TOML type files need Python 3.11 or later (tomllib); write the same "
-                    'content as JSON ({"types": {"Name": {...}}}) in a .json file',
-                )
-            ],
+        raise _file_problem(
+            path,
+            "TOML type files need Python 3.11 or later (tomllib); write the same "
+            'content as JSON ({"types": {"Name": {...}}}) in a .json file',
         )
     import tomllib
 
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        return _too_deep()
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"line (\d+)", str(error))
         line = int(found.group(1)) if found else 1
@@ -247,11 +265,26 @@ class _Reader:
         if not isinstance(types, Mapping) or not types:
             self.problem("types", "", "'types' must map type names to their descriptions")
             types = {}
+        if len(types) > MAX_TYPES:
+            self.problem("types", "", f"more than {MAX_TYPES} types; is this a type file?")
+            types = {}
         self.names = {str(name) for name in types}
         specs = tuple(
             spec for name, raw in types.items() if (spec := self.type(str(name), raw)) is not None
         )
-        return specs, self.synonyms(data.get("synonyms", {}))
+        self.part_cycles(specs)
+        synonyms = self.synonyms(data.get("synonyms", {}))
+        self.own_words(specs, synonyms)
+        return specs, synonyms
+
+    def part_cycles(self, specs: Sequence[CustomSpec]) -> None:
+        """Parts that lead back to their type, or that bring too many: completing a design
+        with them would never end."""
+        parts = {**self.base.parts, **{spec.name: spec.parts for spec in specs if spec.parts}}
+        mine = {spec.name for spec in specs}
+        for name, why in part_problems(parts).items():
+            if name in mine:
+                self.problem(name, "parts", why)
 
     def synonyms(self, raw: Any) -> dict[str, str]:
         if not isinstance(raw, Mapping):
@@ -263,10 +296,39 @@ class _Reader:
                 found[str(word).lower()] = str(name)
         return found
 
+    def own_words(self, specs: Sequence[CustomSpec], synonyms: Mapping[str, str]) -> None:
+        """A word of the file means one type, and never takes over a word that already
+        means another (a type's name, or a built-in synonym: ``"window" = "Trophy"`` would
+        make every window a trophy)."""
+        taken = {phrase_key(words_of(name)): name for name in self.base.types}
+        taken.update({phrase_key(w): t for w, t in self.base.synonyms.items()})
+        taken.update({phrase_key(words_of(spec.name)): spec.name for spec in specs})
+        claims = [(word, name, "synonyms", "") for word, name in synonyms.items()]
+        claims += [(w, spec.name, spec.name, "synonyms") for spec in specs for w in spec.synonyms]
+        mine: dict[tuple[str, ...], str] = {}
+        for word, name, where, key in claims:
+            key_of = phrase_key(word)
+            owner = taken.get(key_of) or mine.get(key_of)
+            if owner is not None and owner != name:
+                builtin = "" if key_of in mine else " (a built-in word)"
+                self.problem(
+                    where,
+                    key,
+                    f"the word {word!r} already means {owner}{builtin}; it cannot also mean "
+                    f"{name}: pick another word",
+                )
+            else:
+                mine[key_of] = name
+
     # -- one type ---------------------------------------------------------------------------
 
     def type(self, name: str, raw: Any) -> CustomSpec | None:
         before = len(self.problems)
+        if len(name) > MAX_NAME_CHARS:
+            self.problem(
+                name[:MAX_NAME_CHARS], "", f"a type name has at most {MAX_NAME_CHARS} letters"
+            )
+            return None
         if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
             fixed = "".join(w.capitalize() for w in re.findall(r"[A-Za-z0-9]+", name)) or "Name"
             self.problem(name, "", f"a type name is one capitalized word, e.g. {fixed!r}")
