@@ -9,11 +9,11 @@ Exit 0 when every scene passes, 1 when some check fails, 2 for unreadable input.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import read_json_file
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.physics import SceneCheck, check_scene, phypr
 from pytest_logicenv.scenes.scene_json import scene_from_json
@@ -56,11 +56,9 @@ def scene_files(paths: Sequence[str]) -> list[tuple[Path, Any]]:
 
 def _read(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
+        return read_json_file(path, SceneError)
+    except OSError as error:
         raise SceneError(f"{path}: cannot read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise SceneError(f"{path}: not valid JSON ({error})") from None
 
 
 def _summary(result: SceneCheck) -> str:

@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_logicenv.bounded import positive_int
+from pytest_logicenv.bounded import positive_int, read_json_file
 from pytest_logicenv.errors import FactError, PolicyError, SceneError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import load_plan
@@ -174,12 +174,13 @@ def _known(
 
 
 def _read_json(path: str) -> Any:
+    def fail(reason: str) -> FactError:
+        return FactError(path, reason.removeprefix(f"{path}: "))
+
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return read_json_file(Path(path), fail)
     except OSError as error:
         raise FactError(path, f"cannot read the goal file ({error.strerror})") from None
-    except json.JSONDecodeError as error:
-        raise FactError(path, f"not valid JSON ({error})") from None
 
 
 def load_policy(spec: str, *, tree: str | None = None, nodes: Sequence[str] = ()) -> Any:

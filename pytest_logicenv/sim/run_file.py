@@ -15,12 +15,12 @@ the file counts, wherever it is nested.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.bounded import read_json_file
 from pytest_logicenv.errors import RunFileError
 from pytest_logicenv.sim.outcome import KINDS, Outcome
 
@@ -41,11 +41,9 @@ class FoundRun:
 def load_runs(path: str | Path) -> list[FoundRun]:
     """Every run in the JSON file at ``path``."""
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        document = read_json_file(Path(path), RunFileError)
     except OSError as error:
         raise RunFileError(f"{path}: cannot read the run file ({error.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RunFileError(f"{path}: not valid JSON ({error})") from None
     try:
         return runs_in(document)
     except RunFileError as error:
