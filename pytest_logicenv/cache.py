@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import tempfile
 import uuid
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.atomic import MANIFEST as MANIFEST  # the cache entry's own file
 from pytest_logicenv.bounded import load_json_text, read_bounded
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.logic.plan import slug
@@ -50,7 +52,6 @@ from pytest_logicenv.logic.plan import slug
 #: digests of the entry's files.
 CACHE_VERSION = 2
 CACHE_FORMAT = f"logicenv-cache/{CACHE_VERSION}"
-MANIFEST = "manifest.json"
 PLAN = "plan.json"
 TRAJECTORIES = "trajectories.json"
 SCENES = "scenes"
@@ -136,7 +137,28 @@ def regenerate_hint(nodeid: str, options: Sequence[str] = ()) -> str:
     >>> regenerate_hint("t.py::test_x", ["--logicenv-cache-dir=envs"])
     'pytest --logicenv-regenerate --logicenv-cache-dir=envs "t.py::test_x"'
     """
-    return " ".join(["pytest", "--logicenv-regenerate", *options, f'"{nodeid}"'])
+    return pytest_command(nodeid, "--logicenv-regenerate", *options)
+
+
+def pytest_command(nodeid: str, *options: str) -> str:
+    """The ``pytest`` command line that runs ``nodeid`` with ``options`` (shell words,
+    quoted already), safe to paste into a shell: the node id is one quoted word, in double
+    quotes where nothing in it is special there, else in single quotes (``shlex.quote``),
+    so that a parametrize id such as ``$(touch PWNED)`` is text, never run.
+
+    >>> pytest_command("t.py::test_x[a=1]", "-x")
+    'pytest -x "t.py::test_x[a=1]"'
+    >>> pytest_command("t.py::test_x[$(touch PWNED)]")
+    "pytest 't.py::test_x[$(touch PWNED)]'"
+    """
+    return " ".join(["pytest", *options, shell_word(nodeid)])
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one shell word that expands to nothing but itself."""
+    if any(char in text for char in "$`\\\"!'\n"):
+        return shlex.quote(text)
+    return f'"{text}"'
 
 
 @dataclass(frozen=True)
@@ -396,27 +418,6 @@ class Cache:
         whose generation failed)."""
         for lock_file in self.root.glob(".*.lock"):
             self.forget(lock_file.name[1 : -len(".lock")])
-
-
-def listing_manifest(path: Path) -> Path | None:
-    """The manifest of the cache entry that lists ``path`` among its files (``None``: no
-    entry does). Commands that write beside a scene ask it before they overwrite anything.
-
-    >>> listing_manifest(Path("/nowhere/scenes/a.svg")) is None
-    True
-    """
-    target = path.absolute()
-    for folder in target.parents:
-        manifest = folder / MANIFEST
-        if not manifest.is_file():
-            continue
-        try:
-            files = json.loads(manifest.read_text(encoding="utf-8")).get("files", {})
-        except (OSError, ValueError, AttributeError):
-            return None
-        listed = isinstance(files, dict) and target.relative_to(folder).as_posix() in files
-        return manifest if listed else None
-    return None
 
 
 def dumps(data: Any) -> bytes:

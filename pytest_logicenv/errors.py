@@ -22,6 +22,8 @@ traceback. The family, by stage::
     ├── PolicyFault                 a policy run did not pass (also an AssertionError)
     ├── RunFileError                a recorded policy run (JSON) cannot be read back
     ├── CacheError                  a cache entry is missing, stale or corrupt
+    │   └── CachedFileError         ... a command would overwrite one of its files
+    ├── WriteRefused                a path the product never writes (in .git, a directory)
     ├── MarkerError                 a ``logic_env`` marker is used wrongly
     │   └── ExpectFaultError        ``expect_fault`` names no fault class (marker or run)
     ├── LLMError                    the LLM endpoint failed or answered unusably
@@ -238,6 +240,11 @@ class CachedFileError(CacheError):
     """A command would overwrite a file a cache entry's manifest lists (a committed scene's
     picture or house): its digest would no longer match, and the next run rebuilds the entry
     (in CI, fails)."""
+
+
+class WriteRefused(LogicEnvError):
+    """A command, a report or a render was asked to write where the product never writes:
+    inside a ``.git`` folder, or over a directory."""
 
 
 class CacheRebuilt(LogicEnvError, UserWarning):

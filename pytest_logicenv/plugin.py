@@ -124,7 +124,8 @@ class RunHooks:
     @pytest.hookimpl(tryfirst=True)  # before xdist sends a worker's output, junitxml writes
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         settings = self.settings
-        if self.made or settings.cache_root.is_dir() or settings.usage_json is not None:
+        files = any(":" in spec for spec in settings.reports)  # a report file is always written
+        if self.made or files or settings.cache_root.is_dir() or settings.usage_json is not None:
             self.session.finish(session)
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:

@@ -448,6 +448,90 @@ def test_a_cache_path_that_is_a_file_is_a_usage_error(pytester: pytest.Pytester)
     result.stderr.fnmatch_lines(["*the cache directory 'cache' (*) is a file, not a directory*"])
 
 
+# --------------------------------------------------------------------------- paths it writes
+
+
+def _scene_of(entry: Path) -> Path:
+    return next(p for p in _scene_files(entry) if not p.name.endswith(".witness.json"))
+
+
+@pytest.mark.parametrize("through_link", [False, True], ids=["direct", "symlinked-folder"])
+@pytest.mark.parametrize("name", ["manifest.json", "trajectories.json"])
+def test_export_never_overwrites_a_cache_entrys_files(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], name: str, through_link: bool
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    before = _snapshot(entry)
+    folder = entry
+    if through_link:
+        folder = pytester.path / "elsewhere"
+        folder.symlink_to(entry)
+    target = folder / name
+    assert main(["export", str(_scene_of(entry)), "-o", str(target)]) == 2
+    error = capsys.readouterr().err
+    assert f"{target} is a file of the cache entry {entry}" in error
+    assert _snapshot(entry) == before
+    pytester.runpytest().assert_outcomes(passed=2, warnings=0)  # the entry is still fresh
+
+
+def test_export_to_a_directory_is_a_clear_error(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    folder = pytester.mkdir("out")
+    assert main(["export", str(_scene_of(entry)), "-o", str(folder)]) == 2
+    error = capsys.readouterr().err
+    assert f"{folder} is a directory; give a file path" in error
+    assert "Traceback" not in error
+    assert "IsADirectoryError" not in error
+
+
+def test_a_report_over_a_cache_entrys_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    before = _snapshot(entry)
+    spec = f"json:cache/{entry.name}/trajectories.json"
+    result = pytester.runpytest(f"--logicenv-report={spec}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--logicenv-report={spec}: * is a file of the cache entry*"])
+    assert _snapshot(entry) == before
+
+
+@pytest.mark.parametrize("cache_dir", [".git", ".git/logicenv"])
+def test_a_cache_dir_inside_git_is_refused(pytester: pytest.Pytester, cache_dir: str) -> None:
+    make_project(pytester, CORRECT_TEST)
+    git = pytester.mkdir(".git")
+    result = pytester.runpytest(f"--logicenv-cache-dir={cache_dir}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*is inside a .git folder, git's own files*"])
+    assert list(git.iterdir()) == []
+
+
+def test_clean_never_removes_the_entry_of_a_test_it_runs(pytester: pytest.Pytester) -> None:
+    make_project(pytester, CORRECT_TEST)
+    tests = pytester.mkdir("tests")
+    (pytester.path / "test_bath.py").rename(tests / "test_bath.py")
+    extra = pytester.mkdir("extra")
+    for folder in (tests, extra):  # each marker's plan= is relative to its test file
+        (folder / "plan.json").write_text((pytester.path / "plan.json").read_text())
+    (extra / "test_c.py").write_text(
+        f"import pytest\nfrom policies import *\n\nTASK = {TASK + ' Quietly.'!r}\n"
+        + CORRECT_TEST.replace("test_reset", "test_c")
+    )
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\npythonpath = .\ntestpaths = tests\n")
+    pytester.runpytest().assert_outcomes(passed=2)
+    for _ in range(2):
+        result = pytester.runpytest("extra/test_c.py", "--logicenv-clean")
+        result.assert_outcomes(passed=2)
+        assert "removed cache entr" not in result.stdout.str()
+    assert len(entries(pytester)) == 2
+
+
 # --------------------------------------------------------------------------- strict CI
 
 
@@ -799,6 +883,75 @@ def test_an_answer_whose_id_starts_another_is_not_coloured_covered_by_it(
     assert '<span class="missed">SHUT</span>' in page
 
 
+THREE_TASKS = """
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_runs(logic_env):
+    logic_env.run(correct).assert_ok()
+
+
+@pytest.mark.skip(reason="not today")
+@pytest.mark.logic_env(TASK + " Quietly.", plan="plan.json")
+def test_skipped(logic_env):
+    logic_env.run(correct).assert_ok()
+
+
+@pytest.mark.skipif(True, reason="not here")
+@pytest.mark.logic_env(TASK + " Slowly.", plan="plan.json")
+def test_skipped_if(logic_env):
+    logic_env.run(correct).assert_ok()
+"""
+
+
+def test_tasks_skipped_by_their_marker_are_listed_at_0_percent_and_counted_in_total(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TASKS)
+    result = pytester.runpytest(
+        "--logicenv-fail-under=100", "--logicenv-report=term", "--logicenv-report=json:cov.json"
+    )
+    result.assert_outcomes(passed=2, skipped=4)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "test_bath.py::test_runs * 100%",
+            "test_bath.py::test_skipped * 0%",
+            "test_bath.py::test_skipped_if * 0%",
+            "TOTAL * 33%",
+            "FAIL Required LogCov of 100% not reached. Total LogCov: 33.33%",
+        ]
+    )
+    tasks = json.loads((pytester.path / "cov.json").read_text())["tasks"]
+    assert sorted(task["LogCov"] for task in tasks.values()) == [0, 0, 100]
+
+
+QUOTED_ID_TEST = """
+@pytest.mark.parametrize("how", [1], ids=["$(touch PWNED)"])
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_reset(logic_env, how):
+    logic_env.run(forgets_the_light).assert_ok()
+"""
+
+
+def test_a_reproduce_line_is_shell_quoted_so_pasting_it_runs_nothing_else(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, QUOTED_ID_TEST)
+    result = pytester.runpytest()
+    [line] = [line for line in result.stdout.lines if line.startswith("reproduce: pytest ")]
+    command = line.removeprefix("reproduce: ")
+    shown = subprocess.run(
+        ["bash", "-c", "printf '%s\\n' " + command.removeprefix("pytest ")],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    [nodeid] = shown.stdout.splitlines()
+    assert nodeid.startswith("test_bath.py::test_reset[")
+    assert "$(touch PWNED)" in nodeid
+    assert not (pytester.path / "PWNED").exists()
+
+
 # --------------------------------------------------------------------------- report targets
 
 
@@ -853,6 +1006,82 @@ def test_a_report_target_that_cannot_be_written_is_a_usage_error_before_tests_ru
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*--logicenv-report={spec}: * {problem}*"])
     assert not entries(pytester)  # nothing ran, nothing generated
+
+
+FULL_DISK_FOR_REPORTS = """
+import errno, os
+import pytest_logicenv.atomic as atomic
+
+real_fdopen = os.fdopen
+
+
+class Full:
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.handle.close()
+
+    def write(self, text):
+        self.handle.write(text[:4096])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def full_fdopen(fd, *args, **kwargs):
+    handle = real_fdopen(fd, *args, **kwargs)
+    return Full(handle) if "cov.json" in os.readlink(f"/proc/self/fd/{fd}") else handle
+
+
+def pytest_configure(config):
+    atomic.os.fdopen = full_fdopen
+
+
+def pytest_unconfigure(config):
+    atomic.os.fdopen = real_fdopen
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd")
+def test_a_report_a_full_disk_stops_fails_the_run_naming_it_and_keeps_the_old_one(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.makeconftest(FULL_DISK_FOR_REPORTS)
+    report = pytester.path / "cov.json"
+    report.write_text('{"previous": true}\n')
+    result = pytester.runpytest("--logicenv-report=json:cov.json")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            f"logicenv: the json report {report} could not be written (No space left on "
+            "device); a previous one there is left as it was"
+        ]
+    )
+    assert json.loads(report.read_text()) == {"previous": True}
+    assert [p.name for p in pytester.path.iterdir() if p.name.startswith(".cov")] == []
+
+
+@pytest.mark.parametrize("narrow", [("-k", "unrelated"), ("-k", "nothing_matches")])
+def test_a_run_in_which_no_logic_env_test_ran_writes_an_empty_report_saying_why(
+    pytester: pytest.Pytester, narrow: tuple[str, str]
+) -> None:
+    make_project(pytester, CORRECT_TEST + "\n\ndef test_unrelated():\n    pass\n")
+    report = pytester.path / "cov.json"
+    report.write_text('{"previous": true}\n')
+    result = pytester.runpytest(
+        "--logicenv-report=json:cov.json", "--logicenv-report=markdown:cov.md", *narrow
+    )
+    assert result.ret in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED)
+    written = json.loads(report.read_text())
+    assert written["tasks"] == {}
+    [problem] = written["problems"]
+    assert problem.startswith("empty report: no logic_env test ran: 1 marked test function(s)")
+    assert "empty report: no logic_env test ran" in (pytester.path / "cov.md").read_text()
+    result.stdout.fnmatch_lines([f"json report written to {report}"])
 
 
 # --------------------------------------------------------------------------- acting by actions

@@ -13,10 +13,9 @@ import argparse
 import os
 from pathlib import Path
 
-from pytest_logicenv.atomic import write_atomic
-from pytest_logicenv.cache import listing_manifest
+from pytest_logicenv.atomic import listing_manifest, write_atomic
 from pytest_logicenv.cli.args import catalog_of
-from pytest_logicenv.errors import CachedFileError, LogicEnvError, RunFileError
+from pytest_logicenv.errors import LogicEnvError, RunFileError
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import house_text, to_house
 from pytest_logicenv.scenes.scene_json import load_scene
@@ -84,19 +83,19 @@ def _output(args: argparse.Namespace, suffix: str, *, run: bool = False) -> Path
 
 def _write(path: Path, text: str) -> str:
     """Write ``text`` to ``path``; the verb said. A file a cache entry's manifest lists is
-    left as it is when ``text`` is what it holds, and otherwise refused: its digest would no
-    longer match, and the next run would rebuild the entry (in CI, fail)."""
-    manifest = listing_manifest(path)
-    if manifest is None:
-        write_atomic(path, text)
-        return "wrote"
-    if path.is_file() and path.read_bytes() == text.encode("utf-8"):
+    left as it is when ``text`` is what it holds; anything else the guard refuses
+    (``atomic.refusal``: a cache entry's file, ``.git``, a directory) is an error."""
+    if listing_manifest(path) is not None and _holds(path, text):
         return "unchanged (a file of its cache entry):"
-    raise CachedFileError(
-        f"{path} is a file of the cache entry {manifest.parent}, whose manifest holds its "
-        "digest: overwriting it would make the entry stale (rebuilt on the next run, an error "
-        "in CI). Choose another path with -o OUT"
-    )
+    write_atomic(path, text)
+    return "wrote"
+
+
+def _holds(path: Path, text: str) -> bool:
+    try:
+        return path.is_file() and path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_logicenv.cache import Cache, Entry, regenerate_hint
+from pytest_logicenv.cache import Cache, Entry, pytest_command, regenerate_hint
 from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.rules import validate_plan
@@ -202,7 +202,7 @@ def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where
         return _no_llm_scenes(where, why)
     if request.plan_file is None or builders.llm_scenes is not None:
         # --logicenv-regenerate would ask the LLM anew; a plain run rebuilds without one
-        rerun = " ".join(["pytest", *where.mode.options, f'"{where.nodeid}"'])
+        rerun = pytest_command(where.nodeid, *where.mode.options)
         fix = (
             f"run {rerun} where the cache may be written (no CI variable, no "
             "--logicenv-offline): the rebuild asks no LLM; then commit "

@@ -30,6 +30,7 @@ from pytest_logicenv.cache import (
     digests,
     dumps,
     file_hash,
+    pytest_command,
     regenerate_hint,
     text_hash,
 )
@@ -189,7 +190,7 @@ def _fix(where: Where, *, kept: bool) -> str:
     plan = f"{entry}/{PLAN}"
     return (
         f"  the model's plan is kept in {plan} (its answers in {entry}/{LLM_LOG}/)\n"
-        f'  fix: edit {plan} by hand and rerun pytest "{where.nodeid}" (no LLM needed; '
+        f"  fix: edit {plan} by hand and rerun {pytest_command(where.nodeid)} (no LLM needed; "
         f"`logicenv plan --check {plan}` checks it first),\n"
         f"       or derive it anew: {regenerate}"
     )

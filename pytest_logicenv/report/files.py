@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_logicenv.atomic import write_through
+from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.report import mutation
 from pytest_logicenv.report.cobertura import to_cobertura
 from pytest_logicenv.report.html import write_html
@@ -153,6 +155,7 @@ def to_markdown(report: Report) -> str:
             lines.append(f"- `{cell(check.label)}`: {cell(check.expect_fault)} {shown}")
     if report.mutation is not None:
         lines += mutation.to_markdown(report.mutation)
+    lines += [line for problem in report.problems for line in ("", f"Warning: {cell(problem)}")]
     return "\n".join(lines) + "\n"
 
 
@@ -166,26 +169,38 @@ def parse_report_spec(spec: str) -> tuple[str, Path | None]:
     raise ValueError(f"--logicenv-report={spec!r}: use {KINDS_SHOWN}")
 
 
-def write_reports(report: Report, specs: Sequence[str], rootdir: Path) -> list[str]:
-    """Write the file reports; returns the lines for the terminal: one per file written, and
-    the report itself for a target of ``-`` (standard output, as coverage.py reads it)."""
-    shown = []
+def write_reports(
+    report: Report, specs: Sequence[str], rootdir: Path
+) -> tuple[list[str], list[str]]:
+    """Write the file reports; returns the lines for the terminal (one per file written, and
+    the report itself for a target of ``-``, standard output, as coverage.py reads it) and
+    why a report could not be written, naming its path (the previous one is left whole)."""
+    shown: list[str] = []
+    failures: list[str] = []
     for spec in specs:
         kind, target = parse_report_spec(spec)
         if target is None:
             continue
-        if kind == "html":
-            index = write_html(report, target if target.is_absolute() else rootdir / target)
-            shown.append(f"html report written to {index}")
-            continue
-        text = report_text(kind, report, rootdir)
-        if str(target) == "-":
-            shown += text.splitlines()
-            continue
-        path = target if target.is_absolute() else rootdir / target
-        write_through(path, text)
-        shown.append(f"{kind} report written to {path}")
-    return shown
+        path = target if target.is_absolute() or str(target) == "-" else rootdir / target
+        try:
+            shown += _write_one(report, kind, path, rootdir)
+        except (OSError, LogicEnvError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            failures.append(
+                f"logicenv: the {kind} report {path} could not be written ({reason}); "
+                "a previous one there is left as it was"
+            )
+    return shown, failures
+
+
+def _write_one(report: Report, kind: str, path: Path, rootdir: Path) -> list[str]:
+    if kind == "html":
+        return [f"html report written to {write_html(report, path)}"]
+    text = report_text(kind, report, rootdir)
+    if str(path) == "-":
+        return text.splitlines()
+    write_through(path, text)
+    return [f"{kind} report written to {path}"]
 
 
 def report_text(kind: str, report: Report, rootdir: Path) -> str:
@@ -197,11 +212,3 @@ def report_text(kind: str, report: Report, rootdir: Path) -> str:
     if kind == "lcov":
         return to_lcov(report, rootdir)
     return to_markdown(report)
-
-
-def write_through(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` as ``open()`` does, as coverage.py writes its reports: through
-    a symlink to its target, into a FIFO or a device (``/dev/stdout``), never replacing what is
-    there with a regular file. Whether it can be written was checked when the run began."""
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)

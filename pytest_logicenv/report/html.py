@@ -11,10 +11,10 @@ plans, LLMs and policies is escaped.
 from __future__ import annotations
 
 import html
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
+from pytest_logicenv.atomic import write_atomic, write_through
 from pytest_logicenv.cache import Entry, safe_file_name
 from pytest_logicenv.logic.coverage import Branch, covered_branches
 from pytest_logicenv.logic.plan import Leaf, Node, Plan, plan_reading
@@ -83,8 +83,7 @@ def write_html(report: Report, directory: Path) -> Path:
         parts.append(_task_section(task, directory))
     parts.append("</body></html>")
     index = directory / "index.html"
-    with open(index, "w", encoding="utf-8") as handle:  # through a symlink, as the others
-        handle.write("\n".join(parts))
+    write_through(index, "\n".join(parts))  # through a symlink, as the others
     return index
 
 
@@ -224,7 +223,7 @@ def _scene_cards(task: TaskReport, directory: Path) -> str:
         image = "<p class='note'>no picture</p>"
         if source.is_file():
             name = safe_file_name(f"{Path(task.entry).name}-{trajectory}") + ".svg"
-            shutil.copyfile(source, pictures / name)
+            write_atomic(pictures / name, source.read_text(encoding="utf-8"))
             link = html.escape(f"scenes/{name}")
             alt = html.escape(f"scene {trajectory}")
             image = f"<a href='{link}' target='_blank'><img src='{link}' alt='{alt}'></a>"

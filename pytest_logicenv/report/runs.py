@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.atomic import write_atomic
-from pytest_logicenv.cache import Entry
+from pytest_logicenv.cache import Entry, pytest_command
 from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.render import render_svg
@@ -115,7 +115,7 @@ def _failure_html(task: TaskReport, failure: Failure, directory: Path) -> str:
     explanation = str(result.get("explanation") or "the policy did not run to an outcome")
     headline, _, rest = explanation.partition("\n")
     where = f"{run.policy} in {record.trajectory}" if run.policy else record.trajectory
-    reproduce = f'pytest "{record.nodeid}"'
+    reproduce = pytest_command(record.nodeid)
     parts = [
         f"<article class='failure-run' id='{anchor}'>",
         f"<h4>{html.escape(where)}</h4>",

@@ -17,7 +17,7 @@ would take the package's attribute, which outlives the module under pytester's i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,7 @@ class LogicEnvSession:
         self._report: Report | None = None
         self._failures: list[str] = []
         self._warnings: list[str] = []  # said at the end, not failing the run
+        self._written: list[str] = []  # the report files written, as the terminal says
 
     @property
     def cache(self) -> Cache:
@@ -141,7 +142,8 @@ class LogicEnvSession:
         scenes = {
             f: tuple(c.trajectory_id for c in e.cases) for f, (_, e) in self._prepared.items()
         }
-        self._selected = partial.selected_in(session.items, scenes)
+        roots = {f: str(e.entry.root) for f, (_, e) in self._prepared.items()}
+        self._selected = partial.selected_in(session.items, scenes, roots)
 
     # ----------------------------------------------------------------------- items
 
@@ -186,10 +188,12 @@ class LogicEnvSession:
         if self.settings.require_reviewed:
             self._require_reviewed()
         records = self._combined()
+        records = (*records, *self._selected.unrecorded(records))
         if records:
             self._judge(session.config, records)
         elif self.settings.fail_under is not None and self._used_keys:
             self._failures.append(reporter.nothing_ran(self.settings))
+        self._write_files()
         if self._failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -229,7 +233,17 @@ class LogicEnvSession:
         self._failures += [problem] if problem else []
         return records
 
-    def _judge(self, config: pytest.Config, records: tuple[RunRecord, ...]) -> None:
+    def _write_files(self) -> None:
+        """The report files, before the exit status is settled (a report that could not be
+        written fails the run); an empty one, saying why, when no report was built."""
+        report = self._report
+        if report is None:
+            why = next((f for f in self._failures if f.startswith(reporter.NO_REPORT)), None)
+            report = reporter.empty_report(self._used_keys, self._selected.selection(), why)
+        written, failures = reporter.write_files(self.settings, report, self.config.rootpath)
+        self._written, self._failures = written, [*self._failures, *failures]
+
+    def _judge(self, config: pytest.Config, records: Sequence[RunRecord]) -> None:
         report = reporter.built(records, self._selected.selection())
         if isinstance(report, str):
             self._failures.append(report)
@@ -251,8 +265,10 @@ class LogicEnvSession:
         if explored is not None:
             terminal.write_line(explored)
         if self._report is not None:
-            rootdir = self.config.rootpath
-            self._failures += reporter.write_report(self.settings, self._report, terminal, rootdir)
+            reporter.show_report(self.settings, self._report, terminal)
+        for line in self._written:
+            terminal.write_line(line)
+        if self._report is not None:
             for warning in self._warnings:
                 terminal.write_line(f"warning: {warning}", yellow=True)
         for failure in self._failures:

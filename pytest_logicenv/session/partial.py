@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from pytest_logicenv.report.records import RunRecord
 from pytest_logicenv.report.report_model import SceneSelection
 from pytest_logicenv.session.collection import CaseParam
 
@@ -35,6 +36,9 @@ class Selected:
 
     selected: Mapping[str, frozenset[str]] = field(default_factory=dict)
     scenes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Each function's cache entry (its root), so a selected scene that ran nothing (skipped
+    #: by a marker before its fixture) still counts, at 0%, in its task's row.
+    entries: Mapping[str, str] = field(default_factory=dict)
 
     def joined(self, other: Selected) -> Selected:
         functions = set(self.selected) | set(other.selected)
@@ -42,7 +46,21 @@ class Selected:
             f: self.selected.get(f, frozenset()) | other.selected.get(f, frozenset())
             for f in functions
         }
-        return Selected(selected, {**self.scenes, **other.scenes})
+        return Selected(
+            selected, {**self.scenes, **other.scenes}, {**self.entries, **other.entries}
+        )
+
+    def unrecorded(self, records: Iterable[RunRecord]) -> list[RunRecord]:
+        """An empty record for every selected scene no item's record covers (a test skipped
+        by its marker never sets its fixture up): its task is listed, at 0%, and counted."""
+        seen = {(record.function, record.trajectory) for record in records}
+        return [
+            RunRecord(function, f"{function}[{trajectory}]", self.entries[function], trajectory)
+            for function, trajectories in sorted(self.selected.items())
+            if function in self.entries
+            for trajectory in sorted(trajectories)
+            if (function, trajectory) not in seen
+        ]
 
     def selection(self) -> SceneSelection:
         """What the report compares the records with."""
@@ -52,6 +70,7 @@ class Selected:
         return {
             "scenes": {f: list(t) for f, t in sorted(self.scenes.items())},
             "selected": {f: sorted(t) for f, t in sorted(self.selected.items())},
+            "entries": dict(sorted(self.entries.items())),
         }
 
     @classmethod
@@ -61,18 +80,22 @@ class Selected:
         return cls(
             {str(f): frozenset(map(str, t)) for f, t in selected.items()},
             {str(f): tuple(map(str, t)) for f, t in scenes.items()},
+            {str(f): str(e) for f, e in dict(data.get("entries") or {}).items()},
         )
 
 
 def selected_in(
-    items: Iterable[pytest.Item], entry_scenes: Mapping[str, tuple[str, ...]]
+    items: Iterable[pytest.Item],
+    entry_scenes: Mapping[str, tuple[str, ...]],
+    entries: Mapping[str, str] | None = None,
 ) -> Selected:
-    """The scenes (test function, trajectory) of the run's ``logic_env`` items, and every
-    scene of their functions' entries (``entry_scenes``)."""
+    """The scenes (test function, trajectory) of the run's ``logic_env`` items, every scene
+    of their functions' entries (``entry_scenes``) and the entries' roots (``entries``)."""
     found: dict[str, set[str]] = {}
     for item in items:
         param = getattr(getattr(item, "callspec", None), "params", {}).get("logic_env")
         if isinstance(param, CaseParam):
             found.setdefault(param.function, set()).add(param.case.trajectory_id)
     scenes = {f: entry_scenes[f] for f in found if f in entry_scenes}
-    return Selected({f: frozenset(t) for f, t in found.items()}, scenes)
+    roots = {f: root for f, root in (entries or {}).items() if f in found}
+    return Selected({f: frozenset(t) for f, t in found.items()}, scenes, roots)

@@ -10,14 +10,15 @@ report.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _pytest.junitxml import xml_key  # what pytest's record_testsuite_property uses
 
+from pytest_logicenv.cache import pytest_command
 from pytest_logicenv.errors import LogicEnvWarning, PolicyFault
 from pytest_logicenv.report import mutation
 from pytest_logicenv.report.files import write_reports
@@ -72,7 +73,7 @@ def explain_fault(
 def reproduce_command(item: pytest.Item) -> str:
     """The command that reruns one item as this run ran it (its outcome-changing options)."""
     options = item.config.stash[SETTINGS].command_options
-    return " ".join(["pytest", *options, f'"{item.nodeid}"'])
+    return pytest_command(item.nodeid, *options)
 
 
 def warn_unasserted_faults(item: pytest.Item) -> None:
@@ -132,13 +133,17 @@ def nothing_ran(settings: Settings) -> str:
     )
 
 
+#: How the line that says why no report was built begins.
+NO_REPORT = "logicenv: no coverage report: "
+
+
 def built(records: Sequence[RunRecord], selection: SceneSelection) -> Report | str:
     """The LogCov report of the records, or why there is none (a bug, or a cache damaged
     mid-run: the tests' results stay)."""
     try:
         return build_report(records, selection)
     except Exception as error:
-        return f"logicenv: no coverage report: {type(error).__name__}: {error}"
+        return f"{NO_REPORT}{type(error).__name__}: {error}"
 
 
 def verdicts(settings: Settings, report: Report) -> tuple[list[str], list[str]]:
@@ -187,8 +192,8 @@ def exploration_summary(records: Sequence[RunRecord]) -> str | None:
     return f"explored: {runs} in {scenes} other scenes of their situations; {found}"
 
 
-def write_report(settings: Settings, report: Report, terminal: Any, rootdir: Path) -> list[str]:
-    """The coverage (and mutation) table and the report files; what went wrong writing."""
+def show_report(settings: Settings, report: Report, terminal: Any) -> None:
+    """The coverage (and mutation) table in the terminal, when asked for."""
     kinds = [spec.partition(":")[0] for spec in settings.reports]
     if "term" in kinds or "term-missing" in kinds:
         terminal.write_sep("-", "logic coverage")
@@ -198,10 +203,28 @@ def write_report(settings: Settings, report: Report, terminal: Any, rootdir: Pat
             terminal.write_sep("-", "mutation score")
             for line in mutation.format_term(report.mutation):
                 terminal.write_line(line)
-    try:
-        lines = write_reports(report, settings.reports, rootdir)
-    except OSError as error:  # checked at start-up; a disk that filled up since
-        return [f"logicenv: a report could not be written: {error}"]
-    for line in lines:
-        terminal.write_line(line)
-    return []
+
+
+def write_files(settings: Settings, report: Report, rootdir: Path) -> tuple[list[str], list[str]]:
+    """The report files: what the terminal says of them, and what could not be written
+    (each a failure of the run naming its path)."""
+    return write_reports(report, settings.reports, rootdir)
+
+
+def empty_report(
+    used: Mapping[str, str], selection: SceneSelection, why: str | None = None
+) -> Report:
+    """The report of a run in which no ``logic_env`` test ran (or none could be built:
+    ``why``), saying why, so that a report file asked for is written (a previous one is
+    never left as if it were this run's)."""
+    if why is not None:
+        why = why.removeprefix(NO_REPORT)
+    elif not used:
+        why = "no logic_env test was collected in this run"
+    else:
+        why = (
+            f"no logic_env test ran: {len(used)} marked test function(s) collected, none "
+            "selected with an environment (deselected, or their environments could not be "
+            "generated: see the errors above)"
+        )
+    return replace(build_report((), selection), problems=(f"empty report: {why}",))

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from pytest_logicenv.atomic import refusal
 from pytest_logicenv.bounded import positive_int
 from pytest_logicenv.session.options import (
     DEFAULT_LLM_CONCURRENCY,
@@ -172,6 +173,11 @@ def checked_cache_root(config: pytest.Config, cache_dir: str) -> Path:
             "that would hide the project's dotfiles from git; use a folder of its own, e.g. "
             "--logicenv-cache-dir=cache (ini: logicenv_cache_dir)"
         )
+    if ".git" in cache_root.parts or ".git" in (config.rootpath / cache_dir).absolute().parts:
+        raise pytest.UsageError(
+            f"{given} is inside a .git folder, git's own files; use a folder of its own, e.g. "
+            "--logicenv-cache-dir=cache (ini: logicenv_cache_dir)"
+        )
     if cache_root.exists() and not cache_root.is_dir():
         raise pytest.UsageError(
             f"{given} is a file, not a directory; remove it or choose another "
@@ -203,6 +209,9 @@ def _unwritable(path: Path, *, html: bool) -> str | None:
         return "is a directory; give a file path (or - for standard output)"
     if path.exists() and html and not path.is_dir():
         return "is a file; the HTML report needs a directory"
+    refused = refusal(path / "index.html" if html else path)
+    if refused is not None:
+        return refused
     if not path.parent.is_dir():
         return f"cannot be written: its folder {path.parent} does not exist; create it first"
     if not os.access(path if path.exists() else path.parent, os.W_OK):

@@ -148,10 +148,13 @@ def settle(settings: Settings, config: pytest.Config, usage: Usage | None, whole
         write_atomic(settings.usage_json, json.dumps(usage.to_json()))
     unused = Unused()
     if settings.cache_root.is_dir():
+        own = usage
         if not whole:
             usage = None
         if usage is None and (settings.clean or settings.unused_json):
             usage = collect_usage(config, settings.cache_root)
+            # A test this run collected uses its entry, also outside the project's testpaths.
+            usage = usage if own is None else usage.joined(own)
         if usage is not None:
             unused = unused_entries(Cache(settings.cache_root), usage)
     if settings.clean:
