@@ -123,6 +123,92 @@ def test_a_scene_edited_to_contradict_its_situation_is_rebuilt(pytester: pytest.
     assert scene.read_bytes() == made
 
 
+def _fix_digest(entry: Path, *names: str) -> None:
+    """What a hand edit that means to hide itself does: the manifest's digests made to match."""
+
+    def fix(manifest: dict[str, Any]) -> None:
+        for name in names:
+            digest = hashlib.sha256((entry / name).read_bytes()).hexdigest()
+            manifest["files"][name] = digest
+            if name == "plan.json":
+                manifest["plan"]["sha256"] = digest
+
+    _edit_json(entry / "manifest.json", fix)
+
+
+def test_emptied_goals_behind_a_fixed_digest_are_rebuilt_from_the_plan(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, IDLE_TEST)
+    pytester.runpytest().assert_outcomes(passed=1, failed=1)
+    [entry] = entries(pytester)
+    made = (entry / "trajectories.json").read_bytes()
+
+    def empty_goals(data: dict[str, list[dict[str, object]]]) -> None:
+        for record in data["trajectories"]:
+            record["goal"] = []
+
+    _edit_json(entry / "trajectories.json", empty_goals)
+    _fix_digest(entry, "trajectories.json")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1, warnings=1)  # the do-nothing policy still fails
+    result.stdout.fnmatch_lines(
+        ["*was rebuilt: * does not follow from *plan.json: the record of * differs in its goal*"]
+    )
+    assert (entry / "trajectories.json").read_bytes() == made
+
+
+@pytest.mark.parametrize(
+    ("forge", "problem"),
+    [
+        ("close", "does not hold its situation: *does not realize*"),
+        ("open_yes", "'open' must be true or false, got 'yes'"),
+        ("id_5", "'id' must be a string, got 5"),
+        ("no_agent", "does not hold its situation: it places no agent"),
+    ],
+)
+def test_a_forged_scene_behind_a_fixed_digest_is_rebuilt_not_used(
+    pytester: pytest.Pytester, forge: str, problem: str
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    scene = next(p for p in _scene_files(entry) if "window=yes" in p.name)
+    made = scene.read_bytes()
+
+    def edit(data: dict[str, Any]) -> None:
+        if forge == "close":
+            data["windows"][0]["open"] = False
+        elif forge == "open_yes":
+            data["windows"][0]["open"] = "yes"
+        elif forge == "id_5":
+            data["objects"][0]["id"] = 5
+        else:
+            data["agent"] = None
+
+    _edit_json(scene, edit)
+    _fix_digest(entry, f"scenes/{scene.name}")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines([f"*was rebuilt: *{problem}*"])
+    assert scene.read_bytes() == made
+
+
+def test_trajectories_are_checked_against_plan_json_itself_not_its_recorded_hash(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    pytester.runpytest().assert_outcomes(passed=2)
+    [entry] = entries(pytester)
+    _edit_json(entry / "plan.json", lambda plan: plan["subtasks"].pop())  # drop the light
+    _fix_digest(entry, "plan.json")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, warnings=1)
+    result.stdout.fnmatch_lines(
+        ["*was rebuilt: *trajectories.json was made from another plan.json"]
+    )
+
+
 def test_a_hand_edited_plan_json_of_a_plan_file_test_is_kept_until_the_file_changes(
     pytester: pytest.Pytester,
 ) -> None:

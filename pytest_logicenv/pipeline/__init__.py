@@ -3,7 +3,8 @@
 :func:`~pytest_logicenv.pipeline.environments.prepare` (:mod:`~.environments`) is the entry
 point; the plugin, the CLI and ``logicenv eval`` all call it.
 :mod:`~pytest_logicenv.pipeline.task_request` holds the data at its arrows,
-:mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh,
+:mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh (its content
+checked behind the digests by :mod:`~pytest_logicenv.pipeline.derived`),
 :mod:`~pytest_logicenv.pipeline.plan_choice`, :mod:`~pytest_logicenv.pipeline.scene_building`
 and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LLM designer's
 scenes that still hold, :mod:`~pytest_logicenv.pipeline.kept_scenes`; the procedural scene

@@ -34,6 +34,7 @@ from pytest_logicenv.errors import CacheError, LogicEnvError, PlanError
 from pytest_logicenv.logic.facts import parse_facts
 from pytest_logicenv.logic.plan import Plan, plan_from_json
 from pytest_logicenv.pipeline import entry_reads
+from pytest_logicenv.pipeline.derived import content_problem
 from pytest_logicenv.pipeline.entry_reads import read_once
 from pytest_logicenv.pipeline.task_request import Case, TaskRequest
 
@@ -269,7 +270,7 @@ def _load_cases(
     entry: Entry, plan: Mapping[str, Any], recorded: Mapping[str, str], fix: str
 ) -> tuple[Case, ...] | str:
     cases, made_from = read_trajectories(entry, fix)
-    if made_from != plan.get("sha256"):
+    if made_from != _hash(entry.plan_path, fix):  # plan.json itself, not what a record says
         return f"{entry.trajectories_path} was made from another {PLAN}"
     unrecorded = [
         case.trajectory_id
@@ -278,7 +279,8 @@ def _load_cases(
     ]
     if unrecorded:
         return f"{entry.trajectories_path} names scenes the entry lacks: {', '.join(unrecorded)}"
-    return cases
+    problem = _checked_content(entry, recorded, fix)
+    return cases if problem is None else problem
 
 
 def read_trajectories(entry: Entry, fix: str) -> tuple[tuple[Case, ...], object]:
@@ -296,3 +298,17 @@ def read_trajectories(entry: Entry, fix: str) -> tuple[tuple[Case, ...], object]
             raise CacheError(f"{path}: malformed ({error}); {fix}") from None
 
     return read_once(entry.trajectories_path, ("cases", str(entry.root)), parse)
+
+
+def _checked_content(entry: Entry, recorded: Mapping[str, str], fix: str) -> str | None:
+    """:func:`~.derived.content_problem`, once per entry and content per process: the
+    digests name the content, so an unchanged entry is not checked again."""
+    key = (str(entry.root), tuple(sorted(recorded.items())))
+    if key not in _CHECKED:
+        records = entry.read_json(entry.trajectories_path, fix=fix)["trajectories"]
+        _CHECKED[key] = content_problem(entry, load_plan_of(entry, fix), records)
+    return _CHECKED[key]
+
+
+#: The content checks done in this process, by entry and digests.
+_CHECKED: dict[tuple[str, tuple[tuple[str, str], ...]], str | None] = {}

@@ -22,11 +22,10 @@ from pytest_logicenv.cache import (
     safe_file_name,
     text_hash,
 )
-from pytest_logicenv.logic.facts import to_json
 from pytest_logicenv.logic.plan import Plan, plan_to_json, type_names
 from pytest_logicenv.logic.trajectories import Trajectory
-from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT, USED_TYPES
+from pytest_logicenv.pipeline.derived import trajectory_record
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
 from pytest_logicenv.pipeline.witnesses import witness_file
@@ -94,24 +93,6 @@ def entry_files(
     manifest = _manifest(made, request, settings, plan_record)
     files[MANIFEST] = dumps({**manifest, "files": digests(files)})
     return files, records
-
-
-def trajectory_record(plan: Plan, trajectory: Trajectory) -> dict[str, Any]:
-    """A trajectory as ``trajectories.json`` records it (read back by ``case_from_record``)."""
-    return {
-        "id": trajectory.id,
-        "paths": [
-            {
-                "subtask": p.subtask,
-                "steps": [{"factor": s.factor, "value": s.value} for s in p.steps],
-                "action": p.leaf.action,
-            }
-            for p in trajectory.paths
-        ],
-        "conditions": [list(c) for c in trajectory.conditions],
-        "situation": [list(pair) for pair in situation_of(plan, trajectory.paths)],
-        "goal": [to_json(f) for f in trajectory.goal],
-    }
 
 
 def exchange_files(exchanges: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:

@@ -233,7 +233,7 @@ def _scene(data: Mapping[str, Any]) -> Scene:
     provenance = _table(data.get("provenance") or {}, "'provenance'")
     agent = data.get("agent")
     return Scene(
-        id=str(data["id"]),
+        id=_str(data, "id"),
         rooms=tuple(_room(r) for r in _parts(data, "rooms")),
         walls=tuple(_wall(w) for w in _parts(data, "walls")),
         doors=tuple(_door(d) for d in _parts(data, "doors")),
@@ -245,109 +245,179 @@ def _scene(data: Mapping[str, Any]) -> Scene:
     )
 
 
-def _point(value: Any) -> Point:
-    return float(value[0]), float(value[1])
+# A field of the wrong type is refused, never coerced: bool("yes") is True, str(5) is "5",
+# and a forged scene behind a fixed digest must not read as a valid one.
+_REQUIRED: Any = object()
 
 
-def _vector(value: Any) -> Vector:
-    return float(value[0]), float(value[1]), float(value[2])
+def _get(
+    data: Mapping[str, Any], key: str, kinds: tuple[type, ...], what: str, default: Any
+) -> Any:
+    if key not in data:
+        if default is _REQUIRED:
+            raise KeyError(f"{what}{key!r} is missing")
+        return default
+    value = data[key]
+    if isinstance(value, bool) and bool not in kinds:
+        kinds = ()  # True is an int to Python, not to a scene
+    if not isinstance(value, kinds):
+        names = " or ".join("null" if k is type(None) else _KIND_NAMES[k] for k in kinds or (int,))
+        raise TypeError(f"{what}{key!r} must be {names}, got {_shown(value)}")
+    return value
+
+
+_KIND_NAMES = {str: "a string", bool: "true or false", int: "a number", float: "a number"}
+
+
+def _str(data: Mapping[str, Any], key: str, what: str = "", default: Any = _REQUIRED) -> str:
+    return str(_get(data, key, (str,), what, default))
+
+
+def _opt_str(data: Mapping[str, Any], key: str, what: str = "") -> str | None:
+    value = _get(data, key, (str, type(None)), what, None)
+    return None if value is None else str(value)
+
+
+def _flag(data: Mapping[str, Any], key: str, what: str, default: bool) -> bool:
+    return bool(_get(data, key, (bool,), what, default))
+
+
+def _number(data: Mapping[str, Any], key: str, what: str = "", default: Any = _REQUIRED) -> float:
+    return float(_get(data, key, (int, float), what, default))
+
+
+def _whole(data: Mapping[str, Any], key: str, what: str, default: int) -> int:
+    return int(_get(data, key, (int,), what, default))
+
+
+def _numbers(value: Any, count: int, what: str) -> tuple[float, ...]:
+    ok = isinstance(value, list | tuple) and len(value) == count
+    if not ok or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        raise TypeError(f"{what} must be a list of {count} numbers, got {_shown(value)}")
+    return tuple(float(v) for v in value)
+
+
+def _point(value: Any, what: str = "a point") -> Point:
+    x, y = _numbers(value, 2, what)
+    return x, y
+
+
+def _vector(value: Any, what: str = "a vector") -> Vector:
+    x, y, z = _numbers(value, 3, what)
+    return x, y, z
 
 
 def _room(data: Mapping[str, Any]) -> Room:
+    what = f"room {data.get('id')!r}: "
+    polygon = data.get("polygon")
+    if not isinstance(polygon, list):
+        raise TypeError(f"{what}'polygon' must be a list of points, got {_shown(polygon)}")
     return Room(
-        data["id"],
-        data["type"],
-        tuple((float(p[0]), float(p[1])) for p in data["polygon"]),
-        data.get("floor_material", ""),
-        data.get("wall_material", ""),
+        _str(data, "id", what),
+        _str(data, "type", what),
+        tuple(_point(p, f"{what}a point of 'polygon'") for p in polygon),
+        _str(data, "floor_material", what, ""),
+        _str(data, "wall_material", what, ""),
     )
 
 
 def _wall(data: Mapping[str, Any]) -> Wall:
+    what = f"wall {data.get('id')!r}: "
     return Wall(
-        data["id"],
-        _names(data["rooms"], "a wall's 'rooms'"),
-        _point(data["start"]),
-        _point(data["end"]),
-        float(data.get("height", 2.5)),
-        data.get("material", ""),
+        _str(data, "id", what),
+        _names(data.get("rooms"), f"{what}'rooms'"),
+        _point(data.get("start"), f"{what}'start'"),
+        _point(data.get("end"), f"{what}'end'"),
+        _number(data, "height", what, 2.5),
+        _str(data, "material", what, ""),
     )
 
 
 def _door(data: Mapping[str, Any]) -> Door:
+    what = f"door {data.get('id')!r}: "
     return Door(
-        data["id"],
-        data["wall"],
-        _names(data["rooms"], "a door's 'rooms'"),
-        float(data["offset"]),
-        float(data.get("width", 0.9)),
-        float(data.get("height", 2.1)),
-        bool(data.get("open", True)),
-        data.get("asset_id", ""),
+        _str(data, "id", what),
+        _str(data, "wall", what),
+        _names(data.get("rooms"), f"{what}'rooms'"),
+        _number(data, "offset", what),
+        _number(data, "width", what, 0.9),
+        _number(data, "height", what, 2.1),
+        _flag(data, "open", what, True),
+        _str(data, "asset_id", what, ""),
     )
 
 
 def _window(data: Mapping[str, Any]) -> Window:
+    what = f"window {data.get('id')!r}: "
     return Window(
-        data["id"],
-        data["wall"],
-        data["room"],
-        float(data["offset"]),
-        float(data.get("width", 1.2)),
-        float(data.get("height", 1.2)),
-        float(data.get("sill", 0.9)),
-        bool(data.get("open", False)),
-        data.get("asset_id", ""),
-        data.get("role"),
+        _str(data, "id", what),
+        _str(data, "wall", what),
+        _str(data, "room", what),
+        _number(data, "offset", what),
+        _number(data, "width", what, 1.2),
+        _number(data, "height", what, 1.2),
+        _number(data, "sill", what, 0.9),
+        _flag(data, "open", what, False),
+        _str(data, "asset_id", what, ""),
+        _opt_str(data, "role", what),
     )
 
 
 def _object(data: Mapping[str, Any]) -> SceneObject:
-    rotation = int(data.get("rotation", 0))
+    what = f"object {data.get('id')!r}: "
+    rotation = _whole(data, "rotation", what, 0)
     if rotation not in (0, 90, 180, 270):
-        raise ValueError(f"object {data.get('id')!r}: rotation must be 0, 90, 180 or 270")
+        raise ValueError(f"{what}rotation must be 0, 90, 180 or 270")
+    states = _table(data.get("states", {}), f"{what}'states'")
+    attrs = _table(data.get("attrs", {}), f"{what}'attrs'")
     return SceneObject(
-        id=str(data["id"]),
-        type=str(data["type"]),
-        asset_id=data.get("asset_id", ""),
-        role=data.get("role"),
-        room=data.get("room", ""),
-        size=_vector(data.get("size", (0.3, 0.3, 0.3))),
-        position=_vector(data.get("position", (0, 0, 0))),
+        id=_str(data, "id", what),
+        type=_str(data, "type", what),
+        asset_id=_str(data, "asset_id", what, ""),
+        role=_opt_str(data, "role", what),
+        room=_str(data, "room", what, ""),
+        size=_vector(data.get("size", (0.3, 0.3, 0.3)), f"{what}'size'"),
+        position=_vector(data.get("position", (0, 0, 0)), f"{what}'position'"),
         rotation=rotation,
-        parent=data.get("parent"),
-        relation=data.get("relation", "on"),
-        states={str(k): bool(v) for k, v in _table(data.get("states", {}), "'states'").items()},
-        attrs={str(k): str(v) for k, v in _table(data.get("attrs", {}), "'attrs'").items()},
-        properties=_names(data.get("properties", []), "'properties'"),
-        task=bool(data.get("task", False)),
-        custom_type=bool(data.get("custom_type", False)),
-        accepts=_names(data.get("accepts", []), "'accepts'"),
-        part_of=data.get("part_of"),
-        priority=int(data.get("priority", PRIORITY_ENRICHMENT)),
+        parent=_opt_str(data, "parent", what),
+        relation=_str(data, "relation", what, "on"),
+        states={str(k): _flag(states, k, f"{what}state ", False) for k in states},
+        attrs={str(k): _str(attrs, k, f"{what}attr ") for k in attrs},
+        properties=_names(data.get("properties", []), f"{what}'properties'"),
+        task=_flag(data, "task", what, False),
+        custom_type=_flag(data, "custom_type", what, False),
+        accepts=_names(data.get("accepts", []), f"{what}'accepts'"),
+        part_of=_opt_str(data, "part_of", what),
+        priority=_whole(data, "priority", what, PRIORITY_ENRICHMENT),
     )
 
 
 def _agent(data: Mapping[str, Any]) -> AgentStart:
-    return AgentStart(data["room"], _point(data.get("position", (0, 0))))
+    return AgentStart(
+        _str(data, "room", "the agent's "),
+        _point(data.get("position", (0, 0)), "the agent's 'position'"),
+    )
 
 
 def _relation(data: Mapping[str, Any]) -> SpatialRelation:
+    what = "a relation's "
     return SpatialRelation(
-        kind=str(data["kind"]),
-        subject=str(data["subject"]),
-        target=data.get("target"),
-        priority=int(data.get("priority", 1)),
-        reason=data.get("reason", ""),
+        kind=_str(data, "kind", what),
+        subject=_str(data, "subject", what),
+        target=_opt_str(data, "target", what),
+        priority=_whole(data, "priority", what, 1),
+        reason=_str(data, "reason", what, ""),
     )
 
 
 def _provenance(data: Mapping[str, Any]) -> Provenance:
+    what = "'provenance': "
+    conditions = data.get("conditions", ())
     return Provenance(
-        trajectory=data.get("trajectory"),
-        conditions=tuple((str(f), str(v)) for f, v in data.get("conditions", ())),
-        designer=data.get("designer", ""),
-        seed=int(data.get("seed", 0)),
+        trajectory=_opt_str(data, "trajectory", what),
+        conditions=tuple(_pair(c, f"{what}a condition") for c in conditions),
+        designer=_str(data, "designer", what, ""),
+        seed=_whole(data, "seed", what, 0),
         kept=tuple(_relation(r) for r in _parts(data, "kept")),
         dropped=tuple(_relation(r) for r in _parts(data, "dropped")),
         notes=_names(data.get("notes", []), "'notes'"),
@@ -355,11 +425,19 @@ def _provenance(data: Mapping[str, Any]) -> Provenance:
     )
 
 
+def _pair(value: Any, what: str) -> tuple[str, str]:
+    names = _names(value, what)
+    if len(names) != 2:
+        raise TypeError(f"{what} must be [factor, value], got {_shown(value)}")
+    return names[0], names[1]
+
+
 def _dropped_object(data: Mapping[str, Any]) -> DroppedObject:
+    what = f"dropped object {data.get('id')!r}: "
     return DroppedObject(
-        id=str(data["id"]),
-        type=str(data["type"]),
-        room=str(data.get("room", "")),
-        priority=int(data.get("priority", PRIORITY_ENRICHMENT)),
-        reason=str(data.get("reason", "")),
+        id=_str(data, "id", what),
+        type=_str(data, "type", what),
+        room=_str(data, "room", what, ""),
+        priority=_whole(data, "priority", what, PRIORITY_ENRICHMENT),
+        reason=_str(data, "reason", what, ""),
     )
