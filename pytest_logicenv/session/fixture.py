@@ -31,7 +31,7 @@ from pytest_logicenv.session.marker import check_fault
 from pytest_logicenv.session.mutate import mutants_in_scene
 from pytest_logicenv.session.settings import SETTINGS
 from pytest_logicenv.sim.bt import XmlPolicy, load_bt_xml
-from pytest_logicenv.sim.judge import judge
+from pytest_logicenv.sim.judge import NONDETERMINISTIC, judge
 
 if TYPE_CHECKING:
     import pytest
@@ -204,7 +204,8 @@ class LogicEnv:
             self._record = self._record.holding(holds)
         passed = outcome.kind == "pass" and fault is None
         explored = self._explore(runnable, situation, label) if passed else None
-        mutation = self._mutate(runnable, situation, outcome) if fault is None else None
+        judged = fault is None and outcome.status != NONDETERMINISTIC  # else nothing to score
+        mutation = self._mutate(runnable, situation, outcome) if judged else None
         run = PolicyRun(
             label,
             fault,
@@ -237,7 +238,9 @@ class LogicEnv:
         if not self.mutate:
             return None
         label = policy_label(runnable, self.tree)
-        return mutants_in_scene(runnable, self.plan, outcome, lambda p: judge(p, situation), label)
+        return mutants_in_scene(
+            runnable, self.plan, outcome, lambda p: judge(p, situation, twice=False), label
+        )
 
     def _declared(self, expect_fault: str | _MarkerDefault | None) -> str | None:
         if isinstance(expect_fault, _MarkerDefault):

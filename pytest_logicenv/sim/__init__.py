@@ -17,7 +17,9 @@
   leaves (one per action, conditions over facts) and control helpers: what policies are built
   of (public).
 * :mod:`~pytest_logicenv.sim.bt`: BehaviorTree.CPP v4 XML, run as BT.CPP runs it.
-* :mod:`~pytest_logicenv.sim.runner`: run a policy in a scene, bounded and isolated;
+* :mod:`~pytest_logicenv.sim.runner`: run a policy in a scene, bounded (ticks, and each
+  tick's wall-clock time) and isolated, its world checked against its trace's replay
+  (:mod:`~.tamper`);
   :mod:`~.branches`: diagnosis by branch; :mod:`~.policy_file`: a user's Python file of
   policies imported as a module.
 * :mod:`~pytest_logicenv.sim.judge`: what a run is judged by (a ``Situation``: scene, goal,

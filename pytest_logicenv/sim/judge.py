@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan, located_facts
@@ -101,10 +102,40 @@ def scene_situation(
     )
 
 
-def judge(policy: Policy, situation: Situation) -> Outcome:
-    """Run ``policy`` once in ``situation`` and classify the outcome (what
-    :func:`~pytest_logicenv.sim.runner.run_policy` raises for bad input, this raises); the
-    situation's witness goes with the outcome, so every caller shows how the scene is solved."""
+#: The status of a run whose policy did two things in one situation.
+NONDETERMINISTIC = "NONDETERMINISTIC"
+
+
+def judge(policy: Policy, situation: Situation, *, twice: bool = True) -> Outcome:
+    """Run ``policy`` in ``situation`` and classify the outcome (what
+    :func:`~pytest_logicenv.sim.runner.run_policy` raises for bad input, this raises).
+
+    The run is made ``twice`` and the two compared: a policy that acts differently in one
+    situation (random choices, the clock, state kept between runs) is an ``error`` saying
+    it is not deterministic, since no verdict of it (coverage, a mutation score, a scene
+    exploration blames) would hold on the next run. Our own action sequences (witnesses)
+    and mutants of a policy judged so are run once. The situation's witness goes with the
+    outcome, so every caller shows how the scene is solved."""
+    first = _run(policy, situation)
+    if not twice:
+        return first
+    second = _run(policy, situation)
+    if _signature(first) == _signature(second):
+        return first
+    return replace(
+        first,
+        kind="error",
+        status=NONDETERMINISTIC,
+        error=(
+            "this policy is not deterministic: two runs in the same scene differed (run 1: "
+            f"{_shown(first)}; run 2: {_shown(second)}), so no verdict of it would hold on "
+            "the next run; make its choices depend only on what it senses (seed any random "
+            "choice, keep no state between runs)"
+        ),
+    )
+
+
+def _run(policy: Policy, situation: Situation) -> Outcome:
     outcome = run_policy(
         policy,
         situation.scene,
@@ -115,6 +146,21 @@ def judge(policy: Policy, situation: Situation) -> Outcome:
         branches=situation.branches,
     )
     return replace(outcome, witness=situation.witness) if situation.witness else outcome
+
+
+def _signature(outcome: Outcome) -> tuple[Any, ...]:
+    return (
+        outcome.kind,
+        outcome.status,
+        outcome.ticks,
+        outcome.trace,
+    )  # not the traceback's addresses
+
+
+def _shown(outcome: Outcome) -> str:
+    steps = ", ".join(str(step) for step in outcome.trace[:6])
+    more = ", ..." if len(outcome.trace) > 6 else ""
+    return f"{outcome.kind} after {outcome.ticks} ticks ({steps}{more})"
 
 
 def plan_names(plan: Plan) -> frozenset[str]:

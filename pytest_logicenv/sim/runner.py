@@ -30,6 +30,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import signal
+import threading
+import time
 import traceback
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -50,6 +53,7 @@ from pytest_logicenv.sim.bt.node import SKIPPED
 from pytest_logicenv.sim.bt.policy import load_bt_xml
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.tamper import tampering
 from pytest_logicenv.sim.world import WorldState
 
 Policy: TypeAlias = (
@@ -60,6 +64,9 @@ Policy: TypeAlias = (
 )
 #: Ticks a run may take before it counts as not finishing (a ``lackbranch``).
 DEFAULT_MAX_TICKS = 1000
+#: Wall-clock seconds one tick may take: a leaf that sleeps or waits in ``update()`` would
+#: otherwise hang the run (ticks are bounded, a tick's time was not).
+TICK_SECONDS = 5.0
 _PY_TREES_DIR = str(Path(py_trees.__file__).resolve().parent)
 
 Status = py_trees.common.Status
@@ -110,9 +117,18 @@ def run_policy(
         agent = Agent(world)
         _bind(root, agent)
         try:
-            return _tick(root, agent, world, run)
+            outcome = _tick(root, agent, world, run)
         finally:
             _bind(root, None)
+    tampered = tampering(scene, outcome.trace, world)
+    if tampered is None:
+        return outcome
+    return run.finish(
+        "error", status="TAMPERED", ticks=outcome.ticks, trace=outcome.trace,
+        error=f"the world changed outside the policy's actions: {tampered}. A policy changes "
+        "the world only through the agent's actions (self.agent.open(...), ...); reaching "
+        "past the read-only view is not a way to pass",
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -139,11 +155,21 @@ def _tick(
     if root.status != Status.INVALID:  # a root reused from an earlier run starts afresh
         root.stop(Status.INVALID)
     try:
-        while agent.tick < run.max_ticks:
-            agent.tick += 1
-            root.tick_once()
-            if _ended(root):
-                break
+        with _tick_clock(TICK_SECONDS) as clock:
+            while agent.tick < run.max_ticks:
+                agent.tick += 1
+                clock(TICK_SECONDS)
+                root.tick_once()
+                clock(0)
+                if _ended(root):
+                    break
+    except TickTimeout:
+        return run.finish(
+            "error", status="TIMEOUT", ticks=agent.tick, trace=agent.trace,
+            error=f"tick {agent.tick} took more than {TICK_SECONDS:g} s of wall-clock time: a "
+            "behaviour sleeps, waits or loops in update(); a tick must return (do long work "
+            "over several ticks, returning RUNNING)",
+        )  # fmt: skip
     except PolicyRuntimeError as error:  # a BT.CPP tree failed as BT.CPP would throw
         return _raised(run, agent, f"PolicyRuntimeError: {error}")
     except PolicyStopped as stop:
@@ -154,6 +180,48 @@ def _tick(
     except Exception as error:
         return _raised(run, agent, _user_traceback(error))
     return _ending(root, agent, world, run)
+
+
+class TickTimeout(BaseException):
+    """A tick ran past :data:`TICK_SECONDS` (a BaseException: a behaviour's ``except
+    Exception`` must not swallow it)."""
+
+
+@contextmanager
+def _tick_clock(seconds: float) -> Iterator[Callable[[float], None]]:
+    """An alarm that interrupts a tick running past ``seconds`` (arm it with the seconds, 0
+    to disarm); where signals cannot be used (not the main thread), a check after the tick."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield _after_the_tick(seconds)
+        return
+
+    def ring(signum: int, frame: object) -> None:
+        raise TickTimeout
+
+    def arm(after: float) -> None:
+        signal.setitimer(signal.ITIMER_REAL, after)
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    try:
+        yield arm
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _after_the_tick(seconds: float) -> Callable[[float], None]:
+    started = [0.0]
+
+    def clock(after: float) -> None:
+        now = time.monotonic()
+        if after:
+            started[0] = now
+        elif now - started[0] > seconds:
+            raise TickTimeout
+
+    return clock
 
 
 def _ended(root: py_trees.behaviour.Behaviour) -> bool:

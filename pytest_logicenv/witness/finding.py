@@ -154,4 +154,4 @@ def as_policy(result: WitnessResult) -> py_trees.behaviour.Behaviour:
 def replay(scene: Scene, result: WitnessResult, goal: Sequence[Fact]) -> Outcome:
     """Run the witness in ``scene`` as a policy runs, judged by ``goal`` (the simulator's
     one judge of a run, :func:`~pytest_logicenv.sim.judge.judge`)."""
-    return judge(lambda: as_policy(result), scene_situation(scene, goal=goal))
+    return judge(lambda: as_policy(result), scene_situation(scene, goal=goal), twice=False)

@@ -1,0 +1,68 @@
+"""Whether a run's world changed only through its actions: the tamper check.
+
+A policy is Python running in our process, so a determined one can reach the mutable world
+past the read-only views (``view.world_of(self.agent)``, ``gc.get_objects()``). It cannot
+reach a world made after it ran: the run's trace is replayed, action by action, in a fresh
+world built from the scene, and each action must take effect (or not) as it did in the run,
+and the world must end as the run's did. A run whose world changed any other way is an
+``error`` that says so. (What this does not catch: a policy that rewrites the simulator's
+own code for the replay too; only a separate process would.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.actions import ACTIONS, perform
+from pytest_logicenv.sim.outcome import Step
+from pytest_logicenv.sim.world import WorldState
+
+
+def tampering(scene: Scene, trace: Sequence[Step], world: WorldState) -> str | None:
+    """Why ``world`` (the run's, at its end) is not what ``trace``'s actions make of
+    ``scene`` (``None``: it is)."""
+    replayed = WorldState.from_scene(scene)
+    for step in trace:
+        if step.kind != "action" or step.name not in ACTIONS:
+            continue
+        ports = ACTIONS[step.name].ports
+        words = step.objects if len(step.objects) == len(ports) else step.args
+        done = perform(replayed, step.name, dict(zip(ports, words, strict=False)))
+        if (done.violation is None) != step.ok:
+            return f"{step} at tick {step.tick} took effect otherwise when replayed"
+    differs = _difference(snapshot(world), snapshot(replayed))
+    return None if differs is None else f"{differs}, which no action of the trace did"
+
+
+def snapshot(world: WorldState) -> dict[str, Any]:
+    """What the actions change: each object's place, states and attributes, and the
+    agent's."""
+    found: dict[str, Any] = {
+        obj.id: (obj.room, obj.parent, obj.relation, obj.part_of, sorted(obj.states.items()),
+                 sorted(obj.attrs.items()))
+        for obj in world.entities
+    }  # fmt: skip
+    agent = world.agent
+    found["the agent"] = (agent.room, agent.spot, agent.held)
+    return found
+
+
+def _difference(run: dict[str, Any], replayed: dict[str, Any]) -> str | None:
+    for name in sorted(set(run) | set(replayed)):
+        if run.get(name) != replayed.get(name):
+            after, made = _said(run.get(name)), _said(replayed.get(name))
+            return f"{name} is {after} after the run, {made} by its actions"
+    return None
+
+
+def _said(value: Any) -> str:
+    if value is None:
+        return "absent"
+    if isinstance(value, tuple) and len(value) == 6:
+        room, parent, relation, _, states, _ = value
+        where = f"{relation} {parent}" if parent else f"in {room}"
+        shown = ", ".join(f"{k}={v}" for k, v in states)
+        return f"{where} ({shown})" if shown else where
+    return str(value)
