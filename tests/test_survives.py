@@ -1230,6 +1230,120 @@ def test_a_behaviour_cannot_change_the_world_except_through_actions(
     pytester.runpytest().assert_outcomes(passed=10)
 
 
+PAST_THE_VIEW_TEST = """
+import gc
+
+import py_trees
+from pytest_logicenv.sim.leaves import AgentBehaviour
+from pytest_logicenv.sim.view import world_of
+from pytest_logicenv.sim.world import WorldState
+
+
+def _switch_off(world):
+    world.set_state(world.candidates("light")[0], "toggled", False)
+
+
+def _from_gc(agent):  # every world in memory: the run's is one of them
+    return [o for o in gc.get_objects() if isinstance(o, WorldState) and o.candidates("light")]
+
+
+CHEATS = {"world_of": lambda agent: [world_of(agent)], "gc": _from_gc}
+
+
+class Cheat(AgentBehaviour):  # switches the light off without the ToggleOff action
+    def __init__(self, how):
+        super().__init__("Cheat")
+        self.how = how
+
+    def update(self):
+        for world in CHEATS[self.how](self.agent):
+            _switch_off(world)
+        return py_trees.common.Status.SUCCESS
+
+
+@pytest.mark.parametrize("how", ["world_of", "gc"])
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_cheat(logic_env, how):
+    logic_env.run(lambda: sequence("Reset", window(), Cheat(how))).assert_ok()
+"""
+
+
+def test_a_behaviour_that_reaches_past_the_view_is_caught_by_the_replay(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(
+        pytester, PAST_THE_VIEW_TEST.replace("import gc", "import gc\nfrom policies import *")
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, failed=2)  # where the light was already off, nothing changed
+    result.stdout.fnmatch_lines(
+        [
+            "*the world changed outside the policy's actions: light* is * after the run, * by its "
+            "actions, which no action of the trace did*"
+        ]
+    )
+
+
+SLEEPING_TEST = """
+import time
+
+import py_trees
+from pytest_logicenv.sim.leaves import AgentBehaviour
+
+
+class Nap(AgentBehaviour):
+    def update(self):
+        time.sleep(1000)
+        return py_trees.common.Status.SUCCESS
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_nap(logic_env):
+    logic_env.run(lambda: Nap("Nap")).assert_ok()
+"""
+
+
+@pytest.mark.slow
+def test_a_leaf_that_sleeps_is_a_timeout_of_its_run_not_a_hang(pytester: pytest.Pytester) -> None:
+    make_project(pytester, SLEEPING_TEST)
+    result = pytester.runpytest("-k", "yes")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(["*tick 1 took more than 5 s of wall-clock time*"])
+    assert result.duration < 60
+
+
+RANDOM_TEST = """
+import random
+
+from pytest_logicenv.sim.controls import sequence
+from pytest_logicenv.sim.leaves import Close, GoTo, ToggleOff
+
+
+def coin():
+    if random.random() < 0.5:
+        return sequence("Heads", GoTo("window"), Close("window"), GoTo("light"), ToggleOff("light"))
+    return sequence("Tails", GoTo("light"), ToggleOff("light"), GoTo("window"), Close("window"))
+
+
+@pytest.mark.logic_env(TASK, plan="plan.json")
+def test_coin(logic_env):
+    logic_env.run(coin).assert_ok()
+"""
+
+
+def test_a_random_policy_is_said_to_be_not_deterministic(pytester: pytest.Pytester) -> None:
+    make_project(pytester, RANDOM_TEST)
+    pytester.makeconftest(
+        "import random\n\n\ndef pytest_runtest_setup(item):\n    random.seed(1)  # its first two draws fall on either side of 0.5\n"
+    )
+    result = pytester.runpytest("-k", "yes", "--logicenv-mutate")
+    result.assert_outcomes(failed=1, deselected=1)
+    result.stdout.fnmatch_lines(
+        ["*this policy is not deterministic: two runs in the same scene differed*"]
+    )
+    assert "mutation score" not in result.stdout.str().lower() or "no mutant" in result.stdout.str()
+
+
 # --------------------------------------------------------------------------- bounded inputs
 
 
