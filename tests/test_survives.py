@@ -1334,7 +1334,8 @@ def test_coin(logic_env):
 def test_a_random_policy_is_said_to_be_not_deterministic(pytester: pytest.Pytester) -> None:
     make_project(pytester, RANDOM_TEST)
     pytester.makeconftest(
-        "import random\n\n\ndef pytest_runtest_setup(item):\n    random.seed(1)  # its first two draws fall on either side of 0.5\n"
+        # seed 1: the first two draws fall on either side of 0.5
+        "import random\n\n\ndef pytest_runtest_setup(item):\n    random.seed(1)\n"
     )
     result = pytester.runpytest("-k", "yes", "--logicenv-mutate")
     result.assert_outcomes(failed=1, deselected=1)
