@@ -234,10 +234,12 @@ def test_a_project_without_marked_tests_loads_nothing_heavy(pytester: pytest.Pyt
     result.assert_outcomes(passed=1)
     # The plugin, its hook specs and errors, and what every run needs at start-up: the
     # options (addoption) and their settings, and the marker (its line in --markers, the check
-    # that a marked test takes the fixture), and the guard that skips marked tests under
-    # -p no:logicenv. Collection, the fixture, the reporter and the report load only when a
-    # run has marked tests.
+    # that a marked test takes the fixture), the guard that skips marked tests under
+    # -p no:logicenv, and the write guard the report targets are checked with at start-up.
+    # Collection, the fixture, the reporter and the report load only when a run has marked
+    # tests.
     loaded = [
+        "pytest_logicenv.atomic",
         "pytest_logicenv.bounded",
         "pytest_logicenv.errors",
         "pytest_logicenv.hookspec",
