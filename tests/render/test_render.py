@@ -390,8 +390,7 @@ def test_cli_render_and_export_never_overwrite_a_file_a_cache_entry_lists(
     assert capsys.readouterr().err == (
         f"logicenv render: error: {picture} is a file of the cache entry "
         f"{scene_file.parent.parent}, whose manifest holds its digest: overwriting it would "
-        "make the entry stale (rebuilt on the next run, an error in CI). Choose another path "
-        "with -o OUT\n"
+        "make the entry stale (rebuilt on the next run, an error in CI); choose another path\n"
     )
     assert _digests_hold(scene_file, listed)
     # Writing what the entry already holds changes nothing, and says so.
