@@ -886,6 +886,48 @@ def test_an_answer_whose_facts_imply_anothers_in_a_plan_file_is_an_error(
     assert IMPLIED in capsys.readouterr().out.splitlines()
 
 
+def _window_realization(plan: dict[str, Any], value: str, facts: list[Any]) -> None:
+    plan["subtasks"][0]["factors"][0]["realization"][value] = facts
+
+
+OPEN, SHUT = {"state": "window", "open": True}, {"state": "window", "open": False}
+
+
+def test_a_realization_that_holds_in_every_scene_is_an_error(pytester: pytest.Pytester) -> None:
+    errors = _plan_file_errors(
+        pytester, lambda plan: _window_realization(plan, "no", [{"or": [OPEN, SHUT]}])
+    )
+    assert errors == [
+        "  [facts] subtasks[0](window).factors[0](window).realization.no: the facts of 'no' "
+        "hold in every scene ((window is open) or (window is not open) is always true), so no "
+        "scene tells it apart from the other values; give it facts that only it makes true"
+    ]
+
+
+def test_an_unsatisfiable_answer_is_blamed_on_itself_not_on_another(
+    pytester: pytest.Pytester,
+) -> None:
+    errors = _plan_file_errors(
+        pytester, lambda plan: _window_realization(plan, "yes", [OPEN, SHUT])
+    )
+    assert errors == [
+        "  [facts] subtasks[0](window).factors[0](window).realization.yes: the facts of 'yes' "
+        "contradict each other: 'window is open' and 'window is not open' cannot both hold, "
+        "so no scene has 'yes'; fix one of them"
+    ]
+
+
+def test_holding_what_cannot_be_picked_up_is_a_plan_error(pytester: pytest.Pytester) -> None:
+    def hold_the_window(plan: dict[str, Any]) -> None:
+        plan["subtasks"][0]["tree"]["branches"]["yes"]["goal"] = [{"held": "window"}]
+
+    errors = _plan_file_errors(pytester, hold_the_window)
+    assert errors == [
+        "  [goal] subtasks[0](window).tree.branches.yes.goal[0]: nothing makes window (a "
+        "Window) held: PickUp needs it pickupable, and a Window is not pickupable"
+    ]
+
+
 def test_an_unknown_key_in_a_plan_file_is_one_error_that_names_it(
     pytester: pytest.Pytester,
 ) -> None:

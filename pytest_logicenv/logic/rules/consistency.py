@@ -7,10 +7,11 @@
   of the same object, one state both true and false, one object in two places or held while
   placed, two objects held at once. Roles name one object; types (``Window``) are read
   existentially, as the evaluator reads them, so two windows may differ.
-* **Indistinct values**: two values of a factor whose realization facts are the same (in any
-  order), or where one value's facts imply the other's (``exists Book`` and ``exists Book on
-  the floor``: every scene of the second realizes the first), are never told apart by a
-  scene, so coverage could not say which one a scene covers.
+* **Indistinct values**: a value whose realization facts hold in every scene (a tautology:
+  ``or`` of the window open and the window closed), two values of a factor whose realization
+  facts are the same (in any order), or where one value's facts imply the other's (``exists
+  Book`` and ``exists Book on the floor``: every scene of the second realizes the first), are
+  never told apart by a scene, so coverage could not say which one a scene covers.
 
 >>> from pytest_logicenv.logic.facts import parse_facts
 >>> closed, is_open = {"state": "window", "open": False}, {"state": "window", "open": True}
@@ -32,6 +33,8 @@ from pytest_logicenv.logic.facts import (
     Exists,
     Fact,
     Held,
+    Not,
+    Or,
     Related,
     State,
     describe,
@@ -147,6 +150,24 @@ def check_distinct_values(plan: Plan) -> Found:
                 facts = factor.realizations.get(value)
                 if not facts:
                     continue
+                if found := contradiction(facts):  # blamed here, not on a value it "implies"
+                    yield Violation(
+                        "facts",
+                        f"{at}.realization.{value}",
+                        f"the facts of {value!r} contradict each other: {found[0]!r} and "
+                        f"{found[1]!r} cannot both hold, so no scene has {value!r}; fix one of "
+                        "them",
+                    )
+                    continue
+                if all(always_true(fact) for fact in facts):
+                    yield Violation(
+                        "facts",
+                        f"{at}.realization.{value}",
+                        f"the facts of {value!r} hold in every scene ({describe(facts[0])} is "
+                        "always true), so no scene tells it apart from the other values; give "
+                        "it facts that only it makes true",
+                    )
+                    continue
                 key = json.dumps(sorted(json.dumps(to_json(f), sort_keys=True) for f in facts))
                 if key in seen:
                     yield Violation(
@@ -158,6 +179,24 @@ def check_distinct_values(plan: Plan) -> Found:
                 else:
                     seen[key] = value
             yield from _implied_values(factor.domain, factor.realizations, at, set(seen.values()))
+
+
+def always_true(fact: Fact) -> bool:
+    """Whether ``fact`` holds in every world: an ``or`` whose items cannot all be false
+    (the window open, or the window not open)."""
+    if not isinstance(fact, Or):
+        return False
+    return contradiction([_negated(item) for item in fact.items]) is not None
+
+
+def _negated(fact: Fact) -> Fact:
+    """``not fact``, with a one-object boolean state turned round (not open: open false),
+    which is how :func:`contradiction` reads a state both true and false."""
+    if isinstance(fact, State) and _is_role(fact.ref) and len(fact.states) == 1:
+        [(name, value)] = fact.states.items()
+        if isinstance(value, bool):
+            return State(fact.ref, {name: not value})
+    return Not(fact)
 
 
 def _implied_values(
