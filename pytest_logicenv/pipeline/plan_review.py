@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_logicenv.atomic import write_atomic
+from pytest_logicenv.atomic import replace_atomic
 from pytest_logicenv.cache import Cache, Entry, format_version, path_hash
 from pytest_logicenv.errors import CacheError
 from pytest_logicenv.pipeline.cached import plan_record
@@ -147,7 +147,7 @@ def mark_reviewed(cache: Cache, entry: Entry, by: str, at: str) -> ReviewStatus:
         manifest["plan"] = record
         text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
         try:
-            write_atomic(entry.manifest_path, text)
+            replace_atomic(entry.manifest_path, text)  # the entry's own file
         except OSError as error:
             raise CacheError(
                 f"{entry.manifest_path}: cannot record the review ({error.strerror}); the "
