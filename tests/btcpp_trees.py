@@ -21,7 +21,8 @@ CONTROLS = ["Sequence", "Fallback", "ReactiveSequence", "ReactiveFallback",
             "SequenceWithMemory", "AsyncSequence", "AsyncFallback", "Parallel", "ParallelAll",
             "IfThenElse", "WhileDoElse", "Switch2"]  # fmt: skip
 DECORATORS = ["Inverter", "ForceSuccess", "ForceFailure", "Repeat", "RetryUntilSuccessful",
-              "KeepRunningUntilFailure", "RunOnce", "Precondition"]  # fmt: skip
+              "KeepRunningUntilFailure", "RunOnce", "Precondition", "SkipUnlessUpdated",
+              "WaitValueUpdate"]  # fmt: skip
 
 
 def _attrs(attrs: dict[str, str]) -> str:
@@ -108,6 +109,8 @@ def decorator_ports(draw: st.DrawFn, tag: str) -> dict[str, str]:
     if tag == "Precondition":
         return {"if": draw(st.sampled_from(CONDITIONS)),
                 "else": draw(st.sampled_from(["FAILURE", "SUCCESS", "RUNNING"]))}  # fmt: skip
+    if tag in ("SkipUnlessUpdated", "WaitValueUpdate"):
+        return {"entry": draw(st.sampled_from(["x", "{x}", "y", "nothing"]))}
     return {}
 
 

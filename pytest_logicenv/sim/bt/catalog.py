@@ -117,7 +117,7 @@ def _loop(node_id: str, item: PortType) -> NodeSpec:
 
 
 def _builtins() -> list[NodeSpec]:
-    entry = input_port("entry", "str", None, "the blackboard entry to watch")
+    entry = input_port("entry", "any", None, "the blackboard entry to watch")
     return [
         _control("Sequence", lambda n, k: control_nodes.Sequence(n, k)),
         _control("AsyncSequence", lambda n, k: control_nodes.Sequence(n, k, asynch=True)),

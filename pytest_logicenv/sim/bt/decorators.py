@@ -242,6 +242,11 @@ class EntryUpdated(BtDecorator):
     def on_halt(self) -> None:
         self.child_running = False
 
+    def halt_node(self) -> None:
+        # BT.CPP 4.8's EntryUpdatedDecorator::halt only clears its flag: the running child
+        # is not halted (no onHalted) and is resumed if the entry is updated again.
+        BtNode.halt_node(self)
+
     def on_tick(self) -> BtStatus:
         if not self.child_running:
             key = self.ports.key("entry") or self.ports.given("entry")

@@ -9,7 +9,7 @@ them out: Groot2 knows them.
 <root BTCPP_format="4">
   <TreeNodesModel>
     <Condition ID="Absent">
-      <input_port name="in" type="std::string">...
+      <input_port name="attrs" type="std::string">...
 """
 
 from __future__ import annotations

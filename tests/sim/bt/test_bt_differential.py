@@ -73,6 +73,14 @@ def test_rule3_a_number_into_text_is_a_tick_error() -> None:
     assert "cannot assign 2 to blackboard entry 'x', which holds text ('1')" in outcome.detail
 
 
+def test_rule4_halting_an_entry_updated_decorator_leaves_its_child_running() -> None:
+    ticks = ours("rule4_entry_updated_halt_leaves_its_child").ticks
+    assert [log for _, log, _ in ticks[:2]] == [
+        (("c1_SF", "tick"), ("a2_R", "start")),
+        (("c1_SF", "tick"),),
+    ]
+
+
 def test_rule5_repeat_reads_its_count_once_per_tick() -> None:
     assert [t[0] for t in ours("rule5_repeat_reads_its_count_once_per_tick").ticks] == ["SUCCESS"]
 
