@@ -47,7 +47,18 @@ class DeadlineLoop:
         with self._lock:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="logicenv-llm", daemon=True).start()
+                threading.Thread(
+                    target=_serve, args=(loop,), name="logicenv-llm", daemon=True
+                ).start()
                 weakref.finalize(self, loop.call_soon_threadsafe, loop.stop)
                 self._loop = loop
             return self._loop
+
+
+def _serve(loop: asyncio.AbstractEventLoop) -> None:
+    """Run ``loop`` until its owner is finalized, then close it in its own thread: a loop
+    left open is closed by the garbage collector, which warns from whatever runs then."""
+    try:
+        loop.run_forever()
+    finally:
+        loop.close()
