@@ -11,7 +11,7 @@ True
 >>> scene_from_json({"format": SCENE_FORMAT, "rooms": []}, source="s.json")
 Traceback (most recent call last):
 ...
-pytest_logicenv.errors.SceneError: s.json: malformed scene (KeyError: 'id')
+pytest_logicenv.errors.SceneError: s.json: malformed scene (KeyError: 'id' is missing)
 """
 
 from __future__ import annotations
@@ -200,7 +200,9 @@ def scene_from_json(data: Any, source: str = "scene") -> Scene:
     try:
         return _scene(data)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-        raise SceneError(f"{source}: malformed scene ({type(error).__name__}: {error})") from None
+        # A KeyError's text is its key's repr: read its message as written.
+        detail = error.args[0] if isinstance(error, KeyError) and error.args else error
+        raise SceneError(f"{source}: malformed scene ({type(error).__name__}: {detail})") from None
 
 
 def _parts(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

@@ -54,7 +54,9 @@ def test_properties_are_named_as_ai2thor_names_them_and_ours_are_flagged(
     assert lines["SoapBottle"].startswith("SoapBottle: pickupable, canBeUsedUp; ")
     assert "isHeatSource" in lines["StoveBurner"]
     assert lines["Fridge"].startswith("Fridge: static, receptacle, openable, isColdSource; ")
-    assert lines["Towel"].startswith("Towel: pickupable, dirtyable (ours), wettable (ours)")
+    assert lines["Towel"].startswith(
+        "Towel: pickupable, receptacle (ours), dirtyable (ours), wettable (ours)"
+    )
     ours = ("fillable", "can_be_used_up", "heat_source", "cold_source", "see_through")
     assert not [line for line in lines.values() if any(name in line for name in ours)]
 
@@ -112,7 +114,11 @@ def test_json_for_tools_and_prompts(capsys: pytest.CaptureFixture[str]) -> None:
     document = json.loads(capsys.readouterr().out)
     assert document["means"] == "SideTable"
     side_table = next(t for t in document["types"] if t["name"] == "SideTable")
-    assert side_table["properties"] == {"moveable": "moveable", "receptacle": "receptacle"}
+    assert side_table["properties"] == {
+        "moveable": "moveable",
+        "receptacle": "receptacle",
+        "dirtyable": "",  # ours: AI2-THOR has no name for it
+    }
     assert side_table["parts"] == [
         {"type": "Drawer", "count": 1, "optional": False, "rooms": [], "attrs": []},
         {"type": "Cabinet", "count": 1, "optional": True, "rooms": [], "attrs": []},
