@@ -35,7 +35,8 @@ The modules (this package re-exports their public names; import from here):
 * :mod:`.paths`: decision paths, trajectories, their ids, and comparing trajectory sets;
 * :mod:`.selection`: :func:`select`, :class:`Selection` and the strategy registry;
 * :mod:`.minimal`, :mod:`.product` (``greedy``, ``exhaustive``), :mod:`.pairwise`: the
-  strategies; :mod:`.search`: the feasible-trajectory search two of them share.
+  strategies; :mod:`.ipog`: the covering array ``pairwise`` starts from; :mod:`.search`: the
+  feasible-trajectory search two of them share.
 
 **Adding a strategy** is one function ``(paths, feasible, notes) -> combinations`` in a module
 of its own, plus one line in ``selection.STRATEGY_REGISTRY``; :data:`STRATEGIES`, the

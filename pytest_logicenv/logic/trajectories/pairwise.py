@@ -1,9 +1,9 @@
 """The ``pairwise`` strategy: every pair of paths from two subtasks meets in some trajectory.
 
 This is combinatorial interaction testing, for policies whose subtasks interfere. The rows
-come from a covering array over the subtasks' path counts: the smaller of IPOG's and a
-row-by-row density greedy's. With a feasibility rule, infeasible rows are dropped and each
-pair they alone covered is searched for again.
+come from a covering array over the subtasks' path counts: the smaller of IPOG's
+(:mod:`.ipog`) and a row-by-row density greedy's. With a feasibility rule, infeasible rows
+are dropped and each pair they alone covered is searched for again.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 
+from pytest_logicenv.logic.trajectories.ipog import ipog
 from pytest_logicenv.logic.trajectories.minimal import minimal
 from pytest_logicenv.logic.trajectories.paths import Combo, Feasible, Paths
 from pytest_logicenv.logic.trajectories.search import search
@@ -96,7 +97,7 @@ def _pairwise_rows(counts: Sequence[int]) -> list[tuple[int, ...]]:
     """The smaller of two deterministic covering arrays: IPOG, which grows parameter by
     parameter, and a row-by-row density greedy, which often does better on many parameters
     with few values (4^8: 34 rows against 46)."""
-    rows = _ipog(counts)
+    rows = ipog(counts)
     if _pair_count(counts) <= GREEDY_PAIR_LIMIT:
         greedy = _density_rows(counts)
         if len(greedy) < len(rows):
@@ -141,94 +142,3 @@ def _most_wanted(missing: set[Pair]) -> tuple[int, int]:
         tally[(k1, j1)] = tally.get((k1, j1), 0) + 1
         tally[(k2, j2)] = tally.get((k2, j2), 0) + 1
     return max(sorted(tally), key=lambda kv: tally[kv])
-
-
-def _ipog(counts: Sequence[int]) -> list[tuple[int, ...]]:
-    """A pairwise covering array by In-Parameter-Order growth (Lei and Tai), deterministic.
-
-    Parameters are added largest domain first; each is grown horizontally (a value per
-    existing row, chosen to cover the most new pairs) and then vertically (rows for the pairs
-    still missing, filling don't-care cells before adding rows).
-    """
-    order = sorted(range(len(counts)), key=lambda k: -counts[k])
-    sizes = [counts[k] for k in order]
-    rows: list[list[int | None]] = [[a, b] for a in range(sizes[0]) for b in range(sizes[1])]
-    for p in range(2, len(sizes)):
-        missing = _grow_horizontally(rows, sizes, p)
-        _grow_vertically(rows, p, missing)
-    return _in_original_order(rows, order, sizes)
-
-
-def _grow_horizontally(
-    rows: list[list[int | None]], sizes: Sequence[int], p: int
-) -> set[tuple[int, int, int]]:
-    """Give each row a value of parameter ``p``; return the ``(q, value q, value p)`` pairs
-    still missing. The missing values of ``p`` are kept by ``(q, value q)`` too, so a row's
-    gains are counted from what is missing, not by trying every value against every cell."""
-    missing = {(q, vq, vp) for q in range(p) for vq in range(sizes[q]) for vp in range(sizes[p])}
-    wanted: dict[tuple[int, int], set[int]] = {
-        (q, vq): set(range(sizes[p])) for q in range(p) for vq in range(sizes[q])
-    }
-    for r, row in enumerate(rows):
-        # The first rows take each value once, as IPOG prescribes.
-        best = r if r < sizes[p] else _best_new_value(row, p, sizes[p], missing, wanted)
-        row.append(best)
-        for q in range(p):
-            vq = row[q]
-            if vq is not None and best in wanted[(q, vq)]:
-                wanted[(q, vq)].discard(best)
-                missing.discard((q, vq, best))
-    return missing
-
-
-def _best_new_value(
-    row: list[int | None],
-    p: int,
-    size: int,
-    missing: set[tuple[int, int, int]],
-    wanted: dict[tuple[int, int], set[int]],
-) -> int:
-    """The value of parameter ``p`` that covers the most missing pairs with ``row`` (the
-    first such; 0 when none covers any)."""
-    if not missing:
-        return 0
-    gains = [0] * size
-    for q in range(p):
-        vq = row[q]
-        if vq is not None:
-            for vp in wanted[(q, vq)]:
-                gains[vp] += 1
-    return _first_best(size, gains.__getitem__)
-
-
-def _grow_vertically(
-    rows: list[list[int | None]], p: int, missing: set[tuple[int, int, int]]
-) -> None:
-    """Cover each missing pair in a don't-care cell, or in a new row."""
-    for q, vq, vp in sorted(missing):
-        for row in rows:
-            if row[p] == vp and row[q] is None:
-                row[q] = vq
-                break
-        else:
-            fresh: list[int | None] = [None] * (p + 1)
-            fresh[q], fresh[p] = vq, vp
-            rows.append(fresh)
-
-
-def _in_original_order(
-    rows: list[list[int | None]], order: Sequence[int], sizes: Sequence[int]
-) -> list[tuple[int, ...]]:
-    """Fill the don't-care cells, put the parameters back in plan order, drop repeated rows."""
-    result: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    for r, row in enumerate(rows):
-        filled = [v if v is not None else r % sizes[q] for q, v in enumerate(row)]
-        original = [0] * len(order)
-        for position, k in enumerate(order):
-            original[k] = filled[position]
-        key = tuple(original)
-        if key not in seen:
-            seen.add(key)
-            result.append(key)
-    return result

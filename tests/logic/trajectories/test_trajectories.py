@@ -26,6 +26,7 @@ from pytest_logicenv.logic.trajectories import (
     trajectory_id,
 )
 from pytest_logicenv.logic.trajectories import pairwise as pairwise_module
+from pytest_logicenv.logic.trajectories.ipog import ipog
 
 
 def covered_keys(trajectories: Sequence[object]) -> set[str]:
@@ -206,7 +207,17 @@ def test_ids_are_unique_and_stable_across_runs(plan: Plan) -> None:
 @given(st.lists(st.integers(min_value=1, max_value=6), min_size=2, max_size=9))
 @settings(max_examples=150, deadline=None)
 def test_ipog_gives_the_rows_the_reference_ipog_gives(counts: list[int]) -> None:
-    # The horizontal growth counts gains from the missing pairs (issue 26); the rows are
-    # the ones the plain version (kept in tests/pairwise_reference.py) chooses, row for row.
-    assert pairwise_module._ipog(counts) == reference_ipog(counts)
+    # The missing pairs are bit sets (issue 26, item 4); the rows are the ones the plain
+    # version (kept whole in tests/pairwise_reference.py) chooses, row for row.
+    assert ipog(counts) == reference_ipog(counts)
     assert pairwise_module._pair_count(counts) == len(pairwise_module._all_pairs(counts))
+
+
+@given(st.lists(st.integers(min_value=1, max_value=12), min_size=10, max_size=40))
+@settings(max_examples=25, deadline=None)
+def test_ipog_gives_the_reference_rows_with_many_subtasks_and_paths(counts: list[int]) -> None:
+    # Many parameters make rows with don't-care cells that later parameters fill: the
+    # vertical growth's index of open rows must pick the row the reference's scan picks.
+    rows = ipog(counts)
+    assert rows == reference_ipog(counts)
+    assert pairwise_module._pairs_of(rows) == pairwise_module._all_pairs(counts)
