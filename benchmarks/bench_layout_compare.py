@@ -73,7 +73,11 @@ DOOR_ZONE: Box = (1.0, 0.0, 2.0, 1.0)
 #: printed them (measured there with Holodeck's own pipeline settings, 2026-12-01; measured
 #: again for issue 26 its times were 14-30 s). Holodeck is not installed here, so no ratio to
 #: it is printed: the columns sit beside ours as a reference, labelled quoted.
-HOLODECK_SOURCE = "quoted from issue 14, 2026-12-01, not measured in this run"
+HOLODECK_SOURCE = (
+    "QUOTED from issue 14 (measured 2026-12-01 with Holodeck's own pipeline settings), not "
+    "measured in this run: Holodeck is not on PyPI, so it is not installed here; measured "
+    "again for issue 26 (2026-12-02) its times were 14-30 s, also quoted"
+)
 HOLODECK = {
     ("6x5", 10): ("13 s", "10", "21-23"),
     ("6x5", 20): ("19-20 s", "16", "29-30"),
