@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,27 +69,29 @@ def json_depth(data: Any) -> int:
     return json_shape(data)[0]
 
 
-def json_shape(data: Any, limits: Limits = JSON_LIMITS) -> tuple[int, int, int]:
+def json_shape(
+    data: Any, limits: Limits = JSON_LIMITS, strings: bool = True
+) -> tuple[int, int, int]:
     """``(depth, values, longest string)`` of ``data``, without recursion; past a limit the
-    count stops, since too much is known.
+    count stops, since too much is known. ``strings=False`` leaves the longest string at 0,
+    for a caller that knows none can be too long (the text it parsed is shorter).
 
-    Level by level, keeping only the containers of each: every file the cache reads goes
-    through here, and most of a scene's values are scalars."""
-    depth, items, longest, level = 0, 1, _length(data), [data]
+    Level by level, keeping only the containers of each, sorted by kind with comprehensions:
+    every file the cache reads goes through here, and most of a scene's values are scalars."""
+    depth, items, level = 0, 1, [data]
+    longest = _length(data) if strings else 0
     while level and depth <= limits.depth and items <= limits.items:
-        containers = [item for item in level if isinstance(item, (dict, list))]
-        if not containers:
+        dicts = [item for item in level if isinstance(item, dict)]
+        lists = [item for item in level if isinstance(item, list)]
+        if not dicts and not lists:
             break
         depth += 1
-        level = []
-        for item in containers:
-            if isinstance(item, dict):
-                longest = max(longest, *map(_length, item), 0)
-                level.extend(item.values())
-            else:
-                level.extend(item)
+        level = [value for item in dicts for value in item.values()]
+        for item in lists:
+            level += item
         items += len(level)
-        longest = max(longest, *map(_length, level), 0)
+        if strings:
+            longest = max(longest, _longest(key for item in dicts for key in item), _longest(level))
     return depth, items, longest
 
 
@@ -97,12 +99,20 @@ def _length(value: Any) -> int:
     return len(value) if isinstance(value, str) else 0
 
 
+def _longest(values: Iterable[Any]) -> int:
+    return max((len(value) for value in values if isinstance(value, str)), default=0)
+
+
 def check_shape(
-    data: Any, source: str, fail: Callable[[str], Exception], limits: Limits = JSON_LIMITS
+    data: Any,
+    source: str,
+    fail: Callable[[str], Exception],
+    limits: Limits = JSON_LIMITS,
+    strings: bool = True,
 ) -> Any:
     """``data`` if it is within ``limits``, else ``fail(reason)`` naming ``source`` and the
-    limit."""
-    depth, items, longest = json_shape(data, limits)
+    limit (``strings=False``: the caller knows no string is too long)."""
+    depth, items, longest = json_shape(data, limits, strings)
     if depth > limits.depth:
         raise fail(f"{source}: nested more than {limits.depth} levels deep; is this {limits.kind}?")
     if items > limits.items:
@@ -133,7 +143,8 @@ def load_json_text(
         ) from None
     except json.JSONDecodeError as error:
         raise (invalid(error) if invalid else fail(f"{source}: not valid JSON ({error})")) from None
-    return check_shape(data, source, fail, limits)
+    # A string is never longer than the text it was parsed from.
+    return check_shape(data, source, fail, limits, strings=len(text) > limits.string)
 
 
 def check_length(

@@ -18,7 +18,7 @@ the file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +269,7 @@ def read_bytes(path: Path, fix: str) -> bytes:
 def _load_cases(
     entry: Entry, plan: Mapping[str, Any], recorded: Mapping[str, str], fix: str
 ) -> tuple[Case, ...] | str:
-    cases, made_from = read_trajectories(entry, fix)
+    cases, made_from, records = read_trajectories(entry, fix)
     if made_from != _hash(entry.plan_path, fix):  # plan.json itself, not what a record says
         return f"{entry.trajectories_path} was made from another {PLAN}"
     unrecorded = [
@@ -279,33 +279,41 @@ def _load_cases(
     ]
     if unrecorded:
         return f"{entry.trajectories_path} names scenes the entry lacks: {', '.join(unrecorded)}"
-    problem = _checked_content(entry, recorded, fix)
+    problem = _checked_content(entry, recorded, records, fix)
     return cases if problem is None else problem
 
 
-def read_trajectories(entry: Entry, fix: str) -> tuple[tuple[Case, ...], object]:
-    """The cases of the entry's ``trajectories.json`` and the plan digest it was made from
-    (read once while it stays as it is); a malformed file is a :class:`CacheError`."""
+#: What ``trajectories.json`` reads as: its cases, the plan digest it was made from, and its
+#: records as written (read only: the content check compares them with the plan's).
+Trajectories = tuple[tuple[Case, ...], object, tuple[Any, ...]]
 
-    def parse(path: Path) -> tuple[tuple[Case, ...], object]:
+
+def read_trajectories(entry: Entry, fix: str) -> Trajectories:
+    """The cases of the entry's ``trajectories.json``, the plan digest it was made from and
+    its records (read once while it stays as it is); a malformed file is a
+    :class:`CacheError`."""
+
+    def parse(path: Path) -> Trajectories:
         data = entry.read_json(path, fix=fix)
         try:
             if data.get("format") != TRAJECTORIES_FORMAT:
                 raise CacheError(f"{path}: format {data.get('format')!r}")
-            cases = tuple(case_from_record(entry.root, item) for item in data["trajectories"])
-            return cases, data.get("plan_sha256")
+            records = tuple(data["trajectories"])
+            cases = tuple(case_from_record(entry.root, item) for item in records)
+            return cases, data.get("plan_sha256"), records
         except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as error:
             raise CacheError(f"{path}: malformed ({error}); {fix}") from None
 
     return read_once(entry.trajectories_path, ("cases", str(entry.root)), parse)
 
 
-def _checked_content(entry: Entry, recorded: Mapping[str, str], fix: str) -> str | None:
+def _checked_content(
+    entry: Entry, recorded: Mapping[str, str], records: Sequence[Any], fix: str
+) -> str | None:
     """:func:`~.derived.content_problem`, once per entry and content per process: the
     digests name the content, so an unchanged entry is not checked again."""
     key = (str(entry.root), tuple(sorted(recorded.items())))
     if key not in _CHECKED:
-        records = entry.read_json(entry.trajectories_path, fix=fix)["trajectories"]
         _CHECKED[key] = content_problem(entry, load_plan_of(entry, fix), records)
     return _CHECKED[key]
 

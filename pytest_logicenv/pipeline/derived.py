@@ -19,8 +19,8 @@ from pytest_logicenv.logic.facts import to_json
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import DecisionPath, Trajectory, make_trajectory, plan_paths
 from pytest_logicenv.logic.trajectories import situation as situation_of
+from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.scenes.realization import require_realized
-from pytest_logicenv.scenes.scene_json import load_scene
 
 
 def trajectory_record(plan: Plan, trajectory: Trajectory) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def _first_difference(record: Mapping[str, Any], trajectory: Trajectory | None, 
 def _scene_problem(entry: Entry, plan: Plan, trajectory: Trajectory) -> str | None:
     path = entry.root / SCENES / f"{safe_file_name(trajectory.id)}.json"
     try:
-        scene = load_scene(path)
+        scene = scene_at(path)  # parsed once: the items' runs and the report use it too
         require_realized(scene, plan, trajectory)
     except LogicEnvError as error:
         return f"{path} does not hold its situation: {error}"

@@ -48,10 +48,13 @@ def shared_situation(
 ) -> Situation:
     """:func:`case_situation`, made once for every item of the case while ``plan`` and
     ``scene`` are the ones :mod:`~pytest_logicenv.pipeline.entry_reads` keeps (a situation is
-    immutable: each run starts from it afresh)."""
+    immutable: each run starts from it afresh), the plan's names once for all its cases."""
     key = ("situation", str(case.entry_root), case.trajectory_id, case.conditions, max_ticks)
+    names = derived(("names", str(case.entry_root)), (plan,), lambda: plan_names(plan))
     return derived(
-        key, (plan, scene), lambda: case_situation(case, plan, scene, max_ticks=max_ticks)
+        key,
+        (plan, scene),
+        lambda: case_situation(case, plan, scene, known=names, max_ticks=max_ticks),
     )
 
 

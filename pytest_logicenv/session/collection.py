@@ -24,7 +24,7 @@ import pytest
 
 from pytest_logicenv.errors import CacheRebuilt, LogicEnvError
 from pytest_logicenv.llm.planner import acceptance_violations
-from pytest_logicenv.logic.plan import plan_type_file
+from pytest_logicenv.pipeline.entry_reads import plan_types_at
 from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
 from pytest_logicenv.pipeline.scene_building import default_scene_builder
 from pytest_logicenv.pipeline.task_request import Builders, entry_key_of
@@ -145,7 +145,7 @@ def marked(
     assert marker is not None
     try:
         args = parse_marker(marker, metafunc.definition.path, nodeid, config.rootpath)
-        types = type_digests(types_file(config), plan_type_file(args.request.plan_file))
+        types = type_digests(types_file(config), plan_types_at(args.request.plan_file))
     except LogicEnvError as error:
         return ErrorCase(str(error))
     request = replace(args.request, designer=settings.designer, types=types)
@@ -180,7 +180,7 @@ def environments_now(
     when an LLM must make them, after the run's selection, for the selected tests only."""
     rootdir = config.rootpath
     try:
-        plan_types = plan_type_file(found.request.plan_file)
+        plan_types = plan_types_at(found.request.plan_file)
         parts = builders(config, designer, plan_types)  # a bad type file: this test's error
         environments = peek(found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir)
         if environments is None and needs_llm(found.request, cache, mode, parts, rootdir=rootdir):

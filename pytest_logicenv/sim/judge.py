@@ -32,7 +32,8 @@ from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.branches import SubtaskBranches, branches_of
 from pytest_logicenv.sim.outcome import Outcome
-from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, Policy, run_policy, vocabulary
+from pytest_logicenv.sim.runner import DEFAULT_MAX_TICKS, Policy, RunSetup, run_checked, vocabulary
+from pytest_logicenv.sim.tamper import TAMPERED, Replay
 
 __all__ = ["Situation", "judge", "plan_names", "scene_situation", "situation_of"]
 
@@ -115,13 +116,24 @@ def judge(policy: Policy, situation: Situation, *, twice: bool = True) -> Outcom
     it is not deterministic, since no verdict of it (coverage, a mutation score, a scene
     exploration blames) would hold on the next run. Our own action sequences (witnesses)
     and mutants of a policy judged so are run once. The situation's witness goes with the
-    outcome, so every caller shows how the scene is solved."""
-    first = _run(policy, situation)
+    outcome, so every caller shows how the scene is solved.
+
+    Each run's world is checked against its trace's replay (``sim/tamper.py``); the second
+    run of a deterministic policy has the first one's trace, so it is checked against the
+    first one's replay: three worlds built, not four. A run that changed its world past its
+    actions is the outcome, whichever of the two it was."""
+    setup = RunSetup.of(
+        situation.scene, situation.goal, situation.answers, situation.max_ticks,
+        situation.branches,
+    )  # fmt: skip
+    first, replayed = _run(policy, situation, setup)
     if not twice:
         return first
-    second = _run(policy, situation)
+    second, _ = _run(policy, situation, setup, replayed)
     if _signature(first) == _signature(second):
         return first
+    if TAMPERED in (first.status, second.status):  # what changed the world says more
+        return first if first.status == TAMPERED else second
     return replace(
         first,
         kind="error",
@@ -135,17 +147,13 @@ def judge(policy: Policy, situation: Situation, *, twice: bool = True) -> Outcom
     )
 
 
-def _run(policy: Policy, situation: Situation) -> Outcome:
-    outcome = run_policy(
-        policy,
-        situation.scene,
-        goal=situation.goal,
-        situation=situation.answers,
-        max_ticks=situation.max_ticks,
-        known=situation.known,
-        branches=situation.branches,
-    )
-    return replace(outcome, witness=situation.witness) if situation.witness else outcome
+def _run(
+    policy: Policy, situation: Situation, setup: RunSetup, replayed: Replay | None = None
+) -> tuple[Outcome, Replay | None]:
+    outcome, replay = run_checked(policy, setup, situation.known, replayed)
+    if situation.witness:
+        outcome = replace(outcome, witness=situation.witness)
+    return outcome, replay
 
 
 def _signature(outcome: Outcome) -> tuple[Any, ...]:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 import py_trees
 from py_trees.blackboard import Blackboard, KeyMetaData
@@ -53,7 +53,7 @@ from pytest_logicenv.sim.bt.node import SKIPPED
 from pytest_logicenv.sim.bt.policy import load_bt_xml
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.outcome import Outcome
-from pytest_logicenv.sim.tamper import tampering
+from pytest_logicenv.sim.tamper import TAMPERED, Replay, tampering
 from pytest_logicenv.sim.world import WorldState
 
 Policy: TypeAlias = (
@@ -97,21 +97,24 @@ def run_policy(
     never resolve, a malformed goal fact) raises a :class:`PolicyError` or ``FactError``;
     everything the policy does at run time, exceptions included, becomes the outcome.
     """
-    if max_ticks < 1:
-        raise PolicyError(f"max_ticks must be at least 1, got {max_ticks}")
-    goals = tuple(
-        parse_fact(fact, f"goal[{i}]") if isinstance(fact, Mapping) else fact
-        for i, fact in enumerate(goal)
-    )
-    pairs = tuple(situation) if situation is not None else scene.provenance.conditions
-    run = _Run(scene, pairs, goals, max_ticks, tuple(branches))
+    run = RunSetup.of(scene, goal, situation, max_ticks, branches)
+    return run_checked(policy, run, known)[0]
+
+
+def run_checked(
+    policy: Policy, run: RunSetup, known: Collection[str] | None, replayed: Replay | None = None
+) -> tuple[Outcome, Replay | None]:
+    """:func:`run_policy` of ``run``, and the replay that checked its world (``None``: the
+    policy never ran); ``replayed`` is a replay of this scene to check against when its
+    trace is this run's (:func:`~pytest_logicenv.sim.tamper.tampering`)."""
+    scene = run.scene
     with _isolated_blackboard():
         try:
             root = _root(policy)
         except PolicyError:
             raise
         except Exception as error:  # the user's factory raised
-            return run.finish("error", status="RAISED", error=_user_traceback(error))
+            return run.finish("error", status="RAISED", error=_user_traceback(error)), None
         check_references(root, scene, known)
         world = WorldState.from_scene(scene)
         agent = Agent(world)
@@ -120,19 +123,19 @@ def run_policy(
             outcome = _tick(root, agent, world, run)
         finally:
             _bind(root, None)
-    tampered = tampering(scene, outcome.trace, world)
+    tampered, replay = tampering(scene, outcome.trace, world, replayed)
     if tampered is None:
-        return outcome
+        return outcome, replay
     return run.finish(
-        "error", status="TAMPERED", ticks=outcome.ticks, trace=outcome.trace,
+        "error", status=TAMPERED, ticks=outcome.ticks, trace=outcome.trace,
         error=f"the world changed outside the policy's actions: {tampered}. A policy changes "
         "the world only through the agent's actions (self.agent.open(...), ...); reaching "
         "past the read-only view is not a way to pass",
-    )  # fmt: skip
+    ), replay  # fmt: skip
 
 
 @dataclass(frozen=True)
-class _Run:
+class RunSetup:
     """What every outcome of one run carries, whatever it ends in."""
 
     scene: Scene
@@ -140,6 +143,25 @@ class _Run:
     goals: tuple[Fact, ...]
     max_ticks: int
     branches: tuple[SubtaskBranches, ...]
+
+    @classmethod
+    def of(
+        cls,
+        scene: Scene,
+        goal: Iterable[Fact | Mapping[str, Any]] = (),
+        situation: Sequence[tuple[str, str]] | None = None,
+        max_ticks: int = DEFAULT_MAX_TICKS,
+        branches: Sequence[SubtaskBranches] = (),
+    ) -> RunSetup:
+        """A run's setup, checked (a tick budget below 1 or a malformed goal fact raises)."""
+        if max_ticks < 1:
+            raise PolicyError(f"max_ticks must be at least 1, got {max_ticks}")
+        goals = tuple(
+            parse_fact(fact, f"goal[{i}]") if isinstance(fact, Mapping) else fact
+            for i, fact in enumerate(goal)
+        )
+        pairs = tuple(situation) if situation is not None else scene.provenance.conditions
+        return cls(scene, pairs, goals, max_ticks, tuple(branches))
 
     def finish(self, kind: str, **fields: Any) -> Outcome:
         return Outcome(
@@ -149,7 +171,7 @@ class _Run:
 
 
 def _tick(
-    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: _Run
+    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: RunSetup
 ) -> Outcome:
     """Tick ``root`` until it ends or the budget is spent; whatever it raises is the outcome."""
     if root.status != Status.INVALID:  # a root reused from an earlier run starts afresh
@@ -230,12 +252,12 @@ def _ended(root: py_trees.behaviour.Behaviour) -> bool:
     )
 
 
-def _raised(run: _Run, agent: Agent, error: str) -> Outcome:
+def _raised(run: RunSetup, agent: Agent, error: str) -> Outcome:
     return run.finish("error", status="RAISED", ticks=agent.tick, trace=agent.trace, error=error)
 
 
 def _ending(
-    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: _Run
+    root: py_trees.behaviour.Behaviour, agent: Agent, world: WorldState, run: RunSetup
 ) -> Outcome:
     """The outcome of a run that ended without raising: what its root's status means."""
     done = {"ticks": agent.tick, "trace": agent.trace}
@@ -282,34 +304,43 @@ def check_references(
     if known is None:
         return
     names = vocabulary([scene])
-    valid = sorted(names | set(known))
+    unknown = [
+        (node, ref)
+        for node in root.iterate()
+        if isinstance(node, AgentBehaviour)
+        for ref in node.references()
+        if ref not in names and ref not in known
+    ]
+    if unknown:  # the hints' sorted names only then: a run that names nothing wrong is common
+        _unknown_references(unknown, scene, sorted(names | set(known)))
+
+
+def _unknown_references(
+    unknown: Sequence[tuple[AgentBehaviour, str]], scene: Scene, valid: Sequence[str]
+) -> NoReturn:
+    """Raise the :class:`PolicyError` naming each unknown reference, with a hint."""
     rooms = ", ".join(f"{room.id} ({room.type})" for room in scene.rooms)
     room_names = sorted({name for room in scene.rooms for name in (room.id, room.type)})
     problems = []
-    for node in root.iterate():
-        if not isinstance(node, AgentBehaviour):
+    for node, ref in unknown:
+        where = node.origin or _tree_path(node)
+        room = ref in node.rooms()
+        close = difflib.get_close_matches(ref, room_names if room else valid, 1, 0.75)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        if room:
+            problems.append(
+                f"{where}: room={ref!r} names no room of scene {scene.id!r} or of any "
+                f"other scene of the task{hint}; this scene's rooms: {rooms}"
+            )
             continue
-        for ref in node.references():
-            if ref not in names and ref not in known:
-                where = node.origin or _tree_path(node)
-                room = ref in node.rooms()
-                close = difflib.get_close_matches(ref, room_names if room else valid, 1, 0.75)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                if room:
-                    problems.append(
-                        f"{where}: room={ref!r} names no room of scene {scene.id!r} or of any "
-                        f"other scene of the task{hint}; this scene's rooms: {rooms}"
-                    )
-                    continue
-                problems.append(
-                    f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "
-                    f"of any other scene of the task{hint}"
-                )
-    if problems:
-        raise PolicyError(
-            "\n".join(problems) + "\ncheck the spelling (types are capitalized, e.g. Mug; "
-            "roles are lower case, e.g. red_box)"
+        problems.append(
+            f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "
+            f"of any other scene of the task{hint}"
         )
+    raise PolicyError(
+        "\n".join(problems) + "\ncheck the spelling (types are capitalized, e.g. Mug; "
+        "roles are lower case, e.g. red_box)"
+    )
 
 
 def _tree_path(node: py_trees.behaviour.Behaviour) -> str:

@@ -7,11 +7,16 @@ world built from the scene, and each action must take effect (or not) as it did 
 and the world must end as the run's did. A run whose world changed any other way is an
 ``error`` that says so. (What this does not catch: a policy that rewrites the simulator's
 own code for the replay too; only a separate process would.)
+
+A replay depends only on the scene and the trace, so a :class:`Replay` is kept and handed to
+the check of another run of the same scene: a run whose trace is the replayed one's (the
+judge's second run of a deterministic policy) is checked against it without replaying again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pytest_logicenv.scenes.scene_model import Scene
@@ -19,10 +24,24 @@ from pytest_logicenv.sim.actions import ACTIONS, perform
 from pytest_logicenv.sim.outcome import Step
 from pytest_logicenv.sim.world import WorldState
 
+#: The status of a run whose world changed past its actions.
+TAMPERED = "TAMPERED"
 
-def tampering(scene: Scene, trace: Sequence[Step], world: WorldState) -> str | None:
-    """Why ``world`` (the run's, at its end) is not what ``trace``'s actions make of
-    ``scene`` (``None``: it is)."""
+
+@dataclass(frozen=True)
+class Replay:
+    """What ``trace``'s actions make of a scene: the world's end (:func:`snapshot`'s items),
+    or the step that took effect otherwise when replayed (``problem``; the replay stops
+    there). Immutable through and through: a later run's policy may find it (``gc``), and
+    must not be able to make it agree with a world it changed."""
+
+    trace: tuple[Step, ...]
+    end: tuple[tuple[str, Any], ...]
+    problem: str | None = None
+
+
+def replay(scene: Scene, trace: Sequence[Step]) -> Replay:
+    """``trace``'s actions, done again in a fresh world built from ``scene``."""
     replayed = WorldState.from_scene(scene)
     for step in trace:
         if step.kind != "action" or step.name not in ACTIONS:
@@ -31,17 +50,31 @@ def tampering(scene: Scene, trace: Sequence[Step], world: WorldState) -> str | N
         words = step.objects if len(step.objects) == len(ports) else step.args
         done = perform(replayed, step.name, dict(zip(ports, words, strict=False)))
         if (done.violation is None) != step.ok:
-            return f"{step} at tick {step.tick} took effect otherwise when replayed"
-    differs = _difference(snapshot(world), snapshot(replayed))
-    return None if differs is None else f"{differs}, which no action of the trace did"
+            problem = f"{step} at tick {step.tick} took effect otherwise when replayed"
+            return Replay(tuple(trace), (), problem)
+    return Replay(tuple(trace), tuple(snapshot(replayed).items()))
+
+
+def tampering(
+    scene: Scene, trace: Sequence[Step], world: WorldState, known: Replay | None = None
+) -> tuple[str | None, Replay]:
+    """Why ``world`` (the run's, at its end) is not what ``trace``'s actions make of
+    ``scene`` (``None``: it is), and the replay that says so: ``known``, a replay of this
+    scene, when its trace is this one (the same actions make the same world), else a new
+    one."""
+    done = known if known is not None and known.trace == tuple(trace) else replay(scene, trace)
+    if done.problem is not None:
+        return done.problem, done
+    differs = _difference(snapshot(world), dict(done.end))
+    return (None if differs is None else f"{differs}, which no action of the trace did"), done
 
 
 def snapshot(world: WorldState) -> dict[str, Any]:
     """What the actions change: each object's place, states and attributes, and the
-    agent's."""
+    agent's, as tuples (kept in a :class:`Replay`)."""
     found: dict[str, Any] = {
-        obj.id: (obj.room, obj.parent, obj.relation, obj.part_of, sorted(obj.states.items()),
-                 sorted(obj.attrs.items()))
+        obj.id: (obj.room, obj.parent, obj.relation, obj.part_of,
+                 tuple(sorted(obj.states.items())), tuple(sorted(obj.attrs.items())))
         for obj in world.entities
     }  # fmt: skip
     agent = world.agent

@@ -7,15 +7,18 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import py_trees
 import pytest
 from helpers import ROOT
 from load_dishwasher import POLICIES  # example_agents is on the pythonpath
+from sim_scenes import kitchen
 
 from pytest_logicenv.errors import PolicyError, SceneError
 from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import Trajectory, trajectory_for
 from pytest_logicenv.scenes.scene_json import load_scene, scene_to_json
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.sim.controls import sequence
 from pytest_logicenv.sim.judge import (
     Situation,
     judge,
@@ -23,8 +26,10 @@ from pytest_logicenv.sim.judge import (
     scene_situation,
     situation_of,
 )
-from pytest_logicenv.sim.leaves import GoTo
+from pytest_logicenv.sim.leaves import AgentBehaviour, GoTo
 from pytest_logicenv.sim.situation_file import read_scene_file, situation_document
+from pytest_logicenv.sim.view import world_of
+from pytest_logicenv.sim.world import WorldState
 
 PLAN = ROOT / "example_agents" / "plans" / "load_dishwasher.json"
 
@@ -132,3 +137,62 @@ def test_a_bare_scene_file_has_no_situation_and_a_missing_one_is_named(tmp_path:
 def test_a_situation_without_a_plan_cannot_be_saved() -> None:
     with pytest.raises(ValueError, match="has no plan to save"):
         situation_document(Situation("bare", Scene("bare")), "somewhere")
+
+
+class _SecondRunCheat(AgentBehaviour):
+    """Switches the lamp on past the view, in the policy's second run only."""
+
+    runs = 0
+
+    def __init__(self) -> None:
+        super().__init__("Cheat")
+
+    def initialise(self) -> None:
+        type(self).runs += 1
+
+    def update(self) -> py_trees.common.Status:
+        if type(self).runs == 2:
+            world = world_of(self.agent)
+            world.set_state(world.candidates("lamp")[0], "toggled", True)
+        return py_trees.common.Status.SUCCESS
+
+
+def _counting_worlds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    built: list[str] = []
+    real = WorldState.from_scene.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[WorldState], scene: Scene) -> WorldState:
+        built.append(scene.id)
+        return real(cls, scene)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(WorldState, "from_scene", classmethod(counting))
+    return built
+
+
+def test_the_second_run_of_a_deterministic_policy_is_checked_against_the_first_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = _counting_worlds(monkeypatch)
+    situation = scene_situation(kitchen())
+    outcome = judge(lambda: sequence("Go", GoTo("mug"), GoTo("lamp")), situation)
+    assert outcome.kind == "pass"
+    assert len(built) == 3  # two runs and one replay, not a replay of each
+
+
+def test_a_world_changed_past_the_view_in_the_second_run_only_is_caught() -> None:
+    _SecondRunCheat.runs = 0
+    outcome = judge(
+        lambda: sequence("Go", GoTo("lamp"), _SecondRunCheat()), scene_situation(kitchen())
+    )
+    assert (outcome.kind, outcome.status) == ("error", "TAMPERED")
+    assert "which no action of the trace did" in (outcome.error or "")
+
+
+def test_runs_whose_traces_differ_are_each_replayed_and_said_to_differ(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = _counting_worlds(monkeypatch)
+    targets = iter(["mug", "lamp"])
+    outcome = judge(lambda: sequence("Go", GoTo(next(targets))), scene_situation(kitchen()))
+    assert outcome.status == "NONDETERMINISTIC"
+    assert len(built) == 4
