@@ -12,7 +12,17 @@ The marked tests run a policy that does nothing under a plan whose goals are emp
 timed is the plugin (collection, cache reads, fixture, records, report), not the simulation.
 Each round runs every project once, serially and under ``-n W``, in one order; a figure is a
 per-item difference against the trivial run of the same round and mode, and each is printed as
-the min/median/max over the rounds. Every figure is measured here; none is quoted.
+the min/median/max over the rounds. The runs write and reuse bytecode as Python does by default
+(into a cache of their own, ``PYTHONPYCACHEPREFIX``, after an untimed warm-up run of each
+project and mode): with ``PYTHONDONTWRITEBYTECODE`` set, every run would compile and
+assertion-rewrite the plugin's modules again, a fixed cost of some seconds that the trivial
+run does not pay.
+
+Then the checks a user relies on for trust, timed in this process on one scene of the
+distinct-task project, per item: the judge's second run (determinism) and the replay of a run's
+trace in a fresh world (tamper detection), and per entry: the digests of its files and the
+content check (each trajectory re-derived from the plan, each scene realizing its situation),
+with the entry's files already parsed. Every figure is measured here; none is quoted.
 """
 
 from __future__ import annotations
@@ -29,7 +39,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pytest_logicenv.cache import MANIFEST, dumps, entry_key, text_hash
+from pytest_logicenv.cache import MANIFEST, Entry, dumps, entry_key, path_hash, text_hash
+from pytest_logicenv.pipeline.cached import load_plan_of, read_trajectories
+from pytest_logicenv.pipeline.derived import content_problem
+from pytest_logicenv.pipeline.entry_reads import scene_at
+from pytest_logicenv.pipeline.entry_situation import case_situation
+from pytest_logicenv.sim.judge import judge
+from pytest_logicenv.sim.tamper import replay
 
 HERE = Path(__file__).resolve().parent
 PLAN = HERE.parent / "tests" / "data" / "window_light_plan.json"
@@ -106,10 +122,17 @@ def write_trivial(root: Path, tests: int) -> None:
     (root / "test_trivial.py").write_text("\n".join(TRIVIAL.format(i=i) for i in range(tests)))
 
 
+#: Where the timed runs keep their bytecode (set by :func:`measure`; ``None``: Python's default).
+PYCACHE: list[Path] = []
+
+
 def pytest_run(root: Path, *args: str, strict: bool = True) -> float:
     """Seconds one pytest run of the project takes (it must pass); ``strict`` runs it as CI
     does, reading the cache only."""
-    env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "1"} if strict else {})
+    unset = ("CI", "PYTHONDONTWRITEBYTECODE") if PYCACHE else ("CI",)
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    env |= {"CI": "1"} if strict else {}
+    env |= {"PYTHONPYCACHEPREFIX": str(PYCACHE[0])} if PYCACHE else {}
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", *args],
@@ -147,6 +170,7 @@ def main(argv: list[str]) -> int:
 
 def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
     one, distinct, trivial = scratch / "one", scratch / "distinct", scratch / "trivial"
+    PYCACHE[:] = [scratch / "pycache"]
     started = time.perf_counter()
     if not one.exists():
         write_marked(one, items // 2, distinct=False)
@@ -158,8 +182,11 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
         clone_entries(distinct, items // 2)
     if not trivial.exists():
         write_trivial(trivial, items)
-    print(f"caches filled (not timed): {time.perf_counter() - started:.1f} s")
     modes = {"serial": ("-p", "no:xdist"), f"-n {workers}": ("-n", str(workers))}
+    for flags in modes.values():  # bytecode written, as a user's second run finds it
+        for root, extra in ((trivial, ()), (trivial, ("--cov",)), (one, ()), (distinct, ())):
+            pytest_run(root, *flags, *extra)
+    print(f"caches filled and bytecode written (not timed): {time.perf_counter() - started:.1f} s")
     per_item: dict[tuple[str, str], list[float]] = {}
     for _ in range(rounds):
         for mode, flags in modes.items():
@@ -181,4 +208,53 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
             values = per_item[(mode, name)]
             ratio = statistics.median(values) / cov if cov > 0 else float("nan")
             print(f"  {mode:8} {name:24} {spread(values)} ms ({ratio:.2f}x pytest-cov's median)")
+    print_checks(distinct, rounds)
     return 0
+
+
+def print_checks(project: Path, rounds: int, repeats: int = 200) -> None:
+    """What the trust checks cost, in this process, on the distinct-task project's first
+    entry: per item, the judge's second run and the tamper replay; per entry, the digests
+    and the content check (its files parsed already)."""
+    sys.path.insert(0, str(project))
+    from policies import idle  # type: ignore[import-not-found]
+
+    entry = Entry(
+        next(p for p in sorted((project / "cache").iterdir()) if (p / MANIFEST).is_file())
+    )
+    fix = "bench"
+    plan = load_plan_of(entry, fix)
+    manifest = entry.manifest(fix=fix)
+    cases, _, records = read_trajectories(entry, fix)
+    scene = scene_at(cases[0].scene_path)
+    situation = case_situation(cases[0], plan, scene)
+    trace = judge(idle, situation).trace
+    timed = {
+        "judged once (one run, its replay)": lambda: judge(idle, situation, twice=False),
+        "judged as the plugin does (twice)": lambda: judge(idle, situation),
+        "  of which the tamper replay": lambda: replay(scene, trace),
+        "digests of an entry's files": lambda: _digests_afresh(entry, manifest),
+        "content check of an entry": lambda: content_problem(entry, plan, records),
+    }
+    print(
+        f"trust checks, in-process on {entry.root.name}'s first scene ({len(scene.objects)} "
+        f"objects), ms per call, min/median/max over {rounds} rounds of {repeats} "
+        "(all measured in this run):"
+    )
+    for name, call in timed.items():
+        values = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            for _ in range(repeats):
+                call()
+            values.append((time.perf_counter() - started) / repeats * 1000)
+        print(f"  {name:36} {spread(values)} ms")
+
+
+def _digests_afresh(entry: Entry, manifest: dict[str, object]) -> None:
+    """The digest of every file the manifest records, each file read and hashed (as a
+    process does the first time it reads the entry)."""
+    files = manifest["files"]
+    assert isinstance(files, dict)
+    for name in files:
+        path_hash(entry.root / name)

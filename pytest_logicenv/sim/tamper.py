@@ -6,15 +6,19 @@ reach a world made after it ran: the run's trace is replayed, action by action, 
 world built from the scene, and each action must take effect (or not) as it did in the run,
 and the world must end as the run's did. A run whose world changed any other way is an
 ``error`` that says so. (What this does not catch: a policy that rewrites the simulator's
-own code for the replay too; only a separate process would.)
+own code or state for the replay too; only a separate process would.)
 
 A replay depends only on the scene and the trace, so a :class:`Replay` is kept and handed to
 the check of another run of the same scene: a run whose trace is the replayed one's (the
 judge's second run of a deterministic policy) is checked against it without replaying again.
+A trace with no action leaves the scene's world as built, whose snapshot is made once per scene
+(:data:`KEPT_SCENES` of them kept): a policy that only checks conditions builds no world to
+be checked.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +30,8 @@ from pytest_logicenv.sim.world import WorldState
 
 #: The status of a run whose world changed past its actions.
 TAMPERED = "TAMPERED"
+#: How many scenes' built worlds are kept as snapshots (for traces with no action).
+KEPT_SCENES = 64
 
 
 @dataclass(frozen=True)
@@ -42,10 +48,11 @@ class Replay:
 
 def replay(scene: Scene, trace: Sequence[Step]) -> Replay:
     """``trace``'s actions, done again in a fresh world built from ``scene``."""
+    actions = [step for step in trace if step.kind == "action" and step.name in ACTIONS]
+    if not actions:
+        return Replay(tuple(trace), _as_built(scene))
     replayed = WorldState.from_scene(scene)
-    for step in trace:
-        if step.kind != "action" or step.name not in ACTIONS:
-            continue
+    for step in actions:
         ports = ACTIONS[step.name].ports
         words = step.objects if len(step.objects) == len(ports) else step.args
         done = perform(replayed, step.name, dict(zip(ports, words, strict=False)))
@@ -67,6 +74,23 @@ def tampering(
         return done.problem, done
     differs = _difference(snapshot(world), dict(done.end))
     return (None if differs is None else f"{differs}, which no action of the trace did"), done
+
+
+_BUILT: OrderedDict[int, tuple[Scene, tuple[tuple[str, Any], ...]]] = OrderedDict()
+
+
+def _as_built(scene: Scene) -> tuple[tuple[str, Any], ...]:
+    """The snapshot of ``scene``'s world as built, made once per scene object (held here, so
+    that its id is not another's while kept)."""
+    kept = _BUILT.get(id(scene))
+    if kept is not None and kept[0] is scene:
+        _BUILT.move_to_end(id(scene))
+        return kept[1]
+    end = tuple(snapshot(WorldState.from_scene(scene)).items())
+    _BUILT[id(scene)] = (scene, end)
+    while len(_BUILT) > KEPT_SCENES:
+        _BUILT.popitem(last=False)
+    return end
 
 
 def snapshot(world: WorldState) -> dict[str, Any]:

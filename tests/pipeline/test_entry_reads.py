@@ -105,3 +105,17 @@ def test_derived_values_follow_the_very_objects_they_were_made_from() -> None:
     assert derived(("test", 1), (source,), make) == 1
     assert derived(("test", 1), (source,), make) == 1
     assert derived(("test", 1), (["a"],), make) == 2  # equal, but another object: made anew
+
+
+def test_the_bound_is_in_bytes_of_files_and_a_digest_counts_for_little(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(entry_reads, "_KEPT", entry_reads._Kept(1000))
+    big = [settled(tmp_path / f"big{i}.json", "x" * 600) for i in range(2)]
+    parse = Counting()
+    for path in (*big, big[1]):
+        read_once(path, "text", parse)
+    assert parse.calls == 2  # 1,200 bytes: the first went for the second, which stayed
+    digests = [entry_reads.digest(path) for path in big]  # 600 bytes each, kept for 128
+    assert [entry_reads.digest(path) for path in big] == digests
+    assert len(entry_reads._KEPT.values) == 3  # the second's text and both digests

@@ -26,7 +26,7 @@ from pytest_logicenv.sim.judge import (
     scene_situation,
     situation_of,
 )
-from pytest_logicenv.sim.leaves import AgentBehaviour, GoTo
+from pytest_logicenv.sim.leaves import AgentBehaviour, GoTo, IsOpen
 from pytest_logicenv.sim.situation_file import read_scene_file, situation_document
 from pytest_logicenv.sim.view import world_of
 from pytest_logicenv.sim.world import WorldState
@@ -177,6 +177,16 @@ def test_the_second_run_of_a_deterministic_policy_is_checked_against_the_first_r
     outcome = judge(lambda: sequence("Go", GoTo("mug"), GoTo("lamp")), situation)
     assert outcome.kind == "pass"
     assert len(built) == 3  # two runs and one replay, not a replay of each
+
+
+def test_a_run_with_no_action_is_checked_against_the_scene_as_built_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = _counting_worlds(monkeypatch)
+    situation = scene_situation(replace(kitchen(), id="no-action"))
+    for _ in range(3):
+        assert judge(lambda: IsOpen("fridge"), situation).kind == "lackbranch"
+    assert len(built) == 2 * 3 + 1  # each run's world, and the scene's as built once
 
 
 def test_a_world_changed_past_the_view_in_the_second_run_only_is_caught() -> None:
