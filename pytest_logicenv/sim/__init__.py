@@ -1,7 +1,8 @@
 """The simulator stage: a behavior-tree policy acting in a symbolic world built from a Scene.
 
 * :mod:`~pytest_logicenv.sim.world`: the mutable state of one run (objects, parents, states,
-  the agent).
+  the agent), copied on write; :mod:`~.world_index`: its lookups by id, type, role, property,
+  whole and parent.
 * :mod:`~pytest_logicenv.sim.actions`: what the agent can do, with preconditions
   (:mod:`~.preconditions`) and effects after AI2-THOR (and :mod:`~.physics`: heat and running
   water after every action); a broken precondition is a structured violation; the actions

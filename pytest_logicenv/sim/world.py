@@ -28,9 +28,11 @@ contents, for conditions and actions alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import ClassVar, NoReturn
 
-from pytest_logicenv.logic.facts import matches, role_names
+from pytest_logicenv.logic.facts import role_names
 from pytest_logicenv.scenes.scene_model import (
     NEAR_DISTANCE,
     Door,
@@ -39,6 +41,7 @@ from pytest_logicenv.scenes.scene_model import (
     Window,
     footprint_gap,
 )
+from pytest_logicenv.sim.world_index import Children, SceneIndex
 
 #: The relation of an object the agent holds (the facts ``held`` form reads it).
 HELD = "held"
@@ -94,9 +97,19 @@ WITHIN_REACH = (
 )
 
 
+#: Sets an attribute of a :class:`WorldObject`, which refuses ``obj.name = value``.
+_write = object.__setattr__
+_READ_ONLY = (
+    "a world's objects change only through its own methods (place, hold, set_state), "
+    "which copy an object shared with another world first"
+)
+
+
 class WorldObject:
     """One object of a run. Identity and catalog data are fixed; where it is and its states
-    change. Implements the facts :class:`~pytest_logicenv.logic.facts.ObjectView` protocol."""
+    change, only through the :class:`WorldState` that owns it (``obj.room = ...`` raises:
+    world copies share their objects until one of them changes). Implements the facts
+    :class:`~pytest_logicenv.logic.facts.ObjectView` protocol."""
 
     __slots__ = (
         "accepts",
@@ -115,6 +128,21 @@ class WorldObject:
         "states",
         "type",
     )
+    id: str
+    type: str
+    role: str | None
+    room: str
+    parent: str | None
+    relation: str | None
+    states: Mapping[str, bool]
+    attrs: Mapping[str, str]
+    properties: frozenset[str]
+    accepts: tuple[str, ...]
+    size: tuple[float, float, float]
+    footprint: Footprint | None
+    box: Footprint | None
+    beside: str | None
+    part_of: str | None
 
     def __init__(
         self,
@@ -133,30 +161,35 @@ class WorldObject:
         footprint: Footprint | None = None,
         part_of: str | None = None,
     ) -> None:
-        self.id = id
-        self.type = type
-        self.role = role
-        self.room = room
-        self.parent = parent
-        self.relation = relation
-        self.states: dict[str, bool] = dict(states)
-        self.attrs: dict[str, str] = dict(attrs)
-        self.properties = frozenset(properties)
-        self.accepts = tuple(accepts)
-        self.size = size
+        _write(self, "id", id)
+        _write(self, "type", type)
+        _write(self, "role", role)
+        _write(self, "room", room)
+        _write(self, "parent", parent)
+        _write(self, "relation", relation)
+        _write(self, "states", MappingProxyType(dict(states)))
+        _write(self, "attrs", MappingProxyType(dict(attrs)))
+        _write(self, "properties", frozenset(properties))
+        _write(self, "accepts", tuple(accepts))
+        _write(self, "size", size)
         # Where it stands on the floor plane; None for doors and windows (in walls, near
         # nothing, as in Scene.near) and for what was dropped where the agent's position is
         # unknown.
-        self.footprint = footprint
+        _write(self, "footprint", footprint)
         # Where it is for the reach rule (WITHIN_REACH): its footprint when the scene's
         # positions are consistent, then wherever the agent put it; None: no distance rule.
-        self.box = footprint
+        _write(self, "box", footprint)
         # The spot (a floor-standing object id) an object was dropped beside: it lies there,
         # and walking to it is walking to that spot.
-        self.beside: str | None = None
+        _write(self, "beside", None)
         # The object this one is a part of (a drawer of a dresser): it has no place of its
         # own and goes where its whole goes.
-        self.part_of = part_of
+        _write(self, "part_of", part_of)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        # Objects are shared by world copies (copy-on-write): only the world that owns one
+        # may change it, through its own methods.
+        raise AttributeError(f"cannot set {name!r}: {_READ_ONLY}")
 
     @classmethod
     def from_scene(cls, obj: SceneObject | Window | Door) -> WorldObject:
@@ -199,11 +232,8 @@ class WorldObject:
     def copy(self) -> WorldObject:
         """A copy whose place and states change independently of this one's."""
         twin = object.__new__(WorldObject)
-        twin.id, twin.type, twin.role, twin.room = self.id, self.type, self.role, self.room
-        twin.parent, twin.relation, twin.part_of = self.parent, self.relation, self.part_of
-        twin.states, twin.attrs = dict(self.states), self.attrs  # attributes never change
-        twin.properties, twin.accepts, twin.size = self.properties, self.accepts, self.size
-        twin.footprint, twin.box, twin.beside = self.footprint, self.box, self.beside
+        for name in WorldObject.__slots__:
+            _write(twin, name, getattr(self, name))  # states: a read-only view, replaced on write
         return twin
 
     def __repr__(self) -> str:
@@ -232,7 +262,13 @@ class AgentState:
 
 
 class WorldState:
-    """The state of one run; implements the facts ``World`` protocol (the truth)."""
+    """The state of one run; implements the facts ``World`` protocol (the truth).
+
+    Copies share their objects (copy-on-write): :meth:`copy` copies the mapping of ids to
+    objects and the agent, and an object is copied the first time a world changes it, so a
+    copy costs what changes after it, not the whole world. Lookups by type, role, id,
+    property and whole go through the scene's :class:`~.world_index.SceneIndex`, what rests
+    on what through :class:`~.world_index.Children`."""
 
     def __init__(self, scene: Scene, objects: Iterable[WorldObject], agent: AgentState) -> None:
         self.scene = scene
@@ -249,35 +285,56 @@ class WorldState:
             for door in scene.doors
             if len(rooms := tuple(r for r in door.rooms if r != "exterior")) == 2
         }
+        listed = list(self.objects.values())
+        self._index = SceneIndex.of(
+            [(o.id, o.type, o.role, o.properties, o.part_of) for o in listed]
+        )
+        self._children = Children.of([(o.id, o.parent) for o in listed], self._index.order)
+        # The ids of the objects this world may change in place (no other world holds them),
+        # and of those it changed since it was built (what a tamper check compares).
+        self._owned: set[str] = set(self.objects)
+        self._changed: set[str] = set()
+        self._start: object = object()  # what same_start compares
 
     @classmethod
     def from_scene(cls, scene: Scene) -> WorldState:
-        objects = [WorldObject.from_scene(entity) for entity in scene.entities]
-        if scene.agent is not None:
-            room = scene.agent.room
-        else:
-            room = scene.rooms[0].id if scene.rooms else ""
-        held = next((obj.id for obj in objects if obj.relation == HELD), None)
-        position = scene.agent.position if scene.agent is not None else None
-        world = cls(scene, objects, AgentState(room=room, held=held, position=position))
-        for obj in [o for o in objects if not world._located(o)]:
-            obj.box = None
-        return world
+        """A world at the start of ``scene``, built anew."""
+        return _Start.of(scene).world()
+
+    @classmethod
+    def start(cls, scene: Scene) -> WorldState:
+        """A world at the start of ``scene``: a copy of the one built at its first call (a
+        few scenes are kept, by identity), so a run of a scene of thousands of objects does
+        not build them again."""
+        return _Start.cached(scene).world()
 
     def copy(self) -> WorldState:
         """An independent copy of this state (the same scene): a search tries an action on
-        a copy and keeps the original."""
+        a copy and keeps the original. Both share every object until one changes it."""
         twin = object.__new__(WorldState)
-        # What the scene fixes (rooms, roles, doors) is shared; objects and agent are not.
-        twin.scene, twin.roles = self.scene, self.roles
+        # What the scene fixes (rooms, roles, doors, the index) is shared; so are objects.
+        twin.scene, twin.roles, twin._index = self.scene, self.roles, self._index
         twin._room_types, twin._passages = self._room_types, self._passages
-        twin.objects = {obj_id: obj.copy() for obj_id, obj in self.objects.items()}
+        twin.objects = dict(self.objects)
         agent = self.agent  # built directly: dataclasses.replace reads its fields each call
         twin.agent = AgentState(
             agent.room, agent.spot, agent.held, agent.position, agent.station, agent.at, agent.stand
         )
+        twin._children = self._children.share()
         twin.version, twin._visible = 0, None
+        twin._owned, twin._changed, twin._start = set(), set(self._changed), self._start
+        self._owned = set()  # the copy holds them too now
         return twin
+
+    def changed(self) -> frozenset[str]:
+        """The ids of the objects changed since this world (or the one it was copied from)
+        was built; every other object is the very one it started with."""
+        return frozenset(self._changed)
+
+    def same_start(self, other: WorldState) -> bool:
+        """Whether ``other`` was copied from the same built world as this one (then objects
+        outside both :meth:`changed` sets are shared, hence equal)."""
+        return self._start is other._start
 
     def _located(self, obj: WorldObject) -> bool:
         """Whether ``obj``'s position can be trusted for the reach rule: its footprint touches
@@ -331,7 +388,23 @@ class WorldState:
 
     def candidates(self, ref: str) -> list[WorldObject]:
         """Every object ``ref`` names (a type, a role or an id), in scene order."""
-        return [obj for obj in self.objects.values() if matches(obj, ref, self.roles)]
+        objects = self.objects
+        return [objects[obj_id] for obj_id in self._index.named(ref, self.roles)]
+
+    def named(self, ref: str) -> list[WorldObject]:
+        """:meth:`candidates`, as the facts evaluator asks an indexed world."""
+        return self.candidates(ref)
+
+    def object_by_id(self, obj_id: str) -> WorldObject | None:
+        return self.objects.get(obj_id)
+
+    def of_types(self, types: Iterable[str]) -> list[WorldObject]:
+        """The objects of any of ``types``, in scene order."""
+        return [self.objects[obj_id] for obj_id in self._index.of_types(types)]
+
+    def having(self, prop: str) -> list[WorldObject]:
+        """The objects with the property ``prop``, in scene order."""
+        return [self.objects[obj_id] for obj_id in self._index.by_property.get(prop, ())]
 
     def room_named(self, ref: str) -> str | None:
         """The id of the room ``ref`` names (a room id or type), or ``None``."""
@@ -483,11 +556,8 @@ class WorldState:
         return None
 
     def children(self, obj: WorldObject, relation: str | None = None) -> list[WorldObject]:
-        return [
-            child
-            for child in self.objects.values()
-            if child.parent == obj.id and (relation is None or child.relation == relation)
-        ]
+        found = [self.objects[child] for child in self._children.of_parent(obj.id)]
+        return found if relation is None else [c for c in found if c.relation == relation]
 
     def descendants(self, obj: WorldObject) -> Iterator[WorldObject]:
         for child in self.children(obj):
@@ -496,7 +566,7 @@ class WorldState:
 
     def parts(self, obj: WorldObject) -> list[WorldObject]:
         """The parts of ``obj`` (a dresser's drawers)."""
-        return [part for part in self.objects.values() if part.part_of == obj.id]
+        return [self.objects[part] for part in self._index.parts.get(obj.id, ())]
 
     def carried(self, obj: WorldObject) -> Iterator[WorldObject]:
         """Everything that goes where ``obj`` goes: what rests on or in it and its parts, and
@@ -526,22 +596,49 @@ class WorldState:
         """Record that the state changed."""
         self.version += 1
 
+    def _own(self, obj: WorldObject) -> WorldObject:
+        """This world's own ``obj`` (by id), copied first if another world shares it: what
+        every change writes to. A reference read before is stale after a change: read the
+        object again by id."""
+        obj_id = obj.id
+        if obj_id in self._owned:
+            return self.objects[obj_id]
+        mine = self.objects[obj_id].copy()
+        self.objects[obj_id] = mine
+        self._owned.add(obj_id)
+        self._changed.add(obj_id)
+        return mine
+
     def place(self, obj: WorldObject, parent: WorldObject | None, relation: str) -> None:
         """Put ``obj`` on/in ``parent`` (``None``: the floor of the agent's room)."""
+        obj = self._own(obj)
+        parent = self.objects[parent.id] if parent is not None else None
         if self.agent.held == obj.id:
             self.agent.held = None
-        obj.parent = parent.id if parent is not None else None
-        obj.relation = relation
-        obj.beside = None
+        self._rest(obj, parent.id if parent is not None else None, relation)
+        _write(obj, "beside", None)
         self._locate(obj, self._put_box(parent))
         if parent is None:  # on the floor where the agent stands
             spot = self.agent.spot
             if spot is None:
-                obj.footprint = self._agent_point()
+                _write(obj, "footprint", self._agent_point())
             elif spot != obj.id:  # (else it goes back where the agent took it from)
-                obj.beside = spot
-                obj.footprint = self.objects[spot].footprint
+                _write(obj, "beside", spot)
+                _write(obj, "footprint", self.objects[spot].footprint)
         self._set_room(obj, parent.room if parent is not None else self.agent.room)
+        self.touch()
+
+    def _rest(self, obj: WorldObject, parent: str | None, relation: str) -> None:
+        """``obj`` (owned) rests ``relation`` ``parent`` (an id, or ``None``)."""
+        self._children.move(obj.id, obj.parent, parent)
+        _write(obj, "parent", parent)
+        _write(obj, "relation", relation)
+
+    def unload(self, target: WorldObject) -> None:
+        """What rests on or in ``target`` rests on nothing, all else as it was: a what-if for
+        the most room ``target`` ever has (no action does this)."""
+        for child in self.children(target):
+            self._rest(self._own(child), None, "on")
         self.touch()
 
     def _put_box(self, parent: WorldObject | None) -> Footprint | None:
@@ -554,14 +651,15 @@ class WorldState:
 
     def _locate(self, obj: WorldObject, box: Footprint | None) -> None:
         """``obj``, and everything that goes where it goes, is now at ``box``."""
-        obj.box = box
-        for inner in self.carried(obj):
-            inner.box = box
+        _write(self._own(obj), "box", box)
+        for inner in list(self.carried(obj)):
+            if inner.box != box:
+                _write(self._own(inner), "box", box)
 
     def hold(self, obj: WorldObject) -> None:
-        obj.parent = None
-        obj.relation = HELD
-        obj.beside = None
+        obj = self._own(obj)
+        self._rest(obj, None, HELD)
+        _write(obj, "beside", None)
         self._locate(obj, None)  # in the agent's hand, what it holds goes where it goes
         self.agent.held = obj.id
         self._set_room(obj, self.agent.room)
@@ -588,13 +686,68 @@ class WorldState:
         self.touch()
 
     def set_state(self, obj: WorldObject, state: str, value: bool) -> None:
-        obj.states[state] = value
+        obj = self._own(obj)
+        _write(obj, "states", MappingProxyType({**obj.states, state: value}))
         self.touch()
 
     def _set_room(self, obj: WorldObject, room: str) -> None:
-        obj.room = room
-        for inner in self.carried(obj):
-            inner.room = room
+        for inner in (obj, *self.carried(obj)):
+            if inner.room != room:
+                _write(self._own(inner), "room", room)
+
+
+class _Start:
+    """A scene's world at its start, built once, which worlds are copied from. Not itself a
+    WorldState (what reaches worlds through ``gc`` does not find it), and nothing changes
+    it: its objects are shared, read-only, by its copies."""
+
+    __slots__ = ("agent", "children", "fixed", "objects", "scene")
+
+    #: The starts kept by :meth:`cached`, by the id of their scene (a scene is a frozen
+    #: dataclass of thousands of objects: hashing it would cost what building does).
+    kept: ClassVar[dict[int, _Start]] = {}
+    KEEP: ClassVar[int] = 16
+
+    def __init__(self, template: WorldState) -> None:
+        self.scene, self.objects, self.agent = template.scene, template.objects, template.agent
+        self.children = template._children
+        self.fixed = (template.roles, template._index, template._room_types, template._passages)
+
+    @classmethod
+    def of(cls, scene: Scene) -> _Start:
+        objects = [WorldObject.from_scene(entity) for entity in scene.entities]
+        if scene.agent is not None:
+            room = scene.agent.room
+        else:
+            room = scene.rooms[0].id if scene.rooms else ""
+        held = next((obj.id for obj in objects if obj.relation == HELD), None)
+        position = scene.agent.position if scene.agent is not None else None
+        world = WorldState(scene, objects, AgentState(room=room, held=held, position=position))
+        for obj in [o for o in objects if not world._located(o)]:
+            _write(obj, "box", None)
+        world._owned = set()  # the start's objects are shared from now on
+        return cls(world)
+
+    @classmethod
+    def cached(cls, scene: Scene) -> _Start:
+        start = cls.kept.get(id(scene))
+        if start is None or start.scene is not scene:
+            if len(cls.kept) >= cls.KEEP:
+                cls.kept.pop(next(iter(cls.kept)))
+            start = cls.kept[id(scene)] = cls.of(scene)
+        return start
+
+    def world(self) -> WorldState:
+        """A world at the start, sharing this one's objects."""
+        twin = object.__new__(WorldState)
+        twin.scene = self.scene
+        twin.roles, twin._index, twin._room_types, twin._passages = self.fixed
+        twin.objects = dict(self.objects)
+        twin.agent = replace(self.agent)
+        twin._children = self.children.share()
+        twin.version, twin._visible = 0, None
+        twin._owned, twin._changed, twin._start = set(), set(), self
+        return twin
 
 
 def nearest_part(box: Footprint, point: Footprint) -> Footprint:
@@ -619,15 +772,28 @@ def _nearest_span(low: float, high: float, p_low: float, p_high: float) -> tuple
 
 
 class VisibleWorld:
-    """A facts ``World`` over the objects the agent can see (not inside closed receptacles)."""
+    """A facts ``World`` over the objects the agent can see (not inside closed receptacles).
+    What it lists is found when first asked for, through the world's index."""
 
     def __init__(self, world: WorldState) -> None:
         self._world = world
-        self._entities = tuple(obj for obj in world.objects.values() if world.is_visible(obj))
+        self._entities: tuple[WorldObject, ...] | None = None
 
     @property
     def entities(self) -> Iterable[WorldObject]:
+        if self._entities is None:
+            world = self._world
+            self._entities = tuple(o for o in world.objects.values() if world.is_visible(o))
         return self._entities
+
+    def named(self, ref: str) -> list[WorldObject]:
+        """The objects in sight ``ref`` names (the facts ``matches``), in scene order."""
+        world = self._world
+        return [obj for obj in world.candidates(ref) if world.is_visible(obj)]
+
+    def object_by_id(self, obj_id: str) -> WorldObject | None:
+        obj = self._world.objects.get(obj_id)
+        return obj if obj is not None and self._world.is_visible(obj) else None
 
     @property
     def roles(self) -> frozenset[str]:

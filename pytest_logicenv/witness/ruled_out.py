@@ -142,8 +142,7 @@ def _emptied(world: WorldState, target: WorldObject) -> WorldState:
     if not world.children(target):
         return world
     twin = world.copy()
-    for child in twin.children(twin.objects[target.id]):
-        child.parent, child.relation = None, "on"
+    twin.unload(twin.objects[target.id])
     return twin
 
 

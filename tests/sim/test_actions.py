@@ -3,6 +3,7 @@ effect does what it says."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -403,7 +404,7 @@ def test_a_cloth_wets_at_a_running_faucet_and_then_cleans() -> None:
 
 def test_running_water_washes_a_dirty_dish_in_the_basin() -> None:
     world = WorldState.from_scene(kitchen())
-    world.objects["cup"].states["dirty"] = True
+    world.set_state(world.objects["cup"], "dirty", True)
     run(world, [go("counter"), pick("cup"), go("sink"), toggle("faucet")])
     assert world.objects["cup"].states["dirty"] is True  # held: only Fill and Wet touch it
     run(world, [("PutIn", {"object": "cup", "target": "sink"})])
@@ -415,8 +416,13 @@ def test_an_appliance_runs_closed_and_opens_off() -> None:
     run(world, [go("counter"), toggle("microwave"), ("ToggleOff", {"target": "microwave"})])
     run(world, [("Open", {"target": "microwave"}), ("Close", {"target": "microwave"})])
     # A laptop opens and toggles too, but holds nothing: the appliance rule leaves it alone.
-    world.objects["microwave"].properties = frozenset({"openable", "toggleable"})
-    run(world, [toggle("microwave"), ("Open", {"target": "microwave"})])
+    base = kitchen()
+    laptop_like = [
+        dataclasses.replace(o, properties=("openable", "toggleable")) if o.id == "microwave" else o
+        for o in base.objects
+    ]
+    world = WorldState.from_scene(dataclasses.replace(base, objects=tuple(laptop_like)))
+    run(world, [go("counter"), toggle("microwave"), ("Open", {"target": "microwave"})])
 
 
 def test_a_used_up_object_is_refilled_from_a_refill_container() -> None:

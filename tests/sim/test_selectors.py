@@ -142,14 +142,12 @@ def test_parts_are_reached_through_their_whole_and_selected_by_it() -> None:
             obj("stand", "TVStand", "receptacle", size=(1.2, 0.6, 0.4)),
             obj("dresser", "Dresser", "receptacle", size=(1.2, 0.9, 0.5), at=(4, 4)),
             obj("drawer_t", "Drawer", "receptacle", "openable", relation=None,
-                states={"open": False}),
+                states={"open": False}, part_of="stand"),
             obj("drawer_d", "Drawer", "receptacle", "openable", relation=None,
-                states={"open": False}),
+                states={"open": False}, part_of="dresser"),
             obj("remote", "RemoteControl", "pickupable", parent="drawer_t", relation="in"),
         )
     )  # fmt: skip
-    world.objects["drawer_t"].part_of = "stand"
-    world.objects["drawer_d"].part_of = "dresser"
     drawer = Select("Drawer", part_of="TVStand")
     assert execute(world, "GoTo", {"target": drawer}) is None
     assert world.agent.spot == "stand"
@@ -410,19 +408,17 @@ def test_a_stove_knob_switches_its_burner_which_cooks_through_the_pan() -> None:
         scene(
             obj("stove", "Stove", "receptacle", size=(0.8, 0.9, 0.6)),
             obj("knob_l", "StoveKnob", "toggleable", relation=None,
-                attrs={"position": "front_left"}),
+                attrs={"position": "front_left"}, part_of="stove"),
             obj("knob_r", "StoveKnob", "toggleable", relation=None,
-                attrs={"position": "front_right"}),
+                attrs={"position": "front_right"}, part_of="stove"),
             obj("burner_l", "StoveBurner", "toggleable", "heat_source", "receptacle",
-                relation=None, attrs={"position": "front_left"}),
+                relation=None, attrs={"position": "front_left"}, part_of="stove"),
             obj("burner_r", "StoveBurner", "toggleable", "heat_source", "receptacle",
-                relation=None, attrs={"position": "front_right"}),
+                relation=None, attrs={"position": "front_right"}, part_of="stove"),
             obj("pan", "Pan", "receptacle", "pickupable", parent="burner_l"),
             obj("egg", "Egg", "cookable", "pickupable", parent="pan", relation="in"),
         )
     )  # fmt: skip
-    for part in ("knob_l", "knob_r", "burner_l", "burner_r"):
-        world.objects[part].part_of = "stove"
     knob = Select("StoveKnob", attrs={"position": "front_left"})
     assert execute(world, "GoTo", {"target": knob}) is None
     assert execute(world, "ToggleOn", {"target": knob}) is None
