@@ -107,6 +107,8 @@ class RunHooks:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" and report.user_properties:
             self.session.gather(report)
+        elif report.failed:
+            self.session.once(report)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if not report.passed:  # a module that did not import or was skipped whole

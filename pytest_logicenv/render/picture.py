@@ -16,7 +16,6 @@ from pytest_logicenv.render.labels import place_labels
 from pytest_logicenv.render.measure import FONT, Box, text_height, text_width, union, wrap
 from pytest_logicenv.render.route import Route, route_of
 from pytest_logicenv.scenes.scene_model import Scene
-from pytest_logicenv.sim.outcome import unmet_goal
 
 if TYPE_CHECKING:
     from pytest_logicenv.sim.outcome import Outcome, Step
@@ -127,15 +126,11 @@ def _count(number: int, noun: str) -> str:
 
 def _details(outcome: Outcome) -> list[str]:
     """The broken precondition or the false goal facts, in words."""
-    violation = outcome.violation
     details = []
-    if violation is not None:
-        details.append(
-            f"broken precondition [{violation.precondition}]: {violation.requirement}; "
-            f"but {violation.reason}"
-        )
+    if outcome.violation is not None:
+        details.append(outcome.broken_precondition())
     if outcome.false_goals:
-        details.append(unmet_goal(outcome.false_goals))
+        details.append(outcome.unmet_goal())
     return details
 
 

@@ -13,4 +13,6 @@ branch in :func:`~pytest_logicenv.report.files.write_reports` (and its name in
 data and is written in every format by :mod:`~pytest_logicenv.report.mutation`. What the report
 reads, one :class:`~pytest_logicenv.report.records.RunRecord` per test item, is
 :mod:`~pytest_logicenv.report.records` (the session's fixture writes them).
+:mod:`~pytest_logicenv.report.repeats` shows a failure every scene of a test shares (a policy
+that cannot be built) once per run.
 """

@@ -24,6 +24,7 @@ from pytest_logicenv.pipeline.entry_situation import scene_conditions, shared_si
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witnesses import read_witness
 from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
+from pytest_logicenv.report.repeats import CANNOT_RUN
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.session.collection import ErrorCase, PendingCase
 from pytest_logicenv.session.generators import catalog_for
@@ -253,7 +254,7 @@ class LogicEnv:
         try:
             return self._xml(self._policy(policy), tree, nodes)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
-            problem = f"the policy cannot run: {error}"
+            problem = f"{CANNOT_RUN}{error}"
         _fail(problem)  # outside the except: the message alone, not an exception chain
 
     def judged_by(self, max_ticks: int | None = None) -> Situation:
@@ -270,7 +271,7 @@ class LogicEnv:
         try:
             return judge(runnable, situation)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
-            problem = f"the policy cannot run: {error}"
+            problem = f"{CANNOT_RUN}{error}"
         _fail(problem)
 
     def _xml(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:

@@ -33,6 +33,7 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.pipeline.plan_review import unreviewed, unreviewed_failure
 from pytest_logicenv.pipeline.task_request import Environments, Mode
 from pytest_logicenv.report.records import RunRecord
+from pytest_logicenv.report.repeats import Repeats
 from pytest_logicenv.report.report_model import Report
 from pytest_logicenv.session.collection import CaseParam, ErrorCase
 from pytest_logicenv.session.generation import Making, PendingTask, generate_selected
@@ -64,6 +65,7 @@ class LogicEnvSession:
         self._failures: list[str] = []
         self._warnings: list[str] = []  # said at the end, not failing the run
         self._written: list[str] = []  # the report files written, as the terminal says
+        self._repeats = Repeats()  # failures every scene of a test shares, shown once
 
     @property
     def cache(self) -> Cache:
@@ -155,6 +157,15 @@ class LogicEnvSession:
         self._records.append(record)
         if not self.settings.worker:
             reporter.readable(report, record, self.config.rootpath)
+
+    def once(self, report: pytest.TestReport) -> None:
+        """A failing item's error that an earlier item of this run showed: named, not
+        repeated (on the controller under xdist, which sees every item's report)."""
+        if self.settings.worker:
+            return
+        shorter = self._repeats.shortened(report.nodeid, report.longreprtext)
+        if shorter is not None:
+            report.longrepr = shorter
 
     # ----------------------------------------------------------------------- xdist
 

@@ -27,6 +27,6 @@
   answers, branches, known names) and ``judge``, the one way every caller runs a policy;
   :mod:`~.situation_file`: a scene file that carries its situation.
 * :mod:`~pytest_logicenv.sim.outcome`: what a run ended in (pass, counterfactual,
-  unreachable, lackbranch, error), with its trace and an explanation; :mod:`~.run_file`: runs
-  read back from JSON.
+  unreachable, lackbranch, error), with its trace and an explanation in the policy's own
+  names (:mod:`~.naming`); :mod:`~.run_file`: runs read back from JSON.
 """

@@ -123,6 +123,11 @@ class PreconditionViolation:
         """What was true instead of the precondition, in words."""
         return "; ".join(self.facts)
 
+    def bound(self) -> tuple[tuple[str, str], ...]:
+        """``(object id, reference as written)`` for each port bound to an object."""
+        written = dict(self.arguments)
+        return tuple((obj, written[port]) for port, obj in self.objects if port in written)
+
     def __str__(self) -> str:
         return f"{self.call} needs {self.requirement}, but {self.reason}"
 

@@ -37,6 +37,7 @@ from pytest_logicenv.errors import LogicEnvError, PolicyFault, RunFileError
 from pytest_logicenv.logic.facts import Fact, goal_text, parse_facts, to_json
 from pytest_logicenv.sim.actions import PreconditionViolation
 from pytest_logicenv.sim.branches import BranchDiagnosis
+from pytest_logicenv.sim.naming import ANY_SUFFIX, Names, renamed
 
 #: The outcome classes, in the order reports list them.
 KINDS: tuple[str, ...] = ("pass", "counterfactual", "unreachable", "lackbranch", "error")
@@ -70,10 +71,15 @@ class Step:
     spot: str | None = None
 
     def __str__(self) -> str:
+        return self.shown()
+
+    def shown(self, names: Names = ()) -> str:
+        """The step as a trace shows it, what went wrong in ``names`` (the arguments are
+        the policy's own already)."""
         call = f"{self.name}({', '.join(self._shown_args())})"
         if self.kind == "condition":
             return f"{call}? {'yes' if self.ok else 'no'}"
-        return f"{call} ok" if self.ok else f"{call} -> {self.detail}"
+        return f"{call} ok" if self.ok else f"{call} -> {renamed(self.detail, names)}"
 
     def _shown_args(self) -> list[str]:
         """The arguments, an ``any=True`` reference with the object it chose:
@@ -81,7 +87,7 @@ class Step:
         shown = []
         for number, arg in enumerate(self.args):
             chosen = self.objects[number] if number < len(self.objects) else None
-            if chosen and arg.endswith(" (any one)"):
+            if chosen and arg.endswith(ANY_SUFFIX):
                 arg = f"{arg.removesuffix(')')}: {chosen})"
             shown.append(arg)
         return shown
@@ -146,6 +152,10 @@ class Outcome:
     #: How the scene could have been solved: its witness as calls (``GoTo(blanket),
     #: PickUp(blanket), ...``), shown when the run is not ok; "" when unknown.
     witness: str = ""
+    #: The policy's own names for the labels (roles, ids) messages use
+    #: (:mod:`pytest_logicenv.sim.naming`): an explanation says ``CoffeeMachine`` where the
+    #: policy wrote that, not the plan's ``coffee_machine``.
+    names: Names = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -174,6 +184,23 @@ class Outcome:
         expected = " (expected)" if self.kind == self.expected else ""
         return f"{self.kind.capitalize()}{expected}: {self._reason()}"
 
+    def named(self, text: str) -> str:
+        """``text`` (a message naming objects by role or id) in the policy's own names."""
+        return renamed(text, self.names)
+
+    def unmet_goal(self) -> str:
+        """The goal facts not met, in the goal's words and the policy's names, each once."""
+        return unmet_goal(self.false_goals, self.names)
+
+    def broken_precondition(self) -> str:
+        """The broken precondition and what held instead, in the policy's names."""
+        if self.violation is None:
+            return ""
+        return (
+            f"broken precondition [{self.violation.precondition}]: "
+            f"{self.named(self.violation.requirement)}; but {self.named(self.violation.reason)}"
+        )
+
     def _reason(self) -> str:
         if self.violation is not None:
             if self.violation.absent is not None:
@@ -183,7 +210,8 @@ class Outcome:
                 )
             if self.violation.kind == "error":
                 return f"{self.violation.call} is ambiguous: {self.violation.reason}"
-            return f"{self.violation.call} broke a precondition: {self.violation.requirement}"
+            requirement = self.named(self.violation.requirement)
+            return f"{self.violation.call} broke a precondition: {requirement}"
         if self.kind == "pass":
             return "the policy returned SUCCESS and every goal fact holds"
         if self.kind == "lackbranch" and self.branches:
@@ -193,7 +221,7 @@ class Outcome:
                 f"({taken}), never checking which situation this is"
             )
         if self.kind == "unreachable":
-            count = len(self.false_goals)
+            count = len(goal_texts(self.false_goals))
             facts = "goal fact is" if count == 1 else "goal facts are"
             return f"the policy returned SUCCESS but {count} {facts} false"
         if self.kind == "error":
@@ -216,19 +244,17 @@ class Outcome:
         if self.situation:
             lines.append("situation: " + "; ".join(f"{q} = {a}" for q, a in self.situation))
         if self.violation is not None:
-            lines.append(
-                f"broken precondition [{self.violation.precondition}]: "
-                f"{self.violation.requirement}; but {self.violation.reason}"
-            )
+            lines.append(self.broken_precondition())
+        # The plan's questions and leaves, in the plan's words: not renamed.
         lines.extend(f"branch taken: {diagnosis}" for diagnosis in self.branches)
         if self.false_goals:
-            lines.append(unmet_goal(self.false_goals))
+            lines.append(self.unmet_goal())
         if self.trace:
-            lines.append("trace: " + shown_trace(self.trace))
+            lines.append("trace: " + shown_trace(self.trace, self.names))
         if self.error:
             lines.append(self.error.rstrip())
         if self.witness and not self.ok:
-            lines.append(f"a passing sequence: {self.witness}")
+            lines.append(f"a passing sequence: {self.named(self.witness)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -251,6 +277,7 @@ class Outcome:
             "max_ticks": self.max_ticks,
             "trace": [step.to_json() for step in self.trace],
             "witness": self.witness,
+            "names": [list(pair) for pair in self.names],
             "explanation": self.explain(),
         }
 
@@ -279,6 +306,7 @@ class Outcome:
                 ),
                 expected=None if expected is None else str(expected),
                 witness=str(data.get("witness", "")),
+                names=tuple((str(label), str(name)) for label, name in data.get("names", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError, LogicEnvError) as problem:
             raise RunFileError(
@@ -293,22 +321,27 @@ class Outcome:
             raise PolicyFault(self)
 
 
-def unmet_goal(facts: tuple[Fact, ...]) -> str:
-    """The goal facts not met, in the goal's words, each once (two subtasks may share one).
+def unmet_goal(facts: tuple[Fact, ...], names: Names = ()) -> str:
+    """The goal facts not met, in the goal's words and ``names``, each once (two subtasks
+    may share one).
 
     >>> from pytest_logicenv.logic.facts import parse_fact
     >>> shut = parse_fact({"state": "fridge", "open": False})
-    >>> unmet_goal((shut, shut))
-    'goal not met: "fridge closed"'
+    >>> unmet_goal((shut, shut), (("fridge", "Fridge"),))
+    'goal not met: "Fridge closed"'
     """
-    texts = dict.fromkeys(goal_text(fact) for fact in facts)
-    return "goal not met: " + ", ".join(f'"{text}"' for text in texts)
+    return "goal not met: " + ", ".join(f'"{text}"' for text in goal_texts(facts, names))
 
 
-def shown_trace(trace: tuple[Step, ...]) -> str:
+def goal_texts(facts: tuple[Fact, ...], names: Names = ()) -> tuple[str, ...]:
+    """Each goal fact's words in ``names``, once (two facts that read the same are one)."""
+    return tuple(dict.fromkeys(renamed(goal_text(fact), names) for fact in facts))
+
+
+def shown_trace(trace: tuple[Step, ...], names: Names = ()) -> str:
     """The steps of a trace, a long one's middle left out: its first steps (where the
-    policy started) and its last ones (where it failed)."""
-    steps = [str(step) for step in trace]
+    policy started) and its last ones (where it failed); what went wrong in ``names``."""
+    steps = [step.shown(names) for step in trace]
     if len(steps) <= TRACE_HEAD + TRACE_TAIL:
         return ", ".join(steps)
     left = len(steps) - TRACE_HEAD - TRACE_TAIL

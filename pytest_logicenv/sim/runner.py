@@ -29,6 +29,7 @@ trace: GoTo(book) ok, PutOn(book, sofa) -> the agent holds nothing
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import signal
 import threading
@@ -44,7 +45,14 @@ import py_trees
 from py_trees.blackboard import Blackboard, KeyMetaData
 
 from pytest_logicenv.errors import PolicyError, PolicyRuntimeError
-from pytest_logicenv.logic.facts import Fact, bound_roles, evaluate, parse_fact, references
+from pytest_logicenv.logic.facts import (
+    Fact,
+    bound_roles,
+    evaluate,
+    parse_fact,
+    references,
+    to_json,
+)
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.actions import PolicyStopped
 from pytest_logicenv.sim.agent import Agent
@@ -52,6 +60,7 @@ from pytest_logicenv.sim.branches import SubtaskBranches, diagnose
 from pytest_logicenv.sim.bt.node import SKIPPED
 from pytest_logicenv.sim.bt.policy import load_bt_xml
 from pytest_logicenv.sim.leaves import AgentBehaviour
+from pytest_logicenv.sim.naming import policy_names
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.tamper import TAMPERED, Replay, tampering
 from pytest_logicenv.sim.world import WorldState
@@ -164,6 +173,10 @@ class RunSetup:
         return cls(scene, pairs, goals, max_ticks, tuple(branches))
 
     def finish(self, kind: str, **fields: Any) -> Outcome:
+        if kind != "pass":  # only a failing run is explained, in the policy's names
+            violation = fields.get("violation")
+            written = violation.bound() if violation is not None else ()
+            fields["names"] = policy_names(self.scene, fields.get("trace", ()), *written)
         return Outcome(
             kind, situation=self.situation, scene=self.scene.id, max_ticks=self.max_ticks,
             goal=self.goals, **fields,
@@ -272,11 +285,19 @@ def _ending(
         return run.finish("error", status=status, error=message, **done)
     if root.status != Status.SUCCESS:
         return run.finish("lackbranch", status=status, **done)
-    false = tuple(fact for fact in run.goals if not evaluate(fact, world))
+    false = _once(fact for fact in run.goals if not evaluate(fact, world))
     taken = tuple(diagnose(world, run.branches, agent.checked)) if false else ()
     unchecked = bool(taken) and not any(diagnosis.checked for diagnosis in taken)
     kind = "lackbranch" if unchecked else "unreachable" if false else "pass"
     return run.finish(kind, status=status, false_goals=false, branches=taken, **done)
+
+
+def _once(facts: Iterable[Fact]) -> tuple[Fact, ...]:
+    """Each fact once: a goal fact two subtasks share is one unmet fact, explained once."""
+    seen: dict[str, Fact] = {}
+    for fact in facts:
+        seen.setdefault(json.dumps(to_json(fact), sort_keys=True), fact)
+    return tuple(seen.values())
 
 
 def vocabulary(scenes: Iterable[Scene], facts: Iterable[Fact] = ()) -> frozenset[str]:

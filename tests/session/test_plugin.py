@@ -102,7 +102,7 @@ def test_forgetful(logic_env):
             "*_ test_forgetful[[]window=yes-light=yes[]] _*",
             "Unreachable: the policy returned SUCCESS but 1 goal fact is false",
             "situation: Is the window open? = YES; Is the light on? = YES",
-            'goal not met: "light switched off"',
+            'goal not met: "LightSwitch switched off"',  # the policy never named the light
             "trace: IsOpen(window)? yes, GoTo(window) ok, Close(window) ok",
             'reproduce: pytest "test_bath.py::test_forgetful[[]window=yes-light=yes[]]"',
         ]

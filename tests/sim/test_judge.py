@@ -104,7 +104,8 @@ def test_the_judge_shows_a_failing_run_the_situations_witness_and_only_in_its_sc
     plan, trajectory, scene = clean_bowl
     situation = replace(situation_of(plan, trajectory, scene), witness="GoTo(bowl), PickUp(bowl)")
     failed = judge(POLICIES["lackbranch"], situation)
-    assert "a passing sequence: GoTo(bowl), PickUp(bowl)" in failed.explain()
+    # The policy never wrote the plan's role bowl: the witness names it by its type.
+    assert "a passing sequence: GoTo(Bowl), PickUp(Bowl)" in failed.explain()
     assert "a passing sequence" not in judge(POLICIES["correct"], situation).explain()
     moved = situation.in_scene(Scene("other", rooms=scene.rooms, objects=scene.objects))
     assert moved.witness == ""
