@@ -69,6 +69,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "pan", "yes"),
         "lackbranch": Fault("lackbranch", "pan", "no"),
     },
+    "front_door": {
+        "counterfactual": Fault("counterfactual", "front_door", "no"),
+        "unreachable": Fault("unreachable", "front_door", "yes"),
+        "lackbranch": Fault("lackbranch", "kitchen_door", "no"),
+    },
     "living_room_drawers": {
         "counterfactual": Fault("counterfactual", "remote", "yes"),
         "unreachable": Fault("unreachable", "keys", "yes"),

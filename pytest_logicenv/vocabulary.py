@@ -224,6 +224,17 @@ REVIEWED: Mapping[str, str] = {
     "bed cover": "Blanket",
 }
 
+#: Names that are no object type, though AI2-THOR's asset database has them, and the fix:
+#: a door is an opening in a wall with a state, never a free object (issue 23).
+NOT_OBJECT_TYPES: Mapping[str, str] = {
+    name: (
+        f"{name!r} is not an object: doors are openings in walls; name the door itself, "
+        '"Door" (e.g. {"state": "Door", "open": false}, or {"exists": "Door", "as": '
+        '"front_door", "attrs": {"kind": "front"}} for the door to the outside)'
+    )
+    for name in ("Doorway", "Doorframe")
+}
+
 
 def _wordnet_table() -> tuple[dict[str, str], frozenset[str]]:
     data = json.loads(WORDNET_FILE.read_text(encoding="utf-8"))
@@ -361,7 +372,7 @@ class Vocabulary:
 
     types: Collection[str]
     synonyms: Mapping[str, str] = field(default_factory=lambda: dict(SYNONYMS))
-    hidden: Collection[str] = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
+    hidden: Collection[str] = frozenset({"Door", "Window", "Floor"})
     also: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: dict(ALSO))
     no_type: Collection[str] = NO_TYPE
 

@@ -33,6 +33,7 @@ from pytest_logicenv.scenes.catalog.rooms import LIKE
 from pytest_logicenv.scenes.catalog.summary import type_json, type_line
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.vocabulary import singular, words_of
+from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES
 
 
 def register(subparsers: Any) -> None:
@@ -73,6 +74,7 @@ def run_types(args: argparse.Namespace) -> int:
     if not shown:
         close = catalog.suggestions(word)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
+        hint = f": {NOT_OBJECT_TYPES[word]}" if word in NOT_OBJECT_TYPES else hint
         print(f"logicenv types: no type, property or room matches {word!r}{hint}")
         return 1
     return 0

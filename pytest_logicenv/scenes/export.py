@@ -300,8 +300,9 @@ def _door(door: Door, holes: dict[str, _Hole], catalog: Catalog) -> dict[str, An
     data.update(
         room0=room0,
         room1=rooms[1] if len(rooms) > 1 else room0,
-        # As ProcTHOR writes them: a door to the outside does not open (nothing is beyond).
-        openable=asset is not None and "openable" in asset.properties and len(rooms) > 1,
+        # ProcTHOR makes a door to the outside fixed (nothing lies beyond it); ours opens and
+        # closes like any door, and its state must survive the export.
+        openable=asset is not None and "openable" in asset.properties,
     )
     return data
 

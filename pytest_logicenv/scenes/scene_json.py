@@ -89,6 +89,7 @@ def _door_json(door: Door) -> dict[str, Any]:
         "height": door.height,
         "open": door.open,
         "asset_id": door.asset_id,
+        **({"role": door.role} if door.role is not None else {}),
     }
 
 
@@ -346,6 +347,7 @@ def _door(data: Mapping[str, Any]) -> Door:
         _number(data, "height", what, 2.1),
         _flag(data, "open", what, True),
         _str(data, "asset_id", what, ""),
+        _opt_str(data, "role", what),
     )
 
 

@@ -102,6 +102,8 @@ DOOR_UNDERCUT = 0.02
 #: opening's height may stand or hang in (a sofa may stand below the sill, not a wardrobe or a
 #: picture in front of the glass).
 WINDOW_REVEAL = 0.05
+#: What a door's ``rooms`` name for the outside: a front door joins its room and this.
+EXTERIOR = "exterior"
 #: Height of the walls (metres) the layout derives from the room polygons.
 WALL_HEIGHT = 2.5
 #: Catalog properties an object may carry (AI2-THOR's, in snake case, plus ours).
@@ -204,18 +206,26 @@ class Door(_Opening):
     height: float = 2.1
     open: bool = True
     asset_id: str = ""
+    role: str | None = None
 
     @property
     def type(self) -> str:
         return "Door"
 
     @property
-    def role(self) -> str | None:
-        return None
-
-    @property
     def room(self) -> str:
         return self.rooms[0] if self.rooms else ""
+
+    @property
+    def front(self) -> bool:
+        """Whether it is the door to the outside (the front door)."""
+        return EXTERIOR in self.rooms
+
+    @property
+    def attrs(self) -> Mapping[str, str]:
+        """``kind``: ``front`` for the door to the outside, else ``interior`` (what facts and
+        selectors tell doors apart by: ``Select("Door", attrs={"kind": "front"})``)."""
+        return {"kind": "front" if self.front else "interior"}
 
 
 @dataclass(frozen=True)
@@ -461,6 +471,7 @@ class DoorSpec:
     width: float = 0.9
     height: float = 2.1
     asset_id: str = ""
+    role: str | None = None
     side: str | None = None
     wall: str | None = None
     offset: float | None = None

@@ -91,10 +91,10 @@ def distractor_types(
     """The types a distractor may have, sorted: the types the plan's facts name (by type, or
     bound to a role, or absent) and ``also`` (the types a policy's selectors name), those
     that stand on their own somewhere: a second book on a shelf, a second desk against a
-    wall, a second window, but no drawer without its dresser, no second doorway.
+    wall, a second window, but no drawer without its dresser, no second door.
 
     >>> from pytest_logicenv.llm.planner import example_plan
-    >>> distractor_types(example_plan(), also=["Window", "Drawer", "Doorway", "toy"])
+    >>> distractor_types(example_plan(), also=["Window", "Drawer", "Door", "toy"])
     ('Book', 'CoffeeTable', 'Mop', 'Sofa', 'Stain', 'Toy', 'ToyBox', 'WetWipes', 'Window')
     """
     catalog = catalog or default_catalog()
@@ -117,7 +117,7 @@ def _stands_alone(type_name: str, catalog: Catalog) -> bool:
 
 #: Openings in walls, which are not objects, and whether a distractor can be one more: a
 #: window can, a doorway (one between each pair of neighbouring rooms) cannot.
-OPENINGS = {"Window": True, "Doorway": False, "Door": False}
+OPENINGS = {"Window": True, "Door": False}
 
 
 def _plan_facts(plan: Plan) -> Iterator[Fact]:

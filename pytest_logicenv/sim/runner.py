@@ -64,6 +64,7 @@ from pytest_logicenv.sim.naming import policy_names
 from pytest_logicenv.sim.outcome import Outcome
 from pytest_logicenv.sim.tamper import TAMPERED, Replay, tampering
 from pytest_logicenv.sim.world import WorldState
+from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES
 
 Policy: TypeAlias = (
     py_trees.behaviour.Behaviour
@@ -353,6 +354,9 @@ def _unknown_references(
                 f"{where}: room={ref!r} names no room of scene {scene.id!r} or of any "
                 f"other scene of the task{hint}; this scene's rooms: {rooms}"
             )
+            continue
+        if ref in NOT_OBJECT_TYPES:
+            problems.append(f"{where}: {NOT_OBJECT_TYPES[ref]}")
             continue
         problems.append(
             f"{where}: {ref!r} names no object, type or room of scene {scene.id!r} or "

@@ -124,6 +124,7 @@ class WorldObject:
         "relation",
         "role",
         "room",
+        "rooms",
         "size",
         "states",
         "type",
@@ -132,6 +133,7 @@ class WorldObject:
     type: str
     role: str | None
     room: str
+    rooms: tuple[str, ...]
     parent: str | None
     relation: str | None
     states: Mapping[str, bool]
@@ -160,11 +162,14 @@ class WorldObject:
         size: tuple[float, float, float] = (0.0, 0.0, 0.0),
         footprint: Footprint | None = None,
         part_of: str | None = None,
+        rooms: tuple[str, ...] = (),
     ) -> None:
         _write(self, "id", id)
         _write(self, "type", type)
         _write(self, "role", role)
         _write(self, "room", room)
+        # A door's rooms: it is in both it joins (facts' ``room`` reads them); () for the rest.
+        _write(self, "rooms", rooms)
         _write(self, "parent", parent)
         _write(self, "relation", relation)
         _write(self, "states", MappingProxyType(dict(states)))
@@ -219,6 +224,7 @@ class WorldObject:
             states=obj.states,
             attrs=obj.attrs,
             properties=obj.properties,
+            rooms=obj.rooms if isinstance(obj, Door) else (),
         )
 
     @property

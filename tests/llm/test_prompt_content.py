@@ -75,7 +75,7 @@ def test_every_capitalized_name_in_either_system_prompt_is_a_type_a_room_or_engl
     told = "\n".join(line for line in first.splitlines() if not line.startswith("Task: "))
     assert _unknown(told, catalog) == set()
     assert _unknown(designer_prompt(catalog), catalog) == set()
-    assert re.search(r"\bDoor\b", planner) is None  # only Doorway exists
+    assert re.search(r"\bDoorway\b", planner) is None  # a door is a Door, never a Doorway
 
 
 def test_the_states_each_type_is_listed_with_are_the_catalogs(

@@ -97,7 +97,7 @@ def test_doors_and_windows_keep_their_rooms_and_states() -> None:
 
 def test_a_door_to_the_outside_opens_from_its_room_whichever_way_it_is_listed() -> None:
     # AI2-THOR has no room "exterior": room0 and wall0 are the room's, as ProcTHOR writes its
-    # front doors, which do not open (nothing is modelled beyond them).
+    # front doors; ProcTHOR's do not open, ours do (their state survives the export).
     scene = two_rooms()
     listed = {door.id: door for door in scene.doors}
     backwards = replace(listed["door_2"], rooms=("exterior", "living_room"))
@@ -107,7 +107,7 @@ def test_a_door_to_the_outside_opens_from_its_room_whichever_way_it_is_listed() 
         assert exported["room0"] == exported["room1"] == "living_room"
         assert exported["wall0"].startswith("wall|living_room|")
         assert exported["wall1"].startswith("wall|exterior|")
-        assert exported["openable"] is False
+        assert exported["openable"] is True
 
 
 def test_objects_use_real_assets_nest_on_receptacles_and_carry_states() -> None:

@@ -278,7 +278,10 @@ def _rests(obj: ObjectView, relation: str, target: str, snap: _Snapshot) -> bool
 
 
 def _in_room(world: World, obj: ObjectView, room: str) -> bool:
-    return obj.room == room or world.room_type(obj.room) == room
+    """Whether ``obj`` is in ``room`` (an id or type); a door is in both rooms it joins (an
+    object view may have ``rooms``, every room it is in)."""
+    rooms = getattr(obj, "rooms", None) or (obj.room,)
+    return any(r == room or world.room_type(r) == room for r in rooms)
 
 
 def _has_attrs(obj: ObjectView, attrs: Mapping[str, str]) -> bool:

@@ -14,7 +14,7 @@ from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import FLOOR, Fact, bound_roles, is_type_ref, references
 from pytest_logicenv.logic.plan import Factor, Plan, located_facts
 from pytest_logicenv.logic.rules.common import Found, factor_location, subtask_location
-from pytest_logicenv.vocabulary import Vocabulary
+from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES, Vocabulary
 
 
 def _did_you_mean(name: str, candidates: Collection[str]) -> str:
@@ -23,7 +23,9 @@ def _did_you_mean(name: str, candidates: Collection[str]) -> str:
 
 
 def _unknown_type(ref: str, location: str, known_types: Collection[str] | None) -> Found:
-    if known_types is not None and ref not in known_types:
+    if known_types is not None and ref in NOT_OBJECT_TYPES:
+        yield Violation("grounding", location, NOT_OBJECT_TYPES[ref])
+    elif known_types is not None and ref not in known_types:
         # By meaning first (the synonym table the catalog reads: Nightstand, a SideTable).
         close = Vocabulary(known_types).suggestions(ref, limit=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -54,6 +54,8 @@ from pytest_logicenv.scenes.catalog.properties import (
     ACCEPTS,
     ANNOTATED_ROOMS,
     CONTAINER_TYPES,
+    DOOR_ASSET_TYPES,
+    DOOR_ATTRS,
     EXTRA_PROPERTIES,
     PRIMARY_PROPERTIES,
     THOR_PROPERTIES,
@@ -121,6 +123,10 @@ def build_catalog(db: Databases, custom: Iterable[CustomSpec]) -> Catalog:
     for name in names:
         if db.assets.get(name) or name in db.metadata:
             types[name] = _thor_type(name, db, parents_of.get(name, {}))
+    for name, ours in DOOR_ASSET_TYPES.items():
+        found = types.pop(name, None)
+        if found is not None and ours is not None:
+            types[ours] = dataclasses.replace(found, name=ours, attrs=DOOR_ATTRS)
     for name, (role, spots) in _floor_groups(db.groups).items():
         if name in types:
             types[name] = dataclasses.replace(types[name], floor_group=role, group_spots=spots)

@@ -147,7 +147,13 @@ UNANNOTATED_PLACEMENT: Mapping[str, tuple[str, ...]] = {
     "ShowerGlass": ("floor", "edge"),
 }
 #: Types that make up walls and openings rather than furniture.
-STRUCTURAL_TYPES = frozenset({"Doorway", "Doorframe", "Window", "Floor"})
+STRUCTURAL_TYPES = frozenset({"Door", "Window", "Floor"})
+#: ProcTHOR's asset types for door openings, and ours: its ``Doorway`` assets are doors
+#: (a leaf that opens, in a hole of the wall), so they are our ``Door`` type; its
+#: ``Doorframe`` assets (a frame with no leaf) are not used.
+DOOR_ASSET_TYPES: Mapping[str, str | None] = {"Doorway": "Door", "Doorframe": None}
+#: A door's attribute: the door to the outside (``front``) or one between rooms.
+DOOR_ATTRS: Mapping[str, tuple[str, ...]] = {"kind": ("front", "interior")}
 #: Receptacles things go *in* rather than *on*.
 CONTAINER_TYPES = frozenset(
     {

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_logicenv.scenes.catalog.parts import PartSpec
-from pytest_logicenv.scenes.catalog.properties import THOR_NAME
+from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES, THOR_NAME
 from pytest_logicenv.scenes.catalog.type_model import Catalog, ObjectType
 
 #: How ProcTHOR's room weights read.
@@ -45,6 +45,8 @@ def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
     where = _where_text(obj_type)
     if where:
         bits.append(where)
+    if obj_type.attrs:
+        bits.append("attrs: " + ", ".join(f"{k}={'/'.join(v)}" for k, v in obj_type.attrs.items()))
     if obj_type.custom or not (obj_type.exportable or obj_type.part_only):
         bits.append(f"exports as: {_export_text(obj_type)}")
     return f"{obj_type.name}{flag}: " + "; ".join(bits)
@@ -130,6 +132,8 @@ def _rooms_text(obj_type: ObjectType) -> str:
 def _where_text(obj_type: ObjectType) -> str:
     if obj_type.part_only:
         return ""
+    if obj_type.name in STRUCTURAL_TYPES and obj_type.name != "Floor":
+        return "stands: in a wall (an opening of the floor plan)"
     if obj_type.on_wall and not obj_type.on_floor:
         return "stands: on a wall"
     spots = obj_type.placement.spots

@@ -19,7 +19,7 @@ from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES
 from pytest_logicenv.scenes.scene_model import Vector
-from pytest_logicenv.vocabulary import SYNONYMS, Vocabulary, camel
+from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES, SYNONYMS, Vocabulary, camel
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,8 @@ class Catalog:
         return self.vocabulary.suggestions(name)
 
     def unknown_type_message(self, name: str) -> str:
+        if name in NOT_OBJECT_TYPES:
+            return NOT_OBJECT_TYPES[name]
         close = self.suggestions(name)
         hint = f"; did you mean {', '.join(close)}?" if close else "."
         return (

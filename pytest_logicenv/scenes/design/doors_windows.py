@@ -1,9 +1,11 @@
 """Doors and windows: what the facts ask of them, and their specs in the floor plan.
 
 Windows and doors are openings in walls, not objects: a fact may give a window a role, a room
-and an open state, and doors an open state (per room, or all of them). Once the floor plan is
-laid out, every pair of neighbouring rooms gets a door and every room a window on an outside
-wall (one per window the facts ask for in it), with assets that fit the wall.
+and an open state, and doors an open state (per room, or all of them); a door may take a role
+and its ``kind``: ``front`` (the door to the outside) or ``interior``. Once the floor plan is
+laid out, every pair of neighbouring rooms gets a door, the house a front door when the facts
+name one (in their room, else the first), and every room a window on an outside wall (one per
+window the facts ask for in it), with assets that fit the wall.
 
 >>> _neighbours((1, 1), {(0, 0): "a", (1, 0): "b", (0, 1): "c", (1, 1): "d"})
 ['b']
@@ -15,15 +17,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.logic.facts import Where
 from pytest_logicenv.scenes.catalog import Asset
-from pytest_logicenv.scenes.design.draft import Draft, WindowRequest
+from pytest_logicenv.scenes.catalog.properties import DOOR_ATTRS
+from pytest_logicenv.scenes.design.draft import DoorRequest, Draft, WindowRequest
 from pytest_logicenv.scenes.design.house_plan import FloorPlan
-from pytest_logicenv.scenes.scene_model import DoorSpec, Room, WindowSpec
+from pytest_logicenv.scenes.scene_model import EXTERIOR, DoorSpec, Room, WindowSpec
 
 WINDOW_SILL = 0.9
+DOOR_KINDS = DOOR_ATTRS["kind"]
 #: Windows taller than this (m) would not fit above the sill under the ceiling.
 MAX_WINDOW_HEIGHT = 1.3
 
@@ -41,6 +46,14 @@ def window_request(draft: Draft, role: str | None, why: str) -> WindowRequest:
     return draft.windows[key]
 
 
+def door_request(draft: Draft, role: str | None, why: str) -> DoorRequest:
+    """The request for the door ``role`` names (``None``: the front door), made on first use."""
+    key = role or ""
+    if key not in draft.doors:
+        draft.doors[key] = DoorRequest(role, None if role else True, None, None, why)
+    return draft.doors[key]
+
+
 def apply_opening(
     draft: Draft,
     ref: str,
@@ -48,19 +61,63 @@ def apply_opening(
     where: Where,
     states: Mapping[str, bool],
     text: str,
+    attrs: Mapping[str, str] | None = None,
 ) -> None:
-    """What a fact says of a window or a door: its room and whether it is open."""
+    """What a fact says of a window or a door: its room, whether it is open, a door's kind."""
     extra = set(states) - {"open"}
     if extra:
         raise SceneError(f"'{text}': windows and doors have only the state 'open'")
-    if where.on is not None or where.in_ is not None:
-        raise SceneError(f"'{text}': windows and doors are in walls, not on or in objects")
+    if where.on is not None or where.in_ is not None or where.part_of is not None:
+        raise SceneError(f"'{text}': windows and doors are in walls, not on, in or part of objects")
     room = draft.room_of(where.room, text) if where.room is not None else None
-    if ref == "Door":
+    if ref == "Door" or (role is not None and role in draft.doors):
+        _apply_door(draft, role, room, attrs or {}, states, text)
+        return
+    _constrain_window(window_request(draft, role, text), room, states.get("open"), text)
+
+
+def _apply_door(
+    draft: Draft,
+    role: str | None,
+    room: str | None,
+    attrs: Mapping[str, str],
+    states: Mapping[str, bool],
+    text: str,
+) -> None:
+    kind = attrs.get("kind")
+    if set(attrs) - {"kind"} or kind not in (None, *DOOR_KINDS):
+        raise SceneError(
+            f"'{text}': a door's one attribute is 'kind': 'front' (the door to the outside) "
+            "or 'interior' (between two rooms)"
+        )
+    if role is None and kind != "front":  # any door (of a room): every one of them
         if "open" in states:
             draft.door_states.append((room, states["open"], text))
         return
-    _constrain_window(window_request(draft, role, text), room, states.get("open"), text)
+    request = door_request(draft, role, text)
+    if kind is not None:
+        front = kind == "front"
+        if request.front not in (None, front):
+            raise SceneError(
+                f"door {request.role or 'front'} must be a front and an interior "
+                f"door: '{request.why}' vs '{text}'"
+            )
+        request.front = front
+    if room is not None:
+        if request.room not in (None, room):
+            raise SceneError(
+                f"door {request.role or 'front'} must be in {request.room} ('{request.why}') "
+                f"and in {room} ('{text}')"
+            )
+        request.room = room
+    if "open" in states:
+        if request.open not in (None, states["open"]):
+            raise SceneError(
+                f"door {request.role or 'front'} must be open and closed: '{request.why}' vs "
+                f"'{text}'"
+            )
+        request.open = states["open"]
+    request.why = text
 
 
 def _constrain_window(
@@ -94,23 +151,90 @@ def openings(draft: Draft, plan: FloorPlan) -> tuple[tuple[DoorSpec, ...], tuple
 def _doors(
     draft: Draft, plan: FloorPlan, by_cell: Cells, rng: random.Random
 ) -> tuple[DoorSpec, ...]:
-    door_assets = [a for a in draft.catalog.type("Doorway").assets if "Double" not in a.id]
+    door_assets = [a for a in draft.catalog.type("Door").assets if "Double" not in a.id]
     doors: list[DoorSpec] = []
     for room_id, cell in plan.cells.items():
         for other in _neighbours(cell, by_cell):
-            asset = rng.choice(door_assets)
-            width, height, _ = draft.catalog.wall_hole(asset.id)
             doors.append(
-                DoorSpec(
-                    f"door_{len(doors) + 1}",
-                    (other, room_id),
-                    open=door_open(draft, other, room_id),
-                    width=round(width, 3),
-                    height=round(height, 3),
-                    asset_id=asset.id,
-                )
+                _door_spec(draft, f"door_{len(doors) + 1}", (other, room_id), door_assets, rng)
             )
+    doors = _with_roles(draft, doors)
+    front = [r for r in draft.doors.values() if r.front]
+    if front:
+        room = _front_room(draft, front)
+        spec = _door_spec(draft, "front_door", (room, EXTERIOR), door_assets, rng)
+        doors.append(_requested(spec, front))
     return tuple(doors)
+
+
+def _door_spec(
+    draft: Draft,
+    door_id: str,
+    rooms: tuple[str, str],
+    assets: Sequence[Asset],
+    rng: random.Random,
+) -> DoorSpec:
+    asset = rng.choice(list(assets))
+    width, height, _ = draft.catalog.wall_hole(asset.id)
+    return DoorSpec(
+        door_id,
+        rooms,
+        open=door_open(draft, *rooms),
+        width=round(width, 3),
+        height=round(height, 3),
+        asset_id=asset.id,
+    )
+
+
+def _with_roles(draft: Draft, doors: list[DoorSpec]) -> list[DoorSpec]:
+    """The interior doors, each role of the facts' given to a door of its room."""
+    out = list(doors)
+    for request in draft.doors.values():
+        if request.front:
+            continue
+        free = [
+            n
+            for n, d in enumerate(out)
+            if d.role is None and (request.room is None or request.room in d.rooms)
+        ]
+        if not free:
+            where = f" of {request.room}" if request.room else ""
+            raise SceneError(
+                f"'{request.why}': the house has no interior door{where} left for "
+                f"{request.role!r} (its doors join neighbouring rooms: {len(out)} here); "
+                'add a room to the plan, or name the door to the outside with "attrs": '
+                '{"kind": "front"}'
+            )
+        out[free[0]] = _requested(out[free[0]], [request])
+    return out
+
+
+def _front_room(draft: Draft, front: Sequence[DoorRequest]) -> str:
+    rooms = {r.room for r in front if r.room is not None}
+    if len(rooms) > 1:
+        raise SceneError(
+            f"the house has one front door, and the facts put it in {', '.join(sorted(rooms))}: "
+            f"{'; '.join(repr(r.why) for r in front)}"
+        )
+    return rooms.pop() if rooms else draft.rooms[0][0]
+
+
+def _requested(spec: DoorSpec, requests: Sequence[DoorRequest]) -> DoorSpec:
+    """``spec`` as the facts ask: its role (one), open or not (the front door stands closed
+    unless they say)."""
+    roles = sorted({r.role for r in requests if r.role})
+    if len(roles) > 1:
+        raise SceneError(
+            f"roles {', '.join(map(repr, roles))} all name the front door: one door, one role"
+        )
+    wanted = {r.open for r in requests if r.open is not None}
+    if len(wanted) > 1:
+        raise SceneError(
+            f"the front door must be open and closed: {'; '.join(repr(r.why) for r in requests)}"
+        )
+    return replace(
+        spec, role=roles[0] if roles else None, open=wanted.pop() if wanted else spec.open
+    )
 
 
 def _neighbours(cell: tuple[int, int], by_cell: Cells) -> list[str]:
@@ -125,8 +249,9 @@ def _neighbours(cell: tuple[int, int], by_cell: Cells) -> list[str]:
 
 
 def door_open(draft: Draft, first: str, second: str) -> bool:
-    """Whether the door between two rooms stands open: the last fact about it decides."""
-    state = True  # interior doors stand open unless a fact says otherwise
+    """Whether the door between two rooms (or a room and the outside) stands open: the last
+    fact about it decides; interior doors stand open, the front door closed, unless one does."""
+    state = second != EXTERIOR
     for room, flag, _ in draft.door_states:
         if room is None or room in (first, second):
             state = flag

@@ -78,6 +78,19 @@ class WindowRequest:
     why: str
 
 
+@dataclass
+class DoorRequest:
+    """What the facts ask of one door (by role; ``""``: the front door named without one):
+    whether it is the door to the outside (``front``), its room, open or not, and the fact
+    that said so last."""
+
+    role: str | None
+    front: bool | None
+    room: str | None
+    open: bool | None
+    why: str
+
+
 @dataclass(frozen=True)
 class NotNear:
     """``not (subject near target)``: the two objects must be far apart."""
@@ -114,6 +127,7 @@ class Draft:
     roles: dict[str, str] = field(default_factory=dict)  # role -> object id
     windows: dict[str, WindowRequest] = field(default_factory=dict)  # role (or "") -> request
     door_states: list[tuple[str | None, bool, str]] = field(default_factory=list)
+    doors: dict[str, DoorRequest] = field(default_factory=dict)  # role (or "") -> request
     relations: list[SpatialRelation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: Objects the designer added and then left out (a room too full), and their relations.

@@ -180,7 +180,8 @@ def provisional_scene(spec: SceneSpec) -> Scene:
         spec.id,
         rooms=spec.rooms,
         doors=tuple(
-            Door(d.id, "", d.rooms, 0.0, d.width, d.height, d.open, d.asset_id) for d in spec.doors
+            Door(d.id, "", d.rooms, 0.0, d.width, d.height, d.open, d.asset_id, d.role)
+            for d in spec.doors
         ),
         windows=tuple(
             Window(w.id, "", w.room, 0.0, w.width, w.height, w.sill, w.open, w.asset_id, w.role)

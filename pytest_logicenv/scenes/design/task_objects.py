@@ -38,7 +38,7 @@ from pytest_logicenv.logic.facts import (
     is_type_ref,
 )
 from pytest_logicenv.scenes.catalog import STATE_PROPERTY
-from pytest_logicenv.scenes.design.doors_windows import apply_opening, window_request
+from pytest_logicenv.scenes.design.doors_windows import apply_opening, door_request, window_request
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, NotNear
 from pytest_logicenv.scenes.design.part_completion import make_part
 from pytest_logicenv.scenes.design.templates import room_type
@@ -133,7 +133,12 @@ def _bind_role(draft: Draft, fact: Exists, role: str) -> None:
         window_request(draft, role, text)
         return
     if fact.ref == "Door":
-        raise SceneError(f"'{text}': doors cannot take roles; state their 'open' only")
+        if role in draft.roles or role in draft.windows:
+            raise SceneError(f"role {role!r} is an object or a window and a Door ('{text}')")
+        door_request(draft, role, text)
+        return
+    if role in draft.doors:
+        raise SceneError(f"role {role!r} is a Door and {a_or_an(fact.ref)} ('{text}')")
     if role in draft.windows:
         raise SceneError(f"role {role!r} is a Window and {a_or_an(fact.ref)} ('{text}')")
     if role in draft.roles:
@@ -154,6 +159,11 @@ def resolve(draft: Draft, ref: str, why: str, room: str | None = None) -> DraftO
     if not is_type_ref(ref):
         if ref in draft.roles:
             return draft.objects[draft.roles[ref]]
+        if ref in draft.doors:
+            raise SceneError(
+                f"'{why}' puts something on or in {ref!r}, a door: doors are openings in a "
+                "wall, not receptacles; name a piece of furniture by the door instead"
+            )
         if ref in draft.windows:
             raise SceneError(
                 f"'{why}' puts something on or in {ref!r}, a window: windows are openings "
@@ -189,9 +199,16 @@ def apply_fact(draft: Draft, fact: Fact | NotNear) -> None:
                 role = ref if ref != "Window" else None
                 apply_opening(draft, "Window", role, Where(), states, text)
                 return
+            if ref in draft.doors or ref == "Door":
+                role = ref if ref != "Door" else None
+                apply_opening(draft, "Door", role, Where(), states, text)
+                return
             constrain(draft, resolve(draft, ref, text), Where(), {}, states, text)
         case Attr(ref, attrs):
             text = describe(fact)
+            if ref in draft.doors:
+                apply_opening(draft, "Door", ref, Where(), {}, text, attrs)
+                return
             constrain(draft, resolve(draft, ref, text), Where(), attrs, {}, text)
         case NotNear(subject, target):
             _distance(draft, "far", subject, target, f"not ({subject} near {target})")
@@ -203,7 +220,7 @@ def _apply_exists(draft: Draft, fact: Exists) -> None:
     ref, role, where = fact.ref, fact.as_, fact.where
     text = describe(fact)
     if ref in ("Window", "Door") or (role is not None and role in draft.windows):
-        apply_opening(draft, ref, role, where, fact.states, text)
+        apply_opening(draft, ref, role, where, fact.states, text, fact.attrs)
         return
     if role is not None:
         obj = draft.objects[draft.roles[role]]

@@ -324,7 +324,15 @@ def _read(
 
 def _door(door: DoorSpec, wall: str, offset: float) -> Door:
     return Door(
-        door.id, wall, door.rooms, offset, door.width, door.height, door.open, door.asset_id
+        door.id,
+        wall,
+        door.rooms,
+        offset,
+        door.width,
+        door.height,
+        door.open,
+        door.asset_id,
+        door.role,
     )
 
 

@@ -26,10 +26,13 @@ def test_reads_every_ai2thor_type_and_asset() -> None:
     raw = json.loads((databases_dir() / "asset-database.json").read_text())
     metadata = json.loads(SUMMARY_FILE.read_text())
     thor = {name: t for name, t in CATALOG.types.items() if not t.custom}
-    assert set(thor) == (set(raw) | set(metadata)) - {"Floor"}
+    # ProcTHOR's Doorway assets are our Door type; its Doorframes (no leaf) are not used.
+    assert set(thor) == (set(raw) | set(metadata)) - {"Floor", "Doorway", "Doorframe"} | {"Door"}
     assert len(metadata) == 118
-    assert len(thor) == 122  # 109 with ProcTHOR assets, 13 only in iTHOR scenes
-    assert sum(len(t.assets) for t in thor.values() if t.exportable) == 1653
+    assert len(thor) == 121  # 108 with ProcTHOR assets, 13 only in iTHOR scenes
+    frames = len(raw["Doorframe"])
+    assert sum(len(t.assets) for t in thor.values() if t.exportable) == 1653 - frames
+    assert [a.id for a in CATALOG.type("Door").assets] == [a["assetId"] for a in raw["Doorway"]]
     assert CATALOG.asset("Fridge_1") is not None
     assert CATALOG.asset("Fridge_1").size[1] > 1.0  # type: ignore[union-attr]
     assert CATALOG.asset("") is None
