@@ -72,7 +72,7 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
     "front_door": {
         "counterfactual": Fault("counterfactual", "front_door", "no"),
         "unreachable": Fault("unreachable", "front_door", "yes"),
-        "lackbranch": Fault("lackbranch", "kitchen_door", "no"),
+        "lackbranch": Fault("lackbranch", "kitchen_door", "yes"),
     },
     "living_room_drawers": {
         "counterfactual": Fault("counterfactual", "remote", "yes"),

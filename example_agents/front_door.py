@@ -19,9 +19,9 @@ The situations that reveal each fault, by the plan's factors:
     finds open first (``any=True``): the kitchen's, leaving the front door open:
     ``front_door=yes``;
 ``lackbranch``
-    waits for the kitchen door to be seen closed before opening it (in case its camera
-    missed it), without a limit: with the door already open it never finishes:
-    ``kitchen_door=no``.
+    has no branch for a closed kitchen door: it waits for the door to be seen open (as if
+    someone else would open it), without a limit, and with the door closed it never
+    finishes: ``kitchen_door=yes``.
 """
 
 from __future__ import annotations
@@ -45,10 +45,9 @@ def _front(*, look: bool = True, door: Select = FRONT) -> Behaviour:
 
 
 def _kitchen(*, wait: bool = False) -> Behaviour:
+    if wait:  # look until it is seen open: a retry with no limit, and no branch to open it
+        return py_trees.decorators.FailureIsRunning("UntilOpen", IsOpen(KITCHEN))
     open_it = sequence("OpenKitchen", GoTo(KITCHEN), Open(KITCHEN))
-    if wait:  # look until it is seen closed: a perception retry with no limit
-        seen = py_trees.decorators.FailureIsRunning("UntilSeen", IsClosed(KITCHEN))
-        return sequence("Kitchen", seen, open_it)
     return when("Kitchen", IsClosed(KITCHEN), open_it)
 
 
@@ -69,7 +68,7 @@ def unreachable_policy() -> Behaviour:
 
 
 def lackbranch_policy() -> Behaviour:
-    """Waits for the kitchen door to be seen closed, without a limit."""
+    """Waits for the kitchen door to be seen open, without a limit."""
     return sequence("Doors", _front(), _kitchen(wait=True))
 
 

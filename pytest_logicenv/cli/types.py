@@ -32,8 +32,7 @@ from pytest_logicenv.scenes.catalog.properties import THOR_NAME
 from pytest_logicenv.scenes.catalog.rooms import LIKE
 from pytest_logicenv.scenes.catalog.summary import type_json, type_line
 from pytest_logicenv.scenes.design.templates import room_type
-from pytest_logicenv.vocabulary import singular, words_of
-from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES
+from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES, singular, words_of
 
 
 def register(subparsers: Any) -> None:

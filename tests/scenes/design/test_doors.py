@@ -75,9 +75,8 @@ def test_the_front_door_is_in_an_exterior_wall_of_its_room_with_its_role_and_sta
         assert wall.rooms == ("living_room",)  # an exterior wall: one room
         # A door between two rooms is in both: a fact can name it from either.
         fact = parse_fact({"exists": "Door", "where": {"room": "Kitchen"}})
-        assert evaluate(fact, scene) and evaluate(
-            parse_fact({"exists": "Door", "where": {"room": "LivingRoom"}}), scene
-        )
+        assert evaluate(fact, scene)
+        assert evaluate(parse_fact({"exists": "Door", "where": {"room": "LivingRoom"}}), scene)
 
 
 def test_the_front_door_exports_as_an_ai2thor_door_opening_that_keeps_its_state() -> None:
@@ -180,7 +179,8 @@ FRONT = Select("Door", attrs={{"kind": "front"}})
 
 
 def shut_front():
-    return sequence("Front", when("Open", IsOpen(FRONT), sequence("Shut", GoTo(FRONT), Close(FRONT))))
+    shut = sequence("Shut", GoTo(FRONT), Close(FRONT))
+    return sequence("Front", when("Open", IsOpen(FRONT), shut))
 
 
 def shut_doorway():
