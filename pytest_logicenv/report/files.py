@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,29 @@ def _task_json(task: TaskReport, function: str, rootdir: Path | None) -> dict[st
             }
             for trajectory in task.trajectories
         },
+        "plan": plan_json(task),
         "runs": runs_json(task, function),
+    }
+
+
+def plan_json(task: TaskReport) -> dict[str, Any] | None:
+    """Who made the task's plan and its review: ``unreviewed`` is true for a model's plan no
+    person has read as it is (what ``--logicenv-require-reviewed`` fails on), and
+    ``unreviewed_because`` says why; ``reviewed_by``/``reviewed_at`` name the person who did.
+    ``None`` when the manifest cannot tell."""
+    status = task.review
+    if status is None:
+        return None
+    review = status.review if status.needs_review and not status.unreviewed else None
+    return {
+        "made_by": status.made_by,
+        "needs_review": status.needs_review,
+        "unreviewed": status.unreviewed,
+        "reviewed_by": None if review is None else review.by,
+        "reviewed_at": None if review is None else review.at,
+        "reviewed_plan_sha256": None if review is None else review.plan_sha256,
+        "unreviewed_because": status.why if status.unreviewed else None,
+        "status": status.words,
     }
 
 
@@ -117,8 +139,9 @@ def runs_json(task: TaskReport, function: str | None = None) -> list[dict[str, A
     ]
 
 
-def to_markdown(report: Report) -> str:
-    """A Markdown table, e.g. for ``$GITHUB_STEP_SUMMARY``."""
+def to_markdown(report: Report, rootdir: Path | None = None) -> str:
+    """A Markdown table, e.g. for ``$GITHUB_STEP_SUMMARY``, then the review status of each
+    plan a model made (entries named relative to ``rootdir``)."""
 
     def cell(text: str) -> str:
         return html.escape(text).replace("|", "\\|")
@@ -146,6 +169,7 @@ def to_markdown(report: Report) -> str:
             f"Partial run: {report.scenes_ran} scenes ran, {report.scenes_not_selected} not "
             "selected; coverage and declared faults count only the scenes that ran.",
         ]
+    lines += _review_lines(report, cell, rootdir)
     if report.faults:
         revealed = sum(check.revealed for check in report.faults)
         lines += ["", f"Faults revealed: {revealed}/{len(report.faults)}", ""]
@@ -157,6 +181,25 @@ def to_markdown(report: Report) -> str:
         lines += mutation.to_markdown(report.mutation)
     lines += [line for problem in report.problems for line in ("", f"Warning: {cell(problem)}")]
     return "\n".join(lines) + "\n"
+
+
+def _review_lines(report: Report, cell: Callable[[str], str], rootdir: Path | None) -> list[str]:
+    """The review status of each plan a model made (a hand-written one needs none), as the
+    terminal and HTML reports say it, with the command for an unreviewed one."""
+    tasks = [task for task in report.tasks if task.review and task.review.needs_review]
+    if not tasks:
+        return []
+    lines = ["", "Plans made by a model:", ""]
+    for task in tasks:
+        assert task.review is not None
+        said = cell(task.review.words)
+        if task.unreviewed:
+            entry = relative_path(Path(task.entry), rootdir) if rootdir else task.entry
+            said = said.replace("UNREVIEWED", "**UNREVIEWED**", 1)
+            said += f"; read it with `logicenv show {entry}`, then mark it with "
+            said += f"`logicenv review {entry}`"
+        lines.append(f"- `{cell(task.label)}`: {said}")
+    return lines
 
 
 def parse_report_spec(spec: str) -> tuple[str, Path | None]:
@@ -211,4 +254,4 @@ def report_text(kind: str, report: Report, rootdir: Path) -> str:
         return to_cobertura(report, rootdir)
     if kind == "lcov":
         return to_lcov(report, rootdir)
-    return to_markdown(report)
+    return to_markdown(report, rootdir)

@@ -145,3 +145,56 @@ def test_under_xdist_the_controller_fails_on_the_entries_its_workers_used(
     assert main(["review", entry.name, "--by", "ann"]) == 0
     result = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "--logicenv-require-reviewed")
     assert result.ret == pytest.ExitCode.OK
+
+
+def _file_reports(pytester: pytest.Pytester) -> tuple[dict[str, object], str]:
+    """A run's JSON report's plan of test_llm (or test_reset) and its Markdown report."""
+    args = ("--logicenv-report=json:r.json", "--logicenv-report=markdown:r.md")
+    pytester.runpytest(*args).assert_outcomes(passed=2)
+    tasks = json.loads((pytester.path / "r.json").read_text())["tasks"]
+    [task] = tasks.values()
+    return task["plan"], (pytester.path / "r.md").read_text()
+
+
+def test_the_json_and_markdown_reports_carry_the_review_status(
+    pytester: pytest.Pytester, fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = _llm_entry(pytester, fake_llm, monkeypatch)
+    plan, markdown = _file_reports(pytester)
+    assert plan == {
+        "made_by": "llm:fake-planner",
+        "needs_review": True,
+        "unreviewed": True,
+        "reviewed_by": None,
+        "reviewed_at": None,
+        "reviewed_plan_sha256": None,
+        "unreviewed_because": "no person has reviewed it",
+        "status": "made by llm:fake-planner, UNREVIEWED: no person has reviewed it",
+    }
+    assert (
+        "- `test_bath.py::test_llm`: made by llm:fake-planner, **UNREVIEWED**: no person has "
+        f"reviewed it; read it with `logicenv show cache/{entry.name}`, then mark it with "
+        f"`logicenv review cache/{entry.name}`"
+    ) in markdown
+    assert main(["review", entry.name, "--by", "Ann Reviewer"]) == 0
+    plan, markdown = _file_reports(pytester)
+    manifest = json.loads((entry / "manifest.json").read_text())["plan"]
+    assert plan["unreviewed"] is False
+    assert plan["unreviewed_because"] is None
+    assert (plan["reviewed_by"], plan["reviewed_at"]) == ("Ann Reviewer", manifest["review"]["at"])
+    assert plan["reviewed_plan_sha256"] == manifest["sha256"]
+    assert (
+        "- `test_bath.py::test_llm`: made by llm:fake-planner, reviewed by Ann Reviewer on "
+        f"{manifest['review']['at']}"
+    ) in markdown
+    assert "UNREVIEWED" not in markdown
+
+
+def test_a_hand_written_plan_reads_as_needing_no_review_in_the_file_reports(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, CORRECT_TEST)
+    plan, markdown = _file_reports(pytester)
+    assert plan["made_by"] == "hand-written"
+    assert (plan["needs_review"], plan["unreviewed"], plan["reviewed_by"]) == (False, False, None)
+    assert "Plans made by a model" not in markdown
