@@ -254,8 +254,16 @@ class LogicEnv:
         try:
             return self._xml(self._policy(policy), tree, nodes)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
-            problem = f"{CANNOT_RUN}{error}"
+            problem = self._cannot_run(error)
         _fail(problem)  # outside the except: the message alone, not an exception chain
+
+    def _cannot_run(self, error: LogicEnvError) -> str:
+        """Why the policy cannot run, its files named relative to the rootdir (as every
+        report names them: the same on every machine)."""
+        text = str(error)
+        if self.rootdir is not None:
+            text = text.replace(f"{self.rootdir}{os.sep}", "")
+        return f"{CANNOT_RUN}{text}"
 
     def judged_by(self, max_ticks: int | None = None) -> Situation:
         """What a run in this environment is judged by (its scene, goal, answers, branches
@@ -271,7 +279,7 @@ class LogicEnv:
         try:
             return judge(runnable, situation)
         except LogicEnvError as error:  # a policy that cannot be built: this test only
-            problem = f"{CANNOT_RUN}{error}"
+            problem = self._cannot_run(error)
         _fail(problem)
 
     def _xml(self, policy: Any, tree: str | None, nodes: Sequence[str]) -> Any:

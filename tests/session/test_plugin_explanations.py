@@ -114,8 +114,8 @@ MISSPELT = """<root BTCPP_format="4">
   </BehaviorTree>
 </root>
 """
-PORT_ERROR = (
-    "the policy cannot run: *misspelt.xml:4: <IsOpen>: IsOpen has no port 'objet'; "
+PORT_ERROR = (  # the file named from the rootdir, as every report names it
+    "the policy cannot run: misspelt.xml:4: <IsOpen>: IsOpen has no port 'objet'; "
     "did you mean 'object'? its ports are: object, *"
 )
 
