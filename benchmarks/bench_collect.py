@@ -6,8 +6,9 @@ CI), against N functions of which one is marked, collected in the same round (so
 plugin's imports, which the first marked function brings); the time per task is the
 difference over the N - 1 other tasks. The entries are cloned from one generated entry
 (the same plan and settings, each manifest with its own task text), as ``bench_plugin``
-does. Every figure is measured in this run: min/median/max over ``--rounds``; collection is
-linear when the time per task stays flat as the tasks grow.
+does. Every figure is measured in this run: min/median/max over ``--rounds``, in CPU time
+(what the work costs on a machine others load) and wall-clock time; collection is linear when
+the time per task stays flat as the tasks grow.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bench_plugin import clone_entries, pytest_run, spread, write_marked
+from bench_plugin import CLOCKS, clone_entries, pytest_run, spread, write_marked
 
 MARK = "\n@pytest.mark.logic_env"
 PLAIN = """
@@ -52,20 +53,27 @@ def main(argv: list[str]) -> int:
         write_marked(seed, 1, distinct=True)
         pytest_run(seed, "--logicenv-report=", strict=False)  # one entry, generated
         roots = {tasks: project(scratch, tasks, seed) for tasks in args.tasks}
-        per_task: dict[int, list[float]] = {tasks: [] for tasks in args.tasks}
+        per_task: dict[int, dict[str, list[float]]] = {
+            tasks: {clock: [] for clock in CLOCKS} for tasks in args.tasks
+        }
         for _ in range(args.rounds):
             for tasks, root in roots.items():
                 mixed = pytest_run(root, "--collect-only", "-p", "no:xdist", "test_mixed.py")
                 marked = pytest_run(root, "--collect-only", "-p", "no:xdist", "test_marked.py")
-                per_task[tasks].append((marked - mixed) / (tasks - 1) * 1000)
+                for clock, values in per_task[tasks].items():
+                    extra = getattr(marked, clock) - getattr(mixed, clock)
+                    values.append(extra / (tasks - 1) * 1000)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(
-        f"collect, warm cache: ms per marked task beyond a plain test, min/median/max "
-        f"over {args.rounds} rounds (all measured in this run):"
-    )
-    for tasks, values in per_task.items():
-        print(f"  {tasks:>6} tasks: {spread(values)} ms per task")
-    medians = [statistics.median(values) for values in per_task.values()]
-    print(f"collect: largest/smallest median per task {max(medians) / min(medians):.2f}x")
+    for clock, said in CLOCKS.items():
+        print(
+            f"collect, warm cache: {said} ms per marked task beyond a plain test, "
+            f"min/median/max over {args.rounds} rounds (all measured in this run):"
+        )
+        for tasks, clocks in per_task.items():
+            print(f"  {tasks:>6} tasks: {spread(clocks[clock])} ms per task")
+        medians = [statistics.median(clocks[clock]) for clocks in per_task.values()]
+        print(
+            f"collect, {clock}: largest/smallest median per task {max(medians) / min(medians):.2f}x"
+        )
     return 0

@@ -12,11 +12,12 @@ The marked tests run a policy that does nothing under a plan whose goals are emp
 timed is the plugin (collection, cache reads, fixture, records, report), not the simulation.
 Each round runs every project once, serially and under ``-n W``, in one order; a figure is a
 per-item difference against the trivial run of the same round and mode, and each is printed as
-the min/median/max over the rounds. The runs write and reuse bytecode as Python does by default
-(into a cache of their own, ``PYTHONPYCACHEPREFIX``, after an untimed warm-up run of each
-project and mode): with ``PYTHONDONTWRITEBYTECODE`` set, every run would compile and
-assertion-rewrite the plugin's modules again, a fixed cost of some seconds that the trivial
-run does not pay.
+the min/median/max over the rounds, in CPU time (the runs' and their workers', what the work
+costs on a machine others load) and in wall-clock time. The runs write and reuse bytecode as
+Python does by default (into a cache of their own, ``PYTHONPYCACHEPREFIX``, after an untimed
+warm-up run of each project and mode): with ``PYTHONDONTWRITEBYTECODE`` set, every run would
+compile and assertion-rewrite the plugin's modules again, a fixed cost of some seconds that the
+trivial run does not pay.
 
 Then the checks a user relies on for trust, timed in this process on one scene of the
 distinct-task project, per item: the judge's second run (determinism) and the replay of a run's
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_logicenv.cache import MANIFEST, Entry, dumps, entry_key, path_hash, text_hash
@@ -45,7 +48,8 @@ from pytest_logicenv.pipeline.derived import content_problem
 from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.pipeline.entry_situation import case_situation
 from pytest_logicenv.sim.judge import judge
-from pytest_logicenv.sim.tamper import replay
+from pytest_logicenv.sim.tamper import replay, snapshot
+from pytest_logicenv.sim.world import WorldState
 
 HERE = Path(__file__).resolve().parent
 PLAN = HERE.parent / "tests" / "data" / "window_light_plan.json"
@@ -122,18 +126,35 @@ def write_trivial(root: Path, tests: int) -> None:
     (root / "test_trivial.py").write_text("\n".join(TRIVIAL.format(i=i) for i in range(tests)))
 
 
+#: The clocks a run is timed by, as the figures name them.
+CLOCKS = {"cpu": "CPU (user+system, workers included)", "wall": "wall-clock"}
 #: Where the timed runs keep their bytecode (set by :func:`measure`; ``None``: Python's default).
 PYCACHE: list[Path] = []
 
 
-def pytest_run(root: Path, *args: str, strict: bool = True) -> float:
-    """Seconds one pytest run of the project takes (it must pass); ``strict`` runs it as CI
+@dataclass(frozen=True)
+class Timing:
+    """Seconds one run took: on the clock, and of CPU (user and system, its xdist workers'
+    included: they are its children). On a machine others load, the CPU time is the cost
+    of the work; the wall time also counts the waits for a core."""
+
+    wall: float
+    cpu: float
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def pytest_run(root: Path, *args: str, strict: bool = True) -> Timing:
+    """What one pytest run of the project takes (it must pass); ``strict`` runs it as CI
     does, reading the cache only."""
     unset = ("CI", "PYTHONDONTWRITEBYTECODE") if PYCACHE else ("CI",)
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env |= {"CI": "1"} if strict else {}
     env |= {"PYTHONPYCACHEPREFIX": str(PYCACHE[0])} if PYCACHE else {}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", *args],
         cwd=root,
@@ -142,10 +163,10 @@ def pytest_run(root: Path, *args: str, strict: bool = True) -> float:
         env=env,
         check=False,
     )
-    seconds = time.perf_counter() - started
+    timing = Timing(time.perf_counter() - started, _children_cpu() - cpu)
     if result.returncode != 0:
         raise SystemExit(f"pytest {' '.join(args)} in {root} failed:\n{result.stdout[-3000:]}")
-    return seconds
+    return timing
 
 
 def spread(values: Sequence[float]) -> str:
@@ -187,7 +208,7 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
         for root, extra in ((trivial, ()), (trivial, ("--cov",)), (one, ()), (distinct, ())):
             pytest_run(root, *flags, *extra)
     print(f"caches filled and bytecode written (not timed): {time.perf_counter() - started:.1f} s")
-    per_item: dict[tuple[str, str], list[float]] = {}
+    per_item: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(rounds):
         for mode, flags in modes.items():
             base = pytest_run(trivial, *flags)
@@ -196,18 +217,23 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
                 "plugin, one task": pytest_run(one, *flags),
                 "plugin, distinct tasks": pytest_run(distinct, *flags),
             }
-            for name, seconds in times.items():
-                per_item.setdefault((mode, name), []).append((seconds - base) / items * 1000)
-    print(
-        f"{items} items per project, {rounds} rounds; ms per item beyond {items} trivial "
-        "tests in the same round and mode, min/median/max (all measured in this run):"
-    )
-    for mode in modes:
-        cov = statistics.median(per_item[(mode, "pytest-cov")])
-        for name in ("pytest-cov", "plugin, one task", "plugin, distinct tasks"):
-            values = per_item[(mode, name)]
-            ratio = statistics.median(values) / cov if cov > 0 else float("nan")
-            print(f"  {mode:8} {name:24} {spread(values)} ms ({ratio:.2f}x pytest-cov's median)")
+            for name, timing in times.items():
+                for clock in CLOCKS:
+                    extra = getattr(timing, clock) - getattr(base, clock)
+                    per_item.setdefault((clock, mode, name), []).append(extra / items * 1000)
+    for clock, said in CLOCKS.items():
+        print(
+            f"{items} items per project, {rounds} rounds; {said} ms per item beyond {items} "
+            "trivial tests in the same round and mode, min/median/max (all measured in this run):"
+        )
+        for mode in modes:
+            cov = statistics.median(per_item[(clock, mode, "pytest-cov")])
+            for name in ("pytest-cov", "plugin, one task", "plugin, distinct tasks"):
+                values = per_item[(clock, mode, name)]
+                ratio = statistics.median(values) / cov if cov > 0 else float("nan")
+                print(
+                    f"  {mode:8} {name:24} {spread(values)} ms ({ratio:.2f}x pytest-cov's median)"
+                )
     print_checks(distinct, rounds)
     return 0
 
@@ -232,14 +258,16 @@ def print_checks(project: Path, rounds: int, repeats: int = 200) -> None:
     timed = {
         "judged once (one run, its replay)": lambda: judge(idle, situation, twice=False),
         "judged as the plugin does (twice)": lambda: judge(idle, situation),
-        "  of which the tamper replay": lambda: replay(scene, trace),
+        "  the tamper check's replay of it": lambda: replay(scene, trace),
+        "  a replay's world built (with actions)": lambda: snapshot(WorldState.from_scene(scene)),
         "digests of an entry's files": lambda: _digests_afresh(entry, manifest),
         "content check of an entry": lambda: content_problem(entry, plan, records),
     }
     print(
         f"trust checks, in-process on {entry.root.name}'s first scene ({len(scene.objects)} "
         f"objects), ms per call, min/median/max over {rounds} rounds of {repeats} "
-        "(all measured in this run):"
+        "(all measured in this run; the idle policy's trace has no action, so its replay is "
+        "the scene's world as built, kept once per scene; a trace with actions builds one):"
     )
     for name, call in timed.items():
         values = []
