@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pytest_logicenv.cache import (
@@ -141,13 +142,19 @@ def changed_types(manifest: Mapping[str, Any], request: TaskRequest) -> str | No
     return None
 
 
-def read_manifest(entry: Entry, fix: str) -> dict[str, Any] | str:
+def read_manifest(entry: Entry, fix: str) -> Mapping[str, Any] | str:
     """The entry's manifest, or why it is damaged: not JSON, not a manifest, not of any cache
     format. A damaged manifest is like a missing one: the entry is rebuilt, keeping its
     ``plan.json`` (a plan may have cost an LLM minutes; a manifest is cheap to write again).
-    A manifest that cannot be read at all (permissions), or of a newer format, is an error."""
+    A manifest that cannot be read at all (permissions), or of a newer format, is an error.
+    It is read once while it stays as it is (every marked function of a task reads it), and
+    shared read-only."""
+
+    def parse(path: Path) -> Mapping[str, Any]:
+        return MappingProxyType(entry.manifest(fix=fix))
+
     try:
-        manifest = entry.manifest(fix=fix)
+        manifest = read_once(entry.manifest_path, "manifest", parse)
     except CacheError as error:
         if not _readable(entry.manifest_path):
             raise

@@ -20,7 +20,8 @@
 * :mod:`~pytest_logicenv.sim.bt`: BehaviorTree.CPP v4 XML, run as BT.CPP runs it.
 * :mod:`~pytest_logicenv.sim.runner`: run a policy in a scene, bounded (ticks, and each
   tick's wall-clock time) and isolated, its world checked against its trace's replay
-  (:mod:`~.tamper`);
+  (:mod:`~.tamper`), with what it makes of a scene alone made once per scene
+  (:mod:`~.scene_memo`: its names, its world as built);
   :mod:`~.branches`: diagnosis by branch; :mod:`~.policy_file`: a user's Python file of
   policies imported as a module.
 * :mod:`~pytest_logicenv.sim.judge`: what a run is judged by (a ``Situation``: scene, goal,

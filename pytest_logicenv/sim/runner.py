@@ -62,6 +62,7 @@ from pytest_logicenv.sim.bt.policy import load_bt_xml
 from pytest_logicenv.sim.leaves import AgentBehaviour
 from pytest_logicenv.sim.naming import policy_names
 from pytest_logicenv.sim.outcome import Outcome
+from pytest_logicenv.sim.scene_memo import per_scene
 from pytest_logicenv.sim.tamper import TAMPERED, Replay, tampering
 from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES
@@ -325,7 +326,7 @@ def check_references(
     checked when ``known`` is ``None``)."""
     if known is None:
         return
-    names = vocabulary([scene])
+    names = per_scene("names", scene, lambda s: vocabulary([s]))
     unknown = [
         (node, ref)
         for node in root.iterate()

@@ -12,13 +12,12 @@ A replay depends only on the scene and the trace, so a :class:`Replay` is kept a
 the check of another run of the same scene: a run whose trace is the replayed one's (the
 judge's second run of a deterministic policy) is checked against it without replaying again.
 A trace with no action leaves the scene's world as built, whose snapshot is made once per scene
-(:data:`KEPT_SCENES` of them kept): a policy that only checks conditions builds no world to
+(``scene_memo``): a policy that only checks conditions builds no world to
 be checked.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +25,11 @@ from typing import Any
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.actions import ACTIONS, perform
 from pytest_logicenv.sim.outcome import Step
+from pytest_logicenv.sim.scene_memo import per_scene
 from pytest_logicenv.sim.world import WorldState
 
 #: The status of a run whose world changed past its actions.
 TAMPERED = "TAMPERED"
-#: How many scenes' built worlds are kept as snapshots (for traces with no action).
-KEPT_SCENES = 64
 
 
 @dataclass(frozen=True)
@@ -76,21 +74,9 @@ def tampering(
     return (None if differs is None else f"{differs}, which no action of the trace did"), done
 
 
-_BUILT: OrderedDict[int, tuple[Scene, tuple[tuple[str, Any], ...]]] = OrderedDict()
-
-
 def _as_built(scene: Scene) -> tuple[tuple[str, Any], ...]:
-    """The snapshot of ``scene``'s world as built, made once per scene object (held here, so
-    that its id is not another's while kept)."""
-    kept = _BUILT.get(id(scene))
-    if kept is not None and kept[0] is scene:
-        _BUILT.move_to_end(id(scene))
-        return kept[1]
-    end = tuple(snapshot(WorldState.from_scene(scene)).items())
-    _BUILT[id(scene)] = (scene, end)
-    while len(_BUILT) > KEPT_SCENES:
-        _BUILT.popitem(last=False)
-    return end
+    """The snapshot of ``scene``'s world as built, made once per scene."""
+    return per_scene("as built", scene, lambda s: tuple(snapshot(WorldState.from_scene(s)).items()))
 
 
 def snapshot(world: WorldState) -> dict[str, Any]:
