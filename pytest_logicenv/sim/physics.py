@@ -74,8 +74,9 @@ SETTLINGS: tuple[Settling, ...] = (*HEAT, HEAT_FILL, *WATER)
 
 def settle(world: WorldState) -> None:
     """Apply heat and water to everything they reach."""
-    for source in list(world.objects.values()):
-        if source.has("heat_source") and source.states.get("toggled", False):
+    for source in world.having("heat_source"):
+        source = world.objects[source.id]  # heating another source may have changed it
+        if source.states.get("toggled", False):
             _heat(world, source)
     for faucet in running_faucets(world):
         for basin in basins_of(world, faucet):
@@ -96,6 +97,7 @@ def soak(world: WorldState, obj: WorldObject) -> None:
 
 def _apply(world: WorldState, obj: WorldObject, rules: tuple[Settling, ...]) -> None:
     for rule in rules:
+        obj = world.objects[obj.id]  # the one a change before may have replaced
         able = not rule.needs or obj.has(rule.needs)
         if able and obj.states.get(rule.state, False) != rule.value:
             world.set_state(obj, rule.state, rule.value)
@@ -112,16 +114,14 @@ def controlled_by(world: WorldState, control: WorldObject) -> list[WorldObject]:
     where = control.attrs.get("position")
     return [
         obj
-        for obj in world.objects.values()
-        if obj.type in kinds
-        and obj.part_of == control.part_of
-        and (where is None or obj.attrs.get("position") in (None, where))
+        for obj in world.parts_of(control.part_of)
+        if obj.type in kinds and (where is None or obj.attrs.get("position") in (None, where))
     ]
 
 
 def water_sources(world: WorldState) -> list[WorldObject]:
     """Every faucet (or shower head) of the world, running or not."""
-    return [obj for obj in world.objects.values() if obj.type in WATER_SOURCE_TYPES]
+    return world.of_types(WATER_SOURCE_TYPES)
 
 
 def running_faucets(world: WorldState) -> list[WorldObject]:
@@ -130,7 +130,7 @@ def running_faucets(world: WorldState) -> list[WorldObject]:
 
 def basins_of(world: WorldState, faucet: WorldObject) -> list[WorldObject]:
     """The basins a faucet pours into."""
-    basins = [obj for obj in world.objects.values() if obj.type in BASIN_TYPES]
+    basins = world.of_types(BASIN_TYPES)
     if faucet.part_of is not None:
         fixture = faucet.part_of
         return [b for b in basins if b.id == fixture or b.part_of in (fixture, faucet.id)]

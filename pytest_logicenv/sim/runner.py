@@ -127,7 +127,7 @@ def run_checked(
         except Exception as error:  # the user's factory raised
             return run.finish("error", status="RAISED", error=_user_traceback(error)), None
         check_references(root, scene, known)
-        world = WorldState.from_scene(scene)
+        world = WorldState.start(scene)
         agent = Agent(world)
         _bind(root, agent)
         try:

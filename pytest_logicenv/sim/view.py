@@ -28,16 +28,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NoReturn
 
-from pytest_logicenv.logic.facts import matches
 from pytest_logicenv.sim.world import WorldObject, WorldState
 
 #: What the views and the agent read, kept out of their attributes: whatever a policy holds
 #: (``self.agent``, its ``world``, a thing), no attribute of it, private or not, hands out
 #: the mutable world; only the library's own functions below reach it.
-_INSIDE: weakref.WeakKeyDictionary[object, WorldState | WorldObject] = weakref.WeakKeyDictionary()
+_INSIDE: weakref.WeakKeyDictionary[object, WorldState] = weakref.WeakKeyDictionary()
 
 
-def keep_inside(holder: object, inner: WorldState | WorldObject) -> None:
+def keep_inside(holder: object, inner: WorldState) -> None:
     """Let ``holder`` read ``inner`` (with :func:`world_of` or :func:`_thing_of`) without
     holding it as an attribute a policy could reach."""
     _INSIDE[holder] = inner
@@ -50,10 +49,14 @@ def world_of(holder: object) -> WorldState:
     return world
 
 
+#: The world and id each thing view reads: looked up at each read, since a world replaces an
+#: object it shares with another the first time it changes it (copy-on-write).
+_THINGS: weakref.WeakKeyDictionary[ThingView, tuple[WorldState, str]] = weakref.WeakKeyDictionary()
+
+
 def _thing_of(view: ThingView) -> WorldObject:
-    thing = _INSIDE[view]
-    assert isinstance(thing, WorldObject)
-    return thing
+    world, thing_id = _THINGS[view]
+    return world.objects[thing_id]
 
 
 _READ_ONLY = (
@@ -67,8 +70,8 @@ class ThingView:
 
     __slots__ = ("__weakref__",)
 
-    def __init__(self, thing: WorldObject) -> None:
-        keep_inside(self, thing)
+    def __init__(self, world: WorldState, thing: WorldObject) -> None:
+        _THINGS[self] = (world, thing.id)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"cannot set {name!r}: {_READ_ONLY}")
@@ -132,12 +135,12 @@ class WorldView:
     def entities(self) -> tuple[ThingView, ...]:
         """Every object in sight (windows and doors included)."""
         world = world_of(self)
-        return tuple(ThingView(t) for t in world.objects.values() if world.is_visible(t))
+        return tuple(ThingView(world, t) for t in world.objects.values() if world.is_visible(t))
 
     def find(self, ref: str) -> tuple[ThingView, ...]:
         """The objects in sight that ``ref`` names (a type, a role or an id)."""
-        roles = world_of(self).roles
-        return tuple(thing for thing in self.entities if matches(thing, ref, roles))
+        world = world_of(self)
+        return tuple(ThingView(world, t) for t in world.candidates(ref) if world.is_visible(t))
 
     @property
     def roles(self) -> frozenset[str]:

@@ -337,6 +337,17 @@ class WorldState:
         was built; every other object is the very one it started with."""
         return frozenset(self._changed)
 
+    @property
+    def origin(self) -> object:
+        """What this world was copied from (a scene's built world): :meth:`same_start`."""
+        return self._start
+
+    def as_started(self, obj_id: str) -> WorldObject:
+        """The object ``obj_id`` as the world this one was copied from had it when built (a
+        world built by hand: as it is now)."""
+        start = self._start
+        return start.objects[obj_id] if isinstance(start, _Start) else self.objects[obj_id]
+
     def same_start(self, other: WorldState) -> bool:
         """Whether ``other`` was copied from the same built world as this one (then objects
         outside both :meth:`changed` sets are shared, hence equal)."""
@@ -572,7 +583,11 @@ class WorldState:
 
     def parts(self, obj: WorldObject) -> list[WorldObject]:
         """The parts of ``obj`` (a dresser's drawers)."""
-        return [self.objects[part] for part in self._index.parts.get(obj.id, ())]
+        return self.parts_of(obj.id)
+
+    def parts_of(self, whole_id: str) -> list[WorldObject]:
+        """The parts of the object ``whole_id`` names (present or not)."""
+        return [self.objects[part] for part in self._index.parts.get(whole_id, ())]
 
     def carried(self, obj: WorldObject) -> Iterator[WorldObject]:
         """Everything that goes where ``obj`` goes: what rests on or in it and its parts, and

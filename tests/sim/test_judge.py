@@ -160,13 +160,14 @@ class _SecondRunCheat(AgentBehaviour):
 
 def _counting_worlds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     built: list[str] = []
-    real = WorldState.from_scene.__func__  # type: ignore[attr-defined]
+    real = WorldState.start.__func__  # type: ignore[attr-defined]
 
     def counting(cls: type[WorldState], scene: Scene) -> WorldState:
         built.append(scene.id)
         return real(cls, scene)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(WorldState, "from_scene", classmethod(counting))
+    # Every world of a scene is a copy of the one built once (WorldState.start).
+    monkeypatch.setattr(WorldState, "start", classmethod(counting))
     return built
 
 

@@ -31,8 +31,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from pytest_logicenv.logic.facts.fact_model import (
@@ -109,19 +108,59 @@ def role_names(world: object) -> frozenset[str]:
     return frozenset(getattr(world, "roles", ()))
 
 
-@dataclass(frozen=True)
-class _Snapshot:
-    """A world's objects read once, and indexed by id, for evaluating several facts."""
+class IndexedWorld(World, Protocol):
+    """A world that looks its objects up itself (the simulator's, by its index): the
+    evaluator then reads only the objects a fact names, not every object."""
 
-    world: World
-    objects: list[ObjectView]
-    index: dict[str, ObjectView]
-    roles: frozenset[str]
+    def named(self, ref: str) -> Sequence[ObjectView]:
+        """The objects ``ref`` names (as :func:`matches` reads it), in the world's order."""
+        ...
+
+    def object_by_id(self, obj_id: str) -> ObjectView | None: ...
+
+
+class _Snapshot:
+    """A world's objects read once, and indexed by id, for evaluating several facts (an
+    :class:`IndexedWorld` is asked instead)."""
+
+    __slots__ = ("_by_id", "_index", "_named", "_objects", "roles", "world")
+
+    def __init__(self, world: World) -> None:
+        self.world, self.roles = world, role_names(world)
+        self._objects: list[ObjectView] | None = None
+        self._index: dict[str, ObjectView] | None = None
+        self._named: dict[str, Sequence[ObjectView]] = {}
+        indexed = callable(getattr(world, "named", None)) and hasattr(world, "object_by_id")
+        self._by_id = world.object_by_id if indexed else None  # type: ignore[attr-defined]
 
     @classmethod
     def of(cls, world: World) -> _Snapshot:
-        objects = list(world.entities)
-        return cls(world, objects, {obj.id: obj for obj in objects}, role_names(world))
+        return cls(world)
+
+    @property
+    def objects(self) -> list[ObjectView]:
+        if self._objects is None:
+            self._objects = list(self.world.entities)
+        return self._objects
+
+    def get(self, obj_id: str) -> ObjectView | None:
+        if self._by_id is not None:
+            found: ObjectView | None = self._by_id(obj_id)
+            return found
+        if self._index is None:
+            self._index = {obj.id: obj for obj in self.objects}
+        return self._index.get(obj_id)
+
+    def named(self, ref: str) -> Sequence[ObjectView]:
+        """The objects ``ref`` names, in the world's order."""
+        found = self._named.get(ref)
+        if found is None:
+            if self._by_id is not None:
+                found = self.world.named(ref)  # type: ignore[attr-defined]
+            else:
+                found = [obj for obj in self.objects if matches(obj, ref, self.roles)]
+            self._named[ref] = found
+        return found
 
     def matches(self, obj: ObjectView, ref: str) -> bool:
         return matches(obj, ref, self.roles)
@@ -166,16 +205,13 @@ def _holds(fact: Fact, snap: _Snapshot) -> bool:
         case Related("near", subject, target):
             return _some_near(snap, subject, target)
         case Related(relation, subject, target):
-            return any(
-                snap.matches(obj, subject) and _rests(obj, relation, target, snap)
-                for obj in snap.objects
-            )
+            return any(_rests(obj, relation, target, snap) for obj in snap.named(subject))
         case Held(ref):
-            return any(snap.matches(obj, ref) and obj.relation == "held" for obj in snap.objects)
+            return any(obj.relation == "held" for obj in snap.named(ref))
         case State(ref, states):
-            return any(snap.matches(obj, ref) and _has_states(obj, states) for obj in snap.objects)
+            return any(_has_states(obj, states) for obj in snap.named(ref))
         case Attr(ref, attrs):
-            return any(snap.matches(obj, ref) and _has_attrs(obj, attrs) for obj in snap.objects)
+            return any(_has_attrs(obj, attrs) for obj in snap.named(ref))
         case And(items):
             return all(_holds(item, snap) for item in items)
         case Or(items):
@@ -191,9 +227,7 @@ def selected(fact: Exists | Absent, world: World) -> list[ObjectView]:
     action targets with it, so a selector means what the same qualifiers mean in a fact."""
     snap = _Snapshot.of(world)
     return [
-        obj
-        for obj in snap.objects
-        if _fits(snap, obj, fact.ref, fact.where, fact.attrs, fact.states)
+        obj for obj in snap.named(fact.ref) if _fits(snap, obj, fact.where, fact.attrs, fact.states)
     ]
 
 
@@ -205,32 +239,26 @@ def _some_fits(
     states: Mapping[str, bool],
 ) -> bool:
     """Whether some object that ``ref`` names is ``where`` with ``attrs`` and ``states``."""
-    return any(_fits(snap, obj, ref, where, attrs, states) for obj in snap.objects)
+    return any(_fits(snap, obj, where, attrs, states) for obj in snap.named(ref))
 
 
 def _fits(
     snap: _Snapshot,
     obj: ObjectView,
-    ref: str,
     where: Where,
     attrs: Mapping[str, str],
     states: Mapping[str, bool],
 ) -> bool:
-    return (
-        snap.matches(obj, ref)
-        and _is_where(snap, obj, where)
-        and _has_attrs(obj, attrs)
-        and _has_states(obj, states)
-    )
+    """Whether ``obj`` (one the fact's reference names) meets its qualifiers."""
+    return _is_where(snap, obj, where) and _has_attrs(obj, attrs) and _has_states(obj, states)
 
 
 def _some_near(snap: _Snapshot, subject: str, target: str) -> bool:
     return any(
         snap.world.near(a.id, b.id)
-        for a in snap.objects
-        if snap.matches(a, subject)
-        for b in snap.objects
-        if b.id != a.id and snap.matches(b, target)
+        for a in snap.named(subject)
+        for b in snap.named(target)
+        if b.id != a.id
     )
 
 
@@ -251,7 +279,7 @@ def _part_of(obj: ObjectView, whole: str, snap: _Snapshot) -> bool:
     seen = {obj.id}
     owner_id: str | None = getattr(obj, "part_of", None)
     while owner_id is not None and owner_id not in seen:
-        owner = snap.index.get(owner_id)
+        owner = snap.get(owner_id)
         if owner is None:
             return False
         if snap.matches(owner, whole):
@@ -267,12 +295,12 @@ def _rests(obj: ObjectView, relation: str, target: str, snap: _Snapshot) -> bool
         return relation == "on" and obj.parent is None and obj.relation == "on"
     if obj.relation != relation or obj.parent is None:
         return False
-    parent = snap.index.get(obj.parent)
+    parent = snap.get(obj.parent)
     if parent is None:
         return False
     if snap.matches(parent, target):
         return True
-    whole = snap.index.get(getattr(parent, "part_of", None) or "")
+    whole = snap.get(getattr(parent, "part_of", None) or "")
     inside = relation == "in" and whole is not None and INNER_PARTS.get(whole.type) == parent.type
     return inside and whole is not None and snap.matches(whole, target)
 
