@@ -2,7 +2,7 @@
 
 An object's id, type, role, properties and the whole it is a part of are fixed when the world
 is built from its scene, so :class:`SceneIndex` is built once per scene and shared by every
-world copied from it (``docs/explanation/performance.md`` has the measurements). What an
+world copied from it (``docs/explanation/benchmarks.md`` has the measurements). What an
 object rests on changes; :class:`Children` keeps that lookup, copied on write: a world copy
 shares it until one of the two moves something. Every answer lists objects in scene order, as
 a scan of the whole world would.
