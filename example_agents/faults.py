@@ -69,6 +69,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "pan", "yes"),
         "lackbranch": Fault("lackbranch", "pan", "no"),
     },
+    "desk_drawer": {
+        "counterfactual": Fault("counterfactual", "pen", "yes"),
+        "unreachable": Fault("unreachable", "top_drawer", "yes"),
+        "lackbranch": Fault("lackbranch", "pen", "no"),
+    },
     "front_door": {
         "counterfactual": Fault("counterfactual", "front_door", "no"),
         "unreachable": Fault("unreachable", "front_door", "yes"),
@@ -98,6 +103,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "counterfactual": Fault("counterfactual", "clock", "yes"),
         "unreachable": Fault("unreachable", "book_kind", "essay"),
         "lackbranch": Fault("lackbranch", "book_kind", "other"),
+    },
+    "upper_cabinet": {
+        "counterfactual": Fault("counterfactual", "plate", "yes"),
+        "unreachable": Fault("unreachable", "plate", "yes"),
+        "lackbranch": Fault("lackbranch", "sink_cabinet", "yes"),
     },
     "wash_mug": {
         "counterfactual": Fault("counterfactual", "mug_dirty", "yes"),

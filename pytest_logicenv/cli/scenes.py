@@ -117,6 +117,9 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"  after loading: {action['action']} {action['objectId']}")
     for item in logicenv["skipped"]:
         print(f"  not exported: {item['id']} ({item['reason']})")
+    for item in logicenv["lost"]:
+        value = "true" if item["value"] else "false"
+        print(f"  state not kept: {item['id']} {item['state']}={value} ({item['reason']})")
     return 0
 
 

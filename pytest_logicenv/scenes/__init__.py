@@ -17,7 +17,8 @@
   found before any scene is made.
 * :mod:`~pytest_logicenv.scenes.realism`: how realistic a scene's placement is.
 * :mod:`~pytest_logicenv.scenes.variation`: other scenes of the same situation, for exploring.
-* :mod:`~pytest_logicenv.scenes.export` (with :mod:`~.export_objects` and
-  :mod:`~.export_assets`): a Scene as an AI2-THOR (ProcTHOR) house. Its top-down SVG picture,
+* :mod:`~pytest_logicenv.scenes.export` (with :mod:`~.export_objects`,
+  :mod:`~.export_assets` and :mod:`~.export_states`, what the house keeps of the scene's
+  states and what it cannot): a Scene as an AI2-THOR (ProcTHOR) house. Its top-down SVG picture,
   with a run's route, is :mod:`pytest_logicenv.render`, above the simulator whose runs it draws.
 """

@@ -25,7 +25,13 @@ The schema, as AI2-THOR's ``ProceduralData.cs``/``ProceduralTools.cs`` read it:
 counter's sink, a faucet by its room), the parts AI2-THOR spawns inside their wholes' assets
 (``parts``) and every object AI2-THOR cannot show, with the reason (``skipped``: a stain, a
 stove's burners, which the counter standing in for the stove lacks; what rested on them rests
-on their parent).
+on their parent), and every state of the scene the house cannot give AI2-THOR, with the reason
+(``lost``: an open wardrobe shown by a Dresser, which does not open; a wet shirt; an open
+window; ``export_states.py`` reads the house back to find them).
+
+:data:`HOUSE_SCHEMA_FILE` is the format as a JSON Schema, written from the classes AI2-THOR
+reads a house into (``ProceduralHouse`` and what it holds, in ``unity/Assets/Scripts/
+ProceduralData.cs`` of allenai/ai2thor): the tests validate every exported house against it.
 
 >>> from pytest_logicenv.scenes.scene_model import Room, Scene, Wall
 >>> room = Room("kitchen", "Kitchen", ((0, 0), (3, 0), (3, 3), (0, 3)))
@@ -41,15 +47,19 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Catalog, default_catalog
 from pytest_logicenv.scenes.export_objects import house_objects
 from pytest_logicenv.scenes.export_objects import xyz as _xyz
+from pytest_logicenv.scenes.export_states import lost_states
 from pytest_logicenv.scenes.scene_model import Door, Point, Room, Scene, Wall, Window
 
 HOUSE_SCHEMA = "1.0.0"
+#: The house format as a JSON Schema (draft 2020-12), from AI2-THOR's ProceduralData.cs.
+HOUSE_SCHEMA_FILE = Path(__file__).parent.parent / "data" / "procthor-house.schema.json"
 EXTERIOR = "exterior"
 DEFAULT_FLOOR_MATERIAL = "OrangeCabinet"
 DEFAULT_WALL_MATERIAL = "PureWhite"
@@ -65,7 +75,7 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
     walls, holes = _walls(scene, rooms)
     objects = house_objects(scene.objects, catalog, {room.id: room.type for room in scene.rooms})
     height = max((w.height for w in scene.walls), default=2.5)
-    return {
+    house: dict[str, Any] = {
         "id": scene.id,
         "rooms": [_room(room) for room in scene.rooms],
         "walls": walls,
@@ -92,6 +102,8 @@ def to_house(scene: Scene, catalog: Catalog | None = None) -> dict[str, Any]:
             },
         },
     }
+    house["metadata"]["logicenv"]["lost"] = lost_states(scene, house, catalog)
+    return house
 
 
 def house_text(house: dict[str, Any]) -> str:

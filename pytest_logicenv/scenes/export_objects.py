@@ -186,6 +186,8 @@ def _object(
     }
     if obj.has("openable"):
         data["openness"] = 1.0 if obj.states.get("open", False) else 0.0
+    elif "openable" in asset.properties:  # a stand-in that opens for one always open (a basket)
+        data["openness"] = 1.0
     if obj.has("toggleable"):
         data["isOn"] = bool(obj.states.get("toggled", False))
     if obj.has("dirtyable"):

@@ -5,9 +5,12 @@ slot of its parent's, in the parent's frame (``x`` across, ``y`` up from its bot
 towards its front), and it turns with its parent. The slots, by part type:
 
 * drawers and cabinets: drawers side by side in a band under the top, cabinets side by side
-  below them (a dresser, which has only drawers, stacks them from top to bottom);
+  below them, each where its ``position`` says (``left``/``right`` as a person in front of
+  the whole, facing it, says it: AI2-THOR's frame is left-handed, so its left is ``+x`` of a
+  whole that faces ``+z``); a dresser, which has only drawers, stacks them from top to bottom
+  by their ``level``; the cabinet under a sink fills the sink's block below its basin;
 * shelves: boards spread over the height, ``level`` top, middle and bottom;
-* a sink (in a counter): a full-height block at the counter's right end, its top the
+* a sink (in a counter): a full-height block at the counter's ``+x`` end, its top the
   counter's, which nothing else stands on (:func:`top_taken`); a sink's basin: sunk into its
   top; a bathtub's basin: most of the tub;
 * a faucet: standing on the parent's top, at the back;
@@ -43,6 +46,9 @@ BOARD = 0.02
 #: Gap (metres) between neighbouring burners' quarters of a stove top.
 BURNER_GAP = 0.02
 LEVELS = ("top", "middle", "bottom")
+#: The ``position`` of drawers and cabinets side by side, in the order of ``+x`` in the whole's
+#: frame (a person facing its front has ``+x`` on the left); unnamed ones go between.
+ACROSS = ("right", "left")
 #: Part types whose slots in their whole are fixed (a burner's quarter of the top, a sink's
 #: faucet): a whole has room for as many as its type has, each in its own slot. Drawers,
 #: cabinets and a user's parts share their whole's front, however many there are.
@@ -71,12 +77,15 @@ def part_boxes(
             (sink_width, height, min(0.6, depth * 0.9)),
             (width / 2 - sink_width / 2, 0.0, 0.0),
         )
-    drawers, cabinets = by_type.pop("Drawer", []), by_type.pop("Cabinet", [])
+    drawers = _ordered(by_type.pop("Drawer", []), parts, parent_type in STACKED_DRAWERS)
+    cabinets = _ordered(by_type.pop("Cabinet", []), parts, False)
+    # Under a sink's basin: what stores in a sink (its cabinet) fills the block below it.
+    cut = _sunk(height) + 0.02 if "SinkBasin" in by_type else 0.0
     storage = _storage(
-        parent_type, (width - sink_width, height, depth), len(drawers), len(cabinets)
+        parent_type, (width - sink_width, height - cut, depth), len(drawers), len(cabinets)
     )
     for index, (size, (x, y, z)) in zip(drawers + cabinets, storage, strict=True):
-        boxes[index] = size, (x - sink_width / 2, y, z)
+        boxes[index] = size, (x - sink_width / 2, y - cut / 2, z)
     for name, indices in by_type.items():
         attrs = [parts[i][1] for i in indices]
         for index, box in zip(indices, _slots(name, parent_size, attrs), strict=True):
@@ -107,6 +116,25 @@ def top_raise(part_types: Iterable[str]) -> float:
 
 def _sink_width(width: float) -> float:
     return min(0.8, width * 0.5)
+
+
+def _sunk(height: float) -> float:
+    """How deep a sink's basin is sunk into its top."""
+    return min(0.2, height * 0.3)
+
+
+def _ordered(
+    indices: Sequence[int], parts: Sequence[tuple[str, Mapping[str, str]]], stacked: bool
+) -> list[int]:
+    """The parts at ``indices`` in their slots' order: across by ``position`` (along ``+x``),
+    or, ``stacked``, down by ``level``; parts that name neither keep their order between."""
+    order, key = (LEVELS, "level") if stacked else (ACROSS, "position")
+
+    def rank(index: int) -> tuple[float, int]:
+        value = parts[index][1].get(key)
+        return (order.index(value) if value in order else (len(order) - 1) / 2, index)
+
+    return sorted(indices, key=rank)
 
 
 def _storage(parent_type: str, size: Vector, drawers: int, cabinets: int) -> list[Box]:
@@ -150,7 +178,7 @@ def _slots(name: str, size: Vector, attrs: Sequence[Mapping[str, str]]) -> list[
             for rank in order
         ]
     if name == "SinkBasin":
-        sunk = min(0.2, height * 0.3)
+        sunk = _sunk(height)
         return [
             ((width * 0.7, sunk, depth * 0.6), (0.0, height / 2 - sunk / 2 - 0.01, 0.0))
         ] * count

@@ -23,14 +23,20 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
         "Bedroom sometimes, Bathroom sometimes; stands: corner, edge"
     ) in lines
     assert (
-        "Sink: static, receptacle; parts: SinkBasin, Faucet; part of: CounterTop; rooms: "
+        "Sink: static, receptacle; parts: SinkBasin, Faucet, Cabinet (optional); part of: "
+        "CounterTop; rooms: "
         "Kitchen 100%, Bathroom 100% of AI2-THOR scenes; stands: corner, edge"
     ) in lines
     assert (
         "Drawer: static, receptacle, openable; part of: CounterTop, Desk, Dresser, SideTable, "
         "TVStand; rooms: Kitchen 93%, LivingRoom 77%, Bedroom 97%, Bathroom 50% of AI2-THOR "
-        "scenes"
+        "scenes; attrs: position=left/right, level=top/middle/bottom"
     ) in lines
+    # Parts told apart by where they are in their whole: a counter's left and right, lower
+    # cabinets; a wall cabinet's upper ones; the one under a sink.
+    cabinet = next(line for line in lines if line.startswith("Cabinet: "))
+    assert cabinet.endswith("attrs: position=left/right/under_sink, level=lower/upper")
+    assert any(line.startswith("WallCabinet (custom): static; parts: Cabinet x2") for line in lines)
     assert any(
         line.startswith("CounterTop: static, receptacle, dirtyable (ours); ") for line in lines
     )

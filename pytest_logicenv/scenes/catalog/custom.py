@@ -141,6 +141,26 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
         placement=("edge", "corner"),
         description="a wardrobe that opens; clothes go in it",
     ),
+    # -- storage hung on a wall (issue 23): AI2-THOR's upper cabinets belong to its kitchens'
+    # walls, with no asset of their own, so these export as nothing (and are listed)
+    CustomSpec(
+        "WallCabinet",
+        ("static",),
+        ("Kitchen", "Bathroom", "LaundryRoom"),
+        (1.2, 0.7, 0.35),
+        on_floor=False,
+        on_wall=True,
+        description="upper cabinets hung on a wall, two doors side by side (parts: Cabinet)",
+    ),
+    CustomSpec(
+        "WallShelf",
+        ("static", "receptacle"),
+        ("Kitchen", "LivingRoom", "Bedroom", "Bathroom"),
+        (0.9, 0.04, 0.25),
+        on_floor=False,
+        on_wall=True,
+        description="a shelf board hung on a wall; things stand on it",
+    ),
     CustomSpec(
         "DryingRack",
         ("moveable", "receptacle"),

@@ -63,6 +63,14 @@ MAX_PARTS_PER_OBJECT = 64
 OWN_ASSET_PARTS = frozenset({"Faucet"})
 
 _LEVELS = ({"level": "top"}, {"level": "middle"}, {"level": "bottom"})
+# Left and right as a person standing in front of the whole, facing it, says them.
+_SIDES = ({"position": "left"}, {"position": "right"})
+# A kitchen's base cabinets are its lower ones; a wall cabinet's, its upper ones.
+_LOWER = tuple({**side, "level": "lower"} for side in _SIDES)
+_UPPER = tuple({**side, "level": "upper"} for side in _SIDES)
+#: Attributes that name a part's slot in its whole (a drawer's ``position``, a shelf's
+#: ``level``): a part has one only as a slot of its whole gives it.
+SLOT_ATTRS = ("position", "level")
 _CORNERS = (
     {"position": "front_left"},
     {"position": "front_right"},
@@ -74,17 +82,25 @@ _CORNERS = (
 #: ``position``, as AI2-THOR's ``controlledObjects`` pairs them.
 PARTS: Mapping[str, tuple[PartSpec, ...]] = {
     "CounterTop": (
-        PartSpec("Cabinet", 2),
-        PartSpec("Drawer", 2),
+        PartSpec("Cabinet", 2, _LOWER),
+        PartSpec("Drawer", 2, _SIDES),
         PartSpec("Sink", 1, optional=True, rooms=("Kitchen",)),
     ),
     # A bedroom's cabinets are its dresser's, desk's or nightstand's (AI2-THOR's bedrooms have
     # cabinets, ProcTHOR's have no counters): they come when a fact asks for one.
-    "Dresser": (PartSpec("Drawer", 3), PartSpec("Cabinet", 2, optional=True)),
+    "Dresser": (PartSpec("Drawer", 3, _LEVELS), PartSpec("Cabinet", 2, _SIDES, optional=True)),
     "Desk": (PartSpec("Drawer", 1), PartSpec("Cabinet", 1, optional=True)),
-    "TVStand": (PartSpec("Cabinet", 2), PartSpec("Drawer", 1)),
+    "TVStand": (PartSpec("Cabinet", 2, _SIDES), PartSpec("Drawer", 1)),
     "SideTable": (PartSpec("Drawer", 1), PartSpec("Cabinet", 1, optional=True)),
-    "Sink": (PartSpec("SinkBasin"), PartSpec("Faucet")),
+    # The cabinet under a sink comes when a fact asks for it: a vanity's, or the one below a
+    # kitchen sink set into its counter.
+    "Sink": (
+        PartSpec("SinkBasin"),
+        PartSpec("Faucet"),
+        PartSpec("Cabinet", 1, ({"position": "under_sink", "level": "lower"},), optional=True),
+    ),
+    # Hung on a wall (custom.py's WallCabinet): a kitchen's upper cabinets.
+    "WallCabinet": (PartSpec("Cabinet", 2, _UPPER),),
     "Bathtub": (PartSpec("BathtubBasin"), PartSpec("Faucet")),
     "Stove": (PartSpec("StoveBurner", 4, _CORNERS), PartSpec("StoveKnob", 4, _CORNERS)),
     "ShelvingUnit": (PartSpec("Shelf", 3, _LEVELS),),

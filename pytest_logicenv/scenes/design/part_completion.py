@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import ObjectType, PartSpec
-from pytest_logicenv.scenes.catalog.parts import OWN_ASSET_PARTS
+from pytest_logicenv.scenes.catalog.parts import OWN_ASSET_PARTS, SLOT_ATTRS
 from pytest_logicenv.scenes.catalog.rooms import PROCTHOR_ROOMS, occurrence
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject, snake
 from pytest_logicenv.scenes.design.slots import assign_slots, has_slot
@@ -128,7 +128,11 @@ def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
     fact when the plan's ``absent`` facts forbid every such whole."""
     room = part.room or draft.default_room(part.type)
     kind = next(k for r, k in draft.rooms if r == room)
-    types = [draft.catalog.type(name) for name in part.type.part_of]
+    types = [
+        draft.catalog.type(name)
+        for name in part.type.part_of
+        if _slot_in_new(draft.catalog.type(name), part)
+    ]
     types.sort(key=lambda t: (occurrence(t, kind), _usual_anywhere(t)), reverse=True)
     for chosen in types:
         whole = DraftObject(
@@ -145,6 +149,12 @@ def _new_whole(draft: Draft, part: DraftObject) -> DraftObject:
         f"none in {room} has a free {part.type.name} slot, and the plan's 'absent' facts forbid "
         'adding one; say which object it is a part of with {"part_of": ...}'
     )
+
+
+def _slot_in_new(whole: ObjectType, part: DraftObject) -> bool:
+    """Whether a new ``whole`` has a slot for ``part`` (an upper cabinet: a wall cabinet's)."""
+    spec = next((p for p in whole.parts if p.type == part.type.name), None)
+    return spec is not None and has_slot(spec, [], part.attrs)
 
 
 def _usual_anywhere(obj_type: ObjectType) -> tuple[int, float]:
@@ -182,18 +192,22 @@ def complete_parts(draft: Draft) -> None:
         for whole in todo:
             done.add(whole.id)
             for spec in whole.type.parts:
-                if not spec.optional:
-                    _complete(draft, whole, spec)
+                named = any(p.type.name == spec.type for p in draft.parts_of(whole))
+                if not spec.optional or named:  # an optional part the facts name: its slot
+                    _complete(draft, whole, spec, fill=not spec.optional)
 
 
-def _complete(draft: Draft, whole: DraftObject, spec: PartSpec) -> None:
-    """Give ``whole``'s parts of ``spec``'s type their slots, and add a part in each slot
-    still free."""
+def _complete(draft: Draft, whole: DraftObject, spec: PartSpec, *, fill: bool = True) -> None:
+    """Give ``whole``'s parts of ``spec``'s type their slots, and (``fill``) add a part in
+    each slot still free."""
     have = [p for p in draft.parts_of(whole) if p.type.name == spec.type]
     taken, free = assign_slots(spec, [p.attrs for p in have])
     crowded = [part for part, slot in zip(have, taken, strict=True) if slot is None]
     if crowded and spec.type in FIXED_SLOTS:
         raise SceneError(_no_slot(whole, spec, have, crowded))
+    misnamed = [p for p in crowded if any(key in p.attrs for key in SLOT_ATTRS)]
+    if misnamed:
+        raise SceneError(_no_such_slot(whole, spec, misnamed[0]))
     if crowded:
         draft.notes.append(
             f"{whole.id} has {len(have)} {spec.type} parts: the facts ask for them (a "
@@ -205,7 +219,7 @@ def _complete(draft: Draft, whole: DraftObject, spec: PartSpec) -> None:
             part.attrs = slot
             if not draft.allowed(part):
                 part.attrs = before
-    for attrs in free:
+    for attrs in free if fill else ():
         _add_part(draft, whole, draft.catalog.type(spec.type), attrs)
 
 
@@ -223,6 +237,21 @@ def _no_slot(
         f"{'s' if many else ''}{listed}{', one in each slot' if many else ''}; "
         f"{crowded[0].id} finds no slot left: {facts}. Give each its own slot's attributes, or "
         f'make it a part of another {whole.type.name} with {{"part_of": ...}}'
+    )
+
+
+def _no_such_slot(whole: DraftObject, spec: PartSpec, part: DraftObject) -> str:
+    """The error for a part whose slot attributes (``position``, ``level``) its whole lacks
+    or has taken."""
+    asked = ", ".join(f"{k}={v}" for k, v in part.attrs.items() if k in SLOT_ATTRS)
+    slots = "; ".join(
+        ", ".join(f"{k}={v}" for k, v in spec.attrs_of(i).items()) or "no attributes"
+        for i in range(spec.count)
+    )
+    return (
+        f"{part.id} ('{part.why.get('place', part.why.get('type', ''))}') asks for {asked}, "
+        f"and {whole.id} has no such {spec.type} free (a {whole.type.name}'s: {slots}); "
+        'name a slot it has, or make it a part of another whole with {"part_of": ...}'
     )
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pytest_logicenv.scenes.catalog import PartSpec
+from pytest_logicenv.scenes.catalog.parts import SLOT_ATTRS
 
 Attrs = Mapping[str, str]
 
@@ -35,7 +36,7 @@ def assign_slots(
     free = [dict(spec.attrs_of(i)) for i in range(spec.count)]
     taken: list[dict[str, str] | None] = [None] * len(parts)
     for index, attrs in enumerate(parts):  # a part that names its slot has it
-        slot = next((s for s in free if s.items() <= attrs.items()), None)
+        slot = next((s for s in free if s.items() <= attrs.items() and _named(s, attrs)), None)
         if slot is not None:
             free.remove(slot)
             taken[index] = {**attrs, **slot}
@@ -57,4 +58,10 @@ def has_slot(spec: PartSpec, parts: Sequence[Attrs], attrs: Attrs) -> bool:
 
 
 def _agrees(slot: Attrs, attrs: Attrs) -> bool:
-    return all(attrs.get(key, value) == value for key, value in slot.items())
+    return _named(slot, attrs) and all(attrs.get(k, v) == v for k, v in slot.items())
+
+
+def _named(slot: Attrs, attrs: Attrs) -> bool:
+    """Whether every slot attribute the part names (a ``level``) is one its slot has: an
+    upper cabinet takes no slot of a counter's, whose cabinets are lower."""
+    return all(key in slot for key in attrs if key in SLOT_ATTRS)
