@@ -54,6 +54,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "milk", "no"),
         "lackbranch": Fault("lackbranch", "milk", "no"),
     },
+    "cat_food": {
+        "counterfactual": Fault("counterfactual", "food", "cabinet"),
+        "unreachable": Fault("unreachable", "food", "cabinet"),
+        "lackbranch": Fault("lackbranch", "food", "counter"),
+    },
     "clean_living_room": {  # the paper's Figures 7-9
         "counterfactual": Fault("counterfactual", "toy_type", "other_types"),
         "unreachable": Fault("unreachable", "toy_type", "doll"),
@@ -63,6 +68,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "counterfactual": Fault("counterfactual", "pan", "cabinet"),
         "unreachable": Fault("unreachable", "pan", "cabinet"),
         "lackbranch": Fault("lackbranch", "potato", "fridge"),
+    },
+    "dust_shelf": {
+        "counterfactual": Fault("counterfactual", "duster", "drawer"),
+        "unreachable": Fault("unreachable", "duster", "drawer"),
+        "lackbranch": Fault("lackbranch", "duster", "coffee_table"),
     },
     "fetch_lamp_or_pillow": {
         "counterfactual": Fault("counterfactual", "pan", "yes"),
@@ -94,6 +104,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "running", "no"),
         "lackbranch": Fault("lackbranch", "clean_bowl", "yes"),
     },
+    "slice_lemon": {
+        "counterfactual": Fault("counterfactual", "knife", "drawer"),
+        "unreachable": Fault("unreachable", "knife", "drawer"),
+        "lackbranch": Fault("lackbranch", "knife", "counter"),
+    },
     "study_night": {
         "counterfactual": Fault("counterfactual", "window", "no"),
         "unreachable": Fault("unreachable", "window", "yes"),
@@ -104,6 +119,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "unreachable": Fault("unreachable", "book_kind", "essay"),
         "lackbranch": Fault("lackbranch", "book_kind", "other"),
     },
+    "tidy_garage": {
+        "counterfactual": Fault("counterfactual", "shoes", "yes"),
+        "unreachable": Fault("unreachable", "box_open", "yes"),
+        "lackbranch": Fault("lackbranch", "shoes", "no"),
+    },
     "upper_cabinet": {
         "counterfactual": Fault("counterfactual", "plate", "yes"),
         "unreachable": Fault("unreachable", "plate", "yes"),
@@ -113,6 +133,11 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
         "counterfactual": Fault("counterfactual", "mug_dirty", "yes"),
         "unreachable": Fault("unreachable", "mug", "yes"),
         "lackbranch": Fault("lackbranch", "mug", "no"),
+    },
+    "wet_shirt": {
+        "counterfactual": Fault("counterfactual", "shirt_wet", "yes"),
+        "unreachable": Fault("unreachable", "shirt_wet", "no"),
+        "lackbranch": Fault("lackbranch", "shirt", "no"),
     },
 }
 

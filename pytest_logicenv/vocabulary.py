@@ -84,7 +84,6 @@ REVIEWED: Mapping[str, str] = {
     "glass": "Cup",
     "glass cleaner": "SprayBottle",
     "window cleaner": "SprayBottle",
-    "teapot": "Kettle",
     "tea kettle": "Kettle",
     "frying pan": "Pan",
     "saucepan": "Pot",
@@ -301,7 +300,12 @@ def singular(word: str) -> str:
 ALSO: Mapping[str, tuple[str, ...]] = {
     "computer": ("Desktop",),
     "soap bottle": ("SoapBottle",),
-    "teapot": ("Pot",),
+    "teapot": ("Kettle",),
+    # A bare "tub" is a bathtub in a home, but may be a food tub or a bucket; a bare "can" a
+    # tin can, or the bin or watering can the sentence is about; a "tissue", the box of them.
+    "tub": ("FoodContainer", "Bucket"),
+    "can": ("GarbageCan", "WateringCan"),
+    "tissue": ("TissueBox",),
     "lamp": ("DeskLamp",),
     "light": ("FloorLamp", "DeskLamp"),
 }
@@ -311,7 +315,7 @@ GLOSSES: Mapping[str, str] = {
     "SoapBottle": "a soap dispenser by a sink",
     "SoapRefill": "a bottle of soap that refills a dispenser",
     "SprayBottle": "a spray bottle, such as glass cleaner",
-    "Kettle": "a kettle or teapot",
+    "Kettle": "a kettle for boiling water",
     "Cup": "a cup or drinking glass",
     "Desktop": "a desktop computer",
     "Laptop": "a laptop computer",

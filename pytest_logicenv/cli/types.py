@@ -29,7 +29,7 @@ from pytest_logicenv.cli.args import catalog_of
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog import Catalog, ObjectType, occurs_in
 from pytest_logicenv.scenes.catalog.properties import THOR_NAME
-from pytest_logicenv.scenes.catalog.rooms import LIKE
+from pytest_logicenv.scenes.catalog.rooms import ROOM_KINDS
 from pytest_logicenv.scenes.catalog.summary import type_json, type_line
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES, singular, words_of
@@ -63,11 +63,11 @@ def run_types(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=1))
         return 0 if shown else 1
     if by_meaning:
-        print(f"{word!r} means {meant}")
+        others = [t for t in catalog.vocabulary.mentioned(word) if t != meant]
+        print(f"{word!r} means {meant}" + (f" (or {', '.join(others)})" if others else ""))
     room = _room(word)
-    if room is not None and room in LIKE:
-        like = " and ".join(LIKE[room])
-        print(f"{room}: a room type ProcTHOR lacks; it holds what its {like} rooms hold")
+    if room is not None and room in ROOM_KINDS:
+        print(_room_header(room))
     for obj_type in shown:
         print(type_line(obj_type, catalog))
     if not shown:
@@ -77,6 +77,17 @@ def run_types(args: argparse.Namespace) -> int:
         print(f"logicenv types: no type, property or room matches {word!r}{hint}")
         return 1
     return 0
+
+
+def _room_header(room: str) -> str:
+    """What a room type ProcTHOR lacks holds, and whence."""
+    kind = ROOM_KINDS[room]
+    often = [name for name, weight in kind.stands.items() if weight > 1 and name != "LightSwitch"]
+    return (
+        f"{room}: a room type ProcTHOR lacks; what stands in it is reviewed (often: "
+        f"{', '.join(often)}), the things carried there are its {' and '.join(kind.like)} "
+        "rooms'"
+    )
 
 
 def _name(obj_type: ObjectType) -> str:
@@ -105,7 +116,7 @@ def _matches(obj_type: ObjectType, word: str) -> bool:
     if not word:
         return True
     room = _room(word)
-    if room is not None and room in LIKE and not obj_type.part_only:
+    if room is not None and room in ROOM_KINDS and not obj_type.part_only:
         return occurs_in(obj_type, room)
     properties = {*obj_type.properties, *(THOR_NAME.get(p, "") for p in obj_type.properties)}
     if word.lower() in {p.lower() for p in properties}:

@@ -130,6 +130,7 @@ PROPERTIES: tuple[str, ...] = (
     "wettable",  # wets under running water; a wet cloth cleans (our extension)
     "refill_source",  # refills a used-up object (our extension)
     "drain",  # takes what is emptied into it: a basin, a toilet (our extension)
+    "temperature",  # heats on a heat source, cools in a cold one: food (our extension)
 )
 
 Point = tuple[float, float]

@@ -231,6 +231,8 @@ CONDITIONS: Mapping[str, ConditionSpec] = {
         _cond("IsClean", _OBJ, _state("dirty", False), _SELECT),
         _cond("IsFilled", _OBJ, _state("filled", True), _SELECT),
         _cond("IsWet", _OBJ, _state("wet", True), _SELECT),
+        _cond("IsHot", _OBJ, _state("hot", True), _SELECT),
+        _cond("IsCold", _OBJ, _state("cold", True), _SELECT),
         _cond("HasAttr", _OBJ, _attrs, extra="attrs", extra_required=True),
         _cond("InState", _OBJ, _states, extra="states", extra_required=True),
     )
@@ -549,6 +551,14 @@ class IsFilled(_Single):
 
 class IsWet(_Single):
     """``object`` is wet (a cloth that was held under a running faucet)."""
+
+
+class IsHot(_Single):
+    """``object`` is hot (food warmed on or in a heat source that was on)."""
+
+
+class IsCold(_Single):
+    """``object`` is cold (food kept in a fridge)."""
 
 
 class HasAttr(ConditionLeaf):

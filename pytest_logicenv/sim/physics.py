@@ -1,11 +1,18 @@
-"""What happens by itself after every action: heat and running water, as AI2-THOR's physics.
+"""What happens by itself after every action: heat, cold and running water, as AI2-THOR's
+physics.
 
-Two rules, applied by :func:`settle` after every action that takes effect (so the order in
+Three rules, applied by :func:`settle` after every action that takes effect (so the order in
 which a policy switches a faucet on and puts a cup in the sink does not matter):
 
 * **heat**: a heat source that is on (a toaster, a stove burner, a microwave) cooks every
-  cookable object on or in it; an object-specific one (a coffee machine that takes mugs) also
-  fills what it holds, as AI2-THOR's coffee machine does.
+  cookable object on or in it (in it, for one that opens: not what stands on a microwave); an
+  object-specific one (a coffee machine that takes mugs) also fills what it holds, as
+  AI2-THOR's coffee machine does; and it makes what has a temperature (food) hot.
+* **cold**: a cold source (a fridge; one that switches, only while on) makes what has a
+  temperature cold, as AI2-THOR reports the food in its fridges ``Cold``. AI2-THOR's
+  ``ObjectTemperature`` is Hot, Cold or RoomTemp: here the states ``hot`` and ``cold``, never
+  both. What leaves a source keeps its temperature (AI2-THOR lets it return to room
+  temperature after some seconds; a run here has no clock but its actions).
 * **water**: a faucet that runs pours over its basin (a sink's or a bathtub's): every object
   directly in or on that basin is filled if it can be filled, wet if it can be wet and clean if
   it was dirty (AI2-THOR's ``Fill`` and ``Dirty`` components react to touching running water
@@ -40,8 +47,11 @@ from pytest_logicenv.sim.world import BASIN_TYPES, WATER_SOURCE_TYPES, WorldObje
 CONTROLS: Mapping[str, str] = PART_CONTROLS
 #: What :func:`settle` does, as the action table prints it.
 PHYSICS_RULES: tuple[str, ...] = (
-    "heat: a heat source that is on cooks every cookable object on or in it; an "
+    "heat: a heat source that is on cooks every cookable object on or in it (in it, if it "
+    "opens: a microwave) and makes every object with a temperature hot (extension: food); an "
     "object-specific one (a coffee machine) also fills what it holds",
+    "cold: a cold source (a fridge; one that switches, while on) makes every object with a "
+    "temperature in it cold (extension: food; what leaves it stays cold)",
     "water: a running faucet (or shower head) fills every fillable object directly in or on "
     "its basin, wets every wettable one (extension) and washes every dirty one (held "
     "objects: only through `Fill` and `Wet`)",
@@ -60,7 +70,11 @@ class Settling:
 
 
 #: What heat does to what it holds; an object-specific source (a coffee machine) fills too.
-HEAT: tuple[Settling, ...] = (Settling("heat", "cookable", "cooked", True),)
+HEAT: tuple[Settling, ...] = (
+    Settling("heat", "cookable", "cooked", True),
+    Settling("heat", "temperature", "hot", True),
+    Settling("heat", "temperature", "cold", False),
+)
 HEAT_FILL = Settling("heat", "fillable", "filled", True)
 #: What running water does to what lies in or on its basin.
 WATER: tuple[Settling, ...] = (
@@ -68,16 +82,26 @@ WATER: tuple[Settling, ...] = (
     Settling("water", "wettable", "wet", True),
     Settling("water", "", "dirty", False),
 )
+#: What a cold source does to what it holds.
+COLD: tuple[Settling, ...] = (
+    Settling("cold", "temperature", "cold", True),
+    Settling("cold", "temperature", "hot", False),
+)
 #: Every state the physics sets.
-SETTLINGS: tuple[Settling, ...] = (*HEAT, HEAT_FILL, *WATER)
+SETTLINGS: tuple[Settling, ...] = (*HEAT, HEAT_FILL, *COLD, *WATER)
 
 
 def settle(world: WorldState) -> None:
-    """Apply heat and water to everything they reach."""
+    """Apply heat, cold and water to everything they reach."""
     for source in world.having("heat_source"):
         source = world.objects[source.id]  # heating another source may have changed it
         if source.states.get("toggled", False):
             _heat(world, source)
+    for source in world.having("cold_source"):
+        source = world.objects[source.id]
+        if cooling(source):
+            for inner in reached(world, source):
+                _apply(world, inner, COLD)
     for faucet in running_faucets(world):
         for basin in basins_of(world, faucet):
             for inner in world.children(basin):
@@ -86,8 +110,22 @@ def settle(world: WorldState) -> None:
 
 def _heat(world: WorldState, source: WorldObject) -> None:
     rules = (*HEAT, HEAT_FILL) if source.accepts else HEAT
-    for inner in world.descendants(source):
+    for inner in reached(world, source):
         _apply(world, inner, rules)
+
+
+def reached(world: WorldState, source: WorldObject) -> list[WorldObject]:
+    """What a source's heat or cold reaches: what is in it (and on or in that) when it opens
+    (a microwave, a fridge: not what stands on top), else what is on or in it (a burner)."""
+    if not source.has("openable"):
+        return list(world.descendants(source))
+    inside = world.children(source, "in")
+    return [*inside, *(deeper for child in inside for deeper in world.descendants(child))]
+
+
+def cooling(source: WorldObject) -> bool:
+    """Whether a cold source cools now: always, or while on when it switches."""
+    return not source.has("toggleable") or source.states.get("toggled", False)
 
 
 def soak(world: WorldState, obj: WorldObject) -> None:

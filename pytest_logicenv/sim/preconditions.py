@@ -70,6 +70,8 @@ _STATE_WORDS: Mapping[str, tuple[str, str]] = {
     "cooked": ("cooked", "not cooked"),
     "used_up": ("used up", "not used up"),
     "wet": ("wet", "dry"),
+    "hot": ("hot", "not hot"),
+    "cold": ("cold", "not cold"),
 }
 _PROPERTY_WORDS: Mapping[str, str] = {
     "receptacle": "a receptacle",
@@ -78,6 +80,7 @@ _PROPERTY_WORDS: Mapping[str, str] = {
     "refill_source": "a refill container",
     "can_be_used_up": "something that gets used up",
     "drain": "a drain (a sink basin, a bathtub basin, a toilet)",
+    "temperature": "something with a temperature (food heats and cools)",
 }
 
 

@@ -66,12 +66,13 @@ def achievers(
 
 
 def physical(obj: WorldObject) -> bool:
-    """Whether heat or water acts through ``obj`` (:mod:`~pytest_logicenv.sim.physics`)."""
+    """Whether heat, cold or water acts through ``obj`` (:mod:`~pytest_logicenv.sim.physics`)."""
     return (
         obj.type in WATER_SOURCE_TYPES
         or obj.type in BASIN_TYPES
         or obj.type in CONTROLS
         or obj.has("heat_source")
+        or obj.has("cold_source")
     )
 
 

@@ -200,7 +200,7 @@ def test_plan_offers_the_catalogs_types(
     system, first = (m["content"] for m in endpoint.requests[0].messages)
     assert "the first message describes the task's own: AlarmClock, AluminumFoil, " in system
     # The types the task names, with what each can be and hold, open the conversation.
-    assert "- Fridge: can be open; holds things in it; rooms Kitchen, DiningRoom\n" in first
+    assert "- Fridge: can be open; holds things in it; rooms Kitchen, Garage\n" in first
     assert "- Toaster: can be toggled; holds things in it; usually on CounterTop" in first
 
 

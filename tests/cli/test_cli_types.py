@@ -20,12 +20,13 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
     lines = _lines(capsys)
     assert (
         "HousePlant: moveable, canFillWithLiquid; rooms: Kitchen sometimes, LivingRoom sometimes, "
-        "Bedroom sometimes, Bathroom sometimes; stands: corner, edge"
+        "Bedroom sometimes, Bathroom sometimes, Study sometimes, DiningRoom sometimes; stands: "
+        "corner, edge"
     ) in lines
     assert (
         "Sink: static, receptacle; parts: SinkBasin, Faucet, Cabinet (optional); part of: "
-        "CounterTop; rooms: "
-        "Kitchen 100%, Bathroom 100% of AI2-THOR scenes; stands: corner, edge"
+        "CounterTop; rooms: Kitchen 100%, Bathroom 100% of AI2-THOR scenes, LaundryRoom "
+        "sometimes; stands: corner, edge"
     ) in lines
     assert (
         "Drawer: static, receptacle, openable; part of: CounterTop, Desk, Dresser, SideTable, "
@@ -41,8 +42,8 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
         line.startswith("CounterTop: static, receptacle, dirtyable (ours); ") for line in lines
     )
     assert (
-        "Painting: static; rooms: LivingRoom 100%, Bedroom 43% of AI2-THOR scenes; "
-        "stands: on a wall" in lines
+        "Painting: static; rooms: LivingRoom 100%, Bedroom 43% of AI2-THOR scenes, Study "
+        "sometimes, DiningRoom sometimes; stands: on a wall" in lines
     )
     mop = next(line for line in lines if line.startswith("Mop (custom): "))
     assert mop.endswith("exports as: Plunger")
@@ -81,8 +82,9 @@ def test_a_word_narrows_by_name_property_room_or_part(capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("word", "shown"),
     [
-        ("can", ["GarbageCan", "WateringCan"]),  # not canFillWithLiquid, Candle nor Cabinet
-        ("tissue", ["TissueBox"]),  # a word of its name
+        # a tin can, the cans of other names; not canFillWithLiquid, Candle nor Cabinet
+        ("can", ["Can", "GarbageCan", "WateringCan"]),
+        ("tissue", ["Tissue", "TissueBox"]),  # one tissue, and a word of the box's name
         ("tub", ["Bathtub"]),  # what "tub" means; "bathtub" is one word
         ("towel holder", ["HandTowelHolder", "TowelHolder"]),
     ],

@@ -68,7 +68,7 @@ def test_an_object_in_a_room_type_it_does_not_occur_in_counts_only_as_recorded()
     assert (measured.placed, measured.judged, measured.forced) == (0, 1, 0)
     assert measured.problems == (
         "fridge (Fridge) is in r, a LivingRoom, where a Fridge does not occur (its room types: "
-        "Kitchen, DiningRoom)",
+        "Kitchen, Garage)",
     )
     placement = "placement exception: fridge on the floor, as 'a Fridge on Floor' says"
     assert measure(_scene(fridge, notes=(placement,)), CATALOG).placed == 0  # not that one

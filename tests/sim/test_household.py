@@ -1,7 +1,8 @@
 """The household's reviewed extensions as the simulator runs them: knives cut, furniture gets
-dusty and a dry duster dusts it, clothes get wet, cat food pours, towels hold things, "in the
-sink" is in its basin, a filled mug empties into a drain, a burner switched by hand switches
-its knob, and what the agent holds is meant before what is within its reach."""
+dusty and a dry duster dusts it, clothes get wet, cat food pours, food heats and cools, towels
+hold things, "in the sink" is in its basin, a filled mug empties into a drain, a burner
+switched by hand switches its knob, and what the agent holds is meant before what is within its
+reach."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pytest_logicenv.logic.facts import evaluate, parse_fact
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.scene_model import SceneObject
 from pytest_logicenv.sim.actions import execute
+from pytest_logicenv.sim.leaves import condition_fact
 from pytest_logicenv.sim.world import WorldState
 
 CATALOG = default_catalog()
@@ -231,3 +233,51 @@ def test_a_task_slices_with_the_catalogs_knife_and_a_bare_hand_is_caught(
             "*a passing sequence: GoTo(knife), PickUp(knife), Slice(tomato, knife)",
         ]
     )
+
+
+def kitchen_with_food() -> WorldState:
+    return world(
+        thing("counter", "CounterTop", (1, 4), size=(2.0, 0.9, 0.6)),
+        thing("microwave", "Microwave", (1, 4), parent="counter", size=(0.5, 0.3, 0.4)),
+        thing("fridge", "Fridge", (3, 4), size=(0.8, 1.8, 0.7)),
+        thing("chicken", "Chicken", (3, 4), parent="fridge", relation="in", size=(0.2, 0.1, 0.15)),
+        thing("lemon", "Lemon", (1, 4), parent="counter", size=(0.07, 0.07, 0.09)),
+    )
+
+
+def test_chicken_warmed_in_the_microwave_is_hot_and_food_in_the_fridge_turns_cold() -> None:
+    state = kitchen_with_food()
+    act(state, ("GoTo", {"target": "fridge"}), ("Open", {"target": "fridge"}))
+    act(state, ("PickUp", {"object": "chicken"}), ("Close", {"target": "fridge"}))
+    assert not holds(state, {"state": "chicken", "hot": True})
+    act(state, ("GoTo", {"target": "microwave"}), ("Open", {"target": "microwave"}))
+    act(state, ("PutIn", {"object": "chicken", "target": "microwave"}))
+    act(state, ("Close", {"target": "microwave"}), ("ToggleOn", {"target": "microwave"}))
+    assert holds(state, {"state": "chicken", "hot": True, "cold": False})
+    act(state, ("ToggleOff", {"target": "microwave"}), ("Open", {"target": "microwave"}))
+    act(state, ("PickUp", {"object": "chicken"}))
+    assert holds(state, {"state": "chicken", "hot": True})  # it keeps its heat once out
+    act(state, ("PutOn", {"object": "chicken", "target": "counter"}))
+    act(state, ("PickUp", {"object": "lemon"}), ("GoTo", {"target": "fridge"}))
+    act(state, ("Open", {"target": "fridge"}), ("PutIn", {"object": "lemon", "target": "fridge"}))
+    assert holds(state, {"state": "lemon", "cold": True, "hot": False})
+
+
+def test_a_heat_source_switched_off_warms_nothing_and_a_cupboard_chills_nothing() -> None:
+    state = kitchen_with_food()
+    act(state, ("GoTo", {"target": "counter"}), ("PickUp", {"object": "lemon"}))
+    act(
+        state,
+        ("Open", {"target": "microwave"}),
+        ("PutIn", {"object": "lemon", "target": "microwave"}),
+    )
+    act(state, ("Close", {"target": "microwave"}))
+    assert holds(state, {"state": "lemon", "hot": False, "cold": False})  # room temperature
+    assert not evaluate(condition_fact("IsHot", {"object": "lemon"}), state)
+    assert not evaluate(condition_fact("IsCold", {"object": "lemon"}), state)
+
+
+def test_only_food_has_a_temperature() -> None:
+    assert CATALOG.type("Chicken").has("temperature")
+    assert CATALOG.type("Apple").extensions == ("temperature",)
+    assert not CATALOG.type("Plate").has("temperature")

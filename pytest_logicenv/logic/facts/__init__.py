@@ -60,6 +60,7 @@ from pytest_logicenv.logic.facts.evaluate import (
 )
 from pytest_logicenv.logic.facts.fact_json import parse_fact, parse_facts, to_json
 from pytest_logicenv.logic.facts.fact_model import (
+    EXCLUSIVE_STATES,
     FLOOR,
     INNER_PARTS,
     RELATIONS,
@@ -82,6 +83,7 @@ from pytest_logicenv.logic.facts.fact_model import (
 from pytest_logicenv.logic.facts.walk import bound_roles, references, walk
 
 __all__ = [
+    "EXCLUSIVE_STATES",
     "FLOOR",
     "INNER_PARTS",
     "RELATIONS",

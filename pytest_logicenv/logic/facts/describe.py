@@ -37,6 +37,8 @@ _OPPOSITES = {
     "filled": "empty",
     "wet": "dry",
     "broken": "whole",
+    "hot": "not hot",
+    "cold": "not cold",
 }
 
 

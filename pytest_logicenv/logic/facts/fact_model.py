@@ -26,6 +26,9 @@ STATES: tuple[str, ...] = (
     "used_up",
     "broken",
     "wet",
+    # AI2-THOR's ObjectTemperature as two states: Hot, Cold, or neither (RoomTemp).
+    "hot",
+    "cold",
 )
 # Friendly spellings people (and LLMs) write, mapped to the canonical state name.
 STATE_ALIASES: Mapping[str, str] = {
@@ -37,7 +40,13 @@ STATE_ALIASES: Mapping[str, str] = {
     "isDirty": "dirty",
     "usedUp": "used_up",
     "isWet": "wet",
+    "isHot": "hot",
+    "warm": "hot",
+    "isCold": "cold",
+    "chilled": "cold",
 }
+#: States no object has together (AI2-THOR's temperature is Hot, Cold or RoomTemp).
+EXCLUSIVE_STATES: tuple[frozenset[str], ...] = (frozenset({"hot", "cold"}),)
 #: The reference that means "the floor of the object's room".
 FLOOR = "Floor"
 RELATIONS: tuple[str, ...] = ("on", "in", "near")

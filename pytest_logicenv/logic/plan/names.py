@@ -73,6 +73,9 @@ _STOP_AFTER = frozenset(
         "broken",
         "wet",
         "dry",
+        "hot",
+        "warm",
+        "cold",
         "available",
         "present",
     ]

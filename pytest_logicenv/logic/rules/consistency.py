@@ -1,10 +1,10 @@
 """The rules on what facts can mean together: goals that can hold, values a scene tells apart.
 
-* **Contradictory goals**: the goal facts of a leaf, and of two leaves of different subtasks
-  (a trajectory joins one leaf of each), must be able to hold together; otherwise every
-  policy, the correct one too, ends *unreachable* there. What is checked is what no world can
-  satisfy, read from the facts themselves: a fact and its negation, ``exists`` and ``absent``
-  of the same object, one state both true and false, one object in two places or held while
+* **Contradictory goals**: the goal facts of a leaf, and of two leaves of different subtasks (a
+  trajectory joins one leaf of each), must be able to hold together; otherwise every policy, the
+  correct one too, ends *unreachable* there. What is checked is what no world can satisfy, read from
+  the facts themselves: a fact and its negation, ``exists`` and ``absent`` of the same object, one
+  state both true and false (or hot and cold at once), one object in two places or held while
   placed, two objects held at once. Roles name one object; types (``Window``) are read
   existentially, as the evaluator reads them, so two windows may differ.
 * **Indistinct values**: a value whose realization facts hold in every scene (a tautology:
@@ -28,6 +28,7 @@ from itertools import combinations, permutations
 
 from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import (
+    EXCLUSIVE_STATES,
     FLOOR,
     Absent,
     Exists,
@@ -80,7 +81,10 @@ def _clash(first: Literal, second: Literal) -> bool:
     if a == b:
         return pa != pb
     if pa and pb and isinstance(a, State) and isinstance(b, State) and a.ref == b.ref:
-        return _is_role(a.ref) and any(b.states.get(k, v) != v for k, v in a.states.items())
+        return _is_role(a.ref) and (
+            any(b.states.get(k, v) != v for k, v in a.states.items())
+            or _exclusive(a.states, b.states)
+        )
     if pa and pb and isinstance(a, Exists) and isinstance(b, Absent):
         return forbids(b, a)
     if pa and pb and isinstance(a, Absent) and isinstance(b, Exists):
@@ -94,9 +98,28 @@ def _clash(first: Literal, second: Literal) -> bool:
     return False
 
 
+def _exclusive(first: Mapping[str, object], second: Mapping[str, object]) -> bool:
+    """Whether two states no object has together are both true (hot and cold)."""
+    true = {k for k, v in (*first.items(), *second.items()) if v is True}
+    return any(len(true & group) > 1 for group in EXCLUSIVE_STATES)
+
+
+def _both(fact: State) -> tuple[str, str] | None:
+    """Two states of one fact no object has together (hot and cold), described."""
+    if not _exclusive(fact.states, {}):
+        return None
+    one, *_, other = (k for k, v in fact.states.items() if v is True)
+    return describe(State(fact.ref, {one: True})), describe(State(fact.ref, {other: True}))
+
+
 def contradiction(facts: Sequence[Fact]) -> tuple[str, str] | None:
     """Two facts of a conjunction that cannot hold together, described; else ``None``."""
     literals = found_literals(facts)
+    for fact, positive in literals:
+        if positive and isinstance(fact, State) and _is_role(fact.ref):
+            both = _both(fact)
+            if both is not None:
+                return both
     for first, second in combinations(literals, 2):
         if _clash(first, second):
             return _shown(first), _shown(second)

@@ -99,7 +99,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Milk",
-        ("pickupable", "fillable", "breakable"),
+        ("pickupable", "fillable", "breakable", "temperature"),
         ("Kitchen",),
         (0.1, 0.25, 0.1),
         stand_in="Bottle",
@@ -224,7 +224,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     # -- food AI2-THOR lacks
     CustomSpec(
         "Banana",
-        ("pickupable", "sliceable"),
+        ("pickupable", "sliceable", "temperature"),
         ("Kitchen",),
         (0.2, 0.05, 0.08),
         stand_in="Potato",
@@ -234,7 +234,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Orange",
-        ("pickupable", "sliceable"),
+        ("pickupable", "sliceable", "temperature"),
         ("Kitchen",),
         (0.08, 0.08, 0.08),
         stand_in="Apple",
@@ -244,7 +244,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Carrot",
-        ("pickupable", "sliceable", "cookable"),
+        ("pickupable", "sliceable", "cookable", "temperature"),
         ("Kitchen",),
         (0.18, 0.04, 0.04),
         stand_in="Potato",
@@ -254,7 +254,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Onion",
-        ("pickupable", "sliceable", "cookable"),
+        ("pickupable", "sliceable", "cookable", "temperature"),
         ("Kitchen",),
         (0.08, 0.08, 0.08),
         stand_in="Potato",
@@ -264,7 +264,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Cheese",
-        ("pickupable", "sliceable"),
+        ("pickupable", "sliceable", "temperature"),
         ("Kitchen",),
         (0.12, 0.06, 0.08),
         stand_in="Bread",
@@ -284,7 +284,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
     ),
     CustomSpec(
         "Juice",
-        ("pickupable", "fillable", "breakable"),
+        ("pickupable", "fillable", "breakable", "temperature"),
         ("Kitchen",),
         (0.09, 0.25, 0.09),
         stand_in="Bottle",
@@ -354,7 +354,7 @@ CUSTOM_TYPES: tuple[CustomSpec, ...] = (
         "Duster",
         ("pickupable", "cleaning_tool"),
         ("LivingRoom", "Bedroom"),
-        (0.1, 0.45, 0.1),
+        (0.4, 0.08, 0.1),  # lying down: it is kept in a drawer
         stand_in="Cloth",
         parents={"ShelvingUnit": 0.5, "Cabinet": 0.5, "Drawer": 0.3},
         on_floor=False,

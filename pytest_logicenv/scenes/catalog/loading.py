@@ -42,6 +42,7 @@ from typing import Any
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.catalog.custom import CUSTOM_TYPES, CustomSpec
 from pytest_logicenv.scenes.catalog.extensions import TypeExtension, with_extensions
+from pytest_logicenv.scenes.catalog.household import HOUSEHOLD_TYPES
 from pytest_logicenv.scenes.catalog.metadata import databases_dir, thor_types
 from pytest_logicenv.scenes.catalog.parts import (
     PARTS,
@@ -109,8 +110,8 @@ def read_databases() -> Databases:
 
 @cache
 def default_catalog() -> Catalog:
-    """AI2-THOR's types, ours and the parts, read once (cached)."""
-    return build_catalog(read_databases(), CUSTOM_TYPES)
+    """AI2-THOR's types, ours, the household pack and the parts, read once (cached)."""
+    return build_catalog(read_databases(), (*CUSTOM_TYPES, *HOUSEHOLD_TYPES))
 
 
 def build_catalog(db: Databases, custom: Iterable[CustomSpec]) -> Catalog:
@@ -133,14 +134,16 @@ def build_catalog(db: Databases, custom: Iterable[CustomSpec]) -> Catalog:
     for name, supports in _group_supports(db.groups).items():
         if name in types:
             types[name] = dataclasses.replace(types[name], group_supports=supports)
-    for spec in custom:
+    specs = list(custom)
+    for spec in specs:
         types[spec.name] = _custom_type(spec, types)
     catalog = Catalog(
         types=types,
         wall_holes=db.wall_holes,
         floor_materials=tuple(db.materials.get("Wood", ())),
         wall_materials=tuple(db.materials.get("Wall", ())),
-        synonyms=dict(SYNONYMS),
+        # Our types' own words are reviewed too: they win over WordNet's.
+        synonyms={**SYNONYMS, **{word: spec.name for spec in specs for word in spec.synonyms}},
     )
     return with_parts(catalog, PARTS)
 

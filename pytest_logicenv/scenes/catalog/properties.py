@@ -66,6 +66,8 @@ STATE_PROPERTY: Mapping[str, str] = {
     "used_up": "can_be_used_up",
     "broken": "breakable",
     "wet": "wettable",
+    "hot": "temperature",
+    "cold": "temperature",
 }
 #: What AI2-THOR's object-specific receptacles take (its documentation's table, for the types
 #: the asset database holds; a toaster takes bread, which AI2-THOR slices first).
@@ -124,6 +126,9 @@ HOUSEHOLD_PROPERTIES: Mapping[str, tuple[str, ...]] = {
     "SinkBasin": ("drain",),
     "BathtubBasin": ("drain",),
     "Toilet": ("drain",),
+    # Food has a temperature that heat and cold sources change (AI2-THOR's ObjectTemperature:
+    # its scenes report the food in their fridges Cold); our food types say so themselves.
+    **{name: ("temperature",) for name in ("Apple", "Bread", "Egg", "Lettuce", "Potato", "Tomato")},
 }
 EXTRA_PROPERTIES: Mapping[str, tuple[str, ...]] = {
     name: (*_EXTRA.get(name, ()), *HOUSEHOLD_PROPERTIES.get(name, ()))

@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_logicenv.scenes.catalog.parts import PartSpec
 from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES, THOR_NAME
+from pytest_logicenv.scenes.catalog.rooms import PROCTHOR_ROOMS, named_rooms, occurrence
 from pytest_logicenv.scenes.catalog.type_model import Catalog, ObjectType
 
 #: How ProcTHOR's room weights read.
@@ -78,6 +79,7 @@ def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
         "part_of": list(obj_type.part_of),
         "part_only": obj_type.part_only,
         "rooms": list(obj_type.rooms),
+        "named_rooms": dict(named_rooms(obj_type)),
         "room_weights": dict(obj_type.room_weights),
         "scene_frequencies": dict(obj_type.frequencies),
         "placement": {
@@ -113,11 +115,16 @@ def _part_text(part: PartSpec) -> str:
 
 
 def _rooms_text(obj_type: ObjectType) -> str:
-    if obj_type.room_weights:
-        return ", ".join(
-            f"{room} {WEIGHT_WORDS.get(weight, str(weight))}"
-            for room, weight in obj_type.room_weights.items()
-        )
+    """ProcTHOR's rooms (or AI2-THOR's, or the type's own), then the rooms ProcTHOR lacks
+    that it stands in (``rooms.ROOM_KINDS``)."""
+    named = ", ".join(f"{room} {WEIGHT_WORDS[weight]}" for room, weight in named_rooms(obj_type))
+    return ", ".join(text for text in (_procthor_rooms_text(obj_type), named) if text)
+
+
+def _procthor_rooms_text(obj_type: ObjectType) -> str:
+    if obj_type.room_weights:  # with the rooms AI2-THOR's scenes complete them by
+        weights = [(room, occurrence(obj_type, room)[0]) for room in PROCTHOR_ROOMS]
+        return ", ".join(f"{room} {WEIGHT_WORDS[w]}" for room, w in weights if w)
     if obj_type.frequencies and not obj_type.custom:
         shown = [r for r in obj_type.rooms]
         if not shown:

@@ -108,6 +108,9 @@ EXCLUDED = frozenset(
         *("paper", "lounge", "frail", "toby", "sphinx", "salad bowl", "drop cloth", "gourd"),
         *("davenport", "hydrant", "ice machine", "scalpel", "surgical knife", "canopic jar"),
         *("canopic vase", "goggle box", "idiot box", "boob tube"),
+        # the household pack's: a "fryer" is an appliance, a "pin" or a "pusher" no jewel or shoe
+        *("pin", "walker", "pusher", "roaster", "fryer", "frier", "flipper", "solitaire"),
+        *("spectator", "clamshell", "hen"),
     )
 )
 #: Reviewed: types whose WordNet sense is too broad for its kinds to be this type.

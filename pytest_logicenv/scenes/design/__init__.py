@@ -24,6 +24,7 @@ Where each part lives (in the order :func:`design_scene` runs them):
   ``slots.py``: which of
   its whole's slots each part takes (a burner's ``position``, a shelf's ``level``);
   ``controls.py``: each control in step with what it switches (a knob that is on, its burner);
+  ``temperature.py``: food in a fridge starts cold, on a heat source that is on hot;
 - ``doors_windows.py``: what the facts ask of windows and doors, and their specs;
 - ``task_consistency.py``: supports that can hold, rooms along support chains, ``absent`` facts
   not contradicted, a place for each object the facts leave free;

@@ -54,7 +54,11 @@ from pytest_logicenv.scenes.design.distractors import add_distractors
 from pytest_logicenv.scenes.design.doors_windows import openings
 from pytest_logicenv.scenes.design.draft import DistractorRequest, Draft, scene_object
 from pytest_logicenv.scenes.design.fitting import fit_rooms
-from pytest_logicenv.scenes.design.furnish import add_small_objects, furnish
+from pytest_logicenv.scenes.design.furnish import (
+    add_small_objects,
+    furnish,
+    keep_holdable_template_relations,
+)
 from pytest_logicenv.scenes.design.house_plan import floor_plan
 from pytest_logicenv.scenes.design.part_completion import (
     complete_parts,
@@ -71,6 +75,7 @@ from pytest_logicenv.scenes.design.task_consistency import (
     settle_rooms,
 )
 from pytest_logicenv.scenes.design.task_objects import apply_fact, bind_roles, flatten, make_rooms
+from pytest_logicenv.scenes.design.temperature import start_temperatures
 from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
@@ -214,6 +219,8 @@ def _build(draft: Draft, trajectory: Trajectory | None) -> SceneSpec:
     add_distractors(draft, draft.distractors)
     if draft.enrichment is None or draft.distractors:
         choose_assets(draft)
+    keep_holdable_template_relations(draft)  # no picture above a headboard to the ceiling
+    start_temperatures(draft)  # food in a fridge starts cold
     settle_supports(draft)
     fit_rooms(draft)  # what the designer added left out of a room too big for the plan
     return _spec(draft, trajectory)

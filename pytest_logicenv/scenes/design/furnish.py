@@ -18,7 +18,12 @@ from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.packing import small_on
 from pytest_logicenv.scenes.design.templates import TEMPLATES, Slot
-from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, PRIORITY_TASK, SpatialRelation
+from pytest_logicenv.scenes.scene_model import (
+    PRIORITY_ENRICHMENT,
+    PRIORITY_TASK,
+    WALL_HEIGHT,
+    SpatialRelation,
+)
 
 #: Relations that are not task-critical but belong to task objects rank between the two.
 PRIORITY_TASK_OBJECT = (PRIORITY_TASK + PRIORITY_ENRICHMENT) // 2
@@ -109,6 +114,34 @@ def _template_relation(
     targets = [t for t in draft.in_room(room_id, target_type) if t is not obj and t.parent is None]
     if targets:
         draft.relations.append(SpatialRelation(kind, obj.id, targets[0].id, priority, "template"))
+
+
+def keep_holdable_template_relations(draft: Draft) -> None:
+    """Leave out a template relation the chosen assets cannot hold, with a note: a picture
+    above a bed whose headboard leaves no wall above it (a template is what a room usually
+    holds, not what a task asks; the layout would only drop it)."""
+    kept = []
+    for relation in draft.relations:
+        why = _unholdable(draft, relation) if relation.reason == "template" else None
+        if why is None:
+            kept.append(relation)
+        else:
+            draft.notes.append(f"template relation {relation} not asked: {why}")
+    draft.relations[:] = kept
+
+
+def _unholdable(draft: Draft, relation: SpatialRelation) -> str | None:
+    """Why ``relation`` cannot hold with its objects' sizes (``None``: it may)."""
+    subject = draft.objects.get(relation.subject)
+    target = draft.objects.get(relation.target or "")
+    if relation.kind != "above" or subject is None or target is None or target.parent:
+        return None
+    if target.size[1] + subject.size[1] <= WALL_HEIGHT:
+        return None
+    return (
+        f"{target.id} is {target.size[1]:.2f} m tall, leaving no {subject.size[1]:.2f} m of "
+        f"wall above it for {subject.id}"
+    )
 
 
 # --------------------------------------------------------------------------- small things

@@ -217,12 +217,14 @@ TEMPLATES: Mapping[str, tuple[Slot, ...]] = {
     "Garage": (
         Slot("ShelvingUnit", count=(1, 2), relations=(("edge", None),)),
         Slot("GarbageCan", 0.8, relations=(("edge", None),)),
-        Slot("Box", 0.7, count=(1, 2), on="ShelvingUnit"),
+        # Boxes stand by the shelves: two on one unit's top did not fit beside each other in
+        # the layout (it left one out in a quarter of the seeds).
+        Slot("Box", 0.7, count=(1, 2), relations=(("edge", None), ("near", "ShelvingUnit"))),
         Slot("LightSwitch", on="wall"),
     ),
     "StorageRoom": (
         Slot("ShelvingUnit", count=(1, 2), relations=(("edge", None),)),
-        Slot("Box", 0.8, count=(1, 3), on="ShelvingUnit"),
+        Slot("Box", 0.8, count=(1, 3), relations=(("edge", None), ("near", "ShelvingUnit"))),
         Slot("LaundryHamper", 0.3, relations=(("edge", None),)),
         Slot("LightSwitch", on="wall"),
     ),

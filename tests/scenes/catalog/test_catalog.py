@@ -175,7 +175,8 @@ def test_extensions_are_marked_as_ours() -> None:
     assert CATALOG.type("CounterTop").extensions == ("dirtyable",)
     assert CATALOG.type("CounterTop").has("dirtyable")
     assert CATALOG.type("Window").extensions == ("openable",)
-    assert CATALOG.type("Apple").extensions == ()
+    assert CATALOG.type("Apple").extensions == ("temperature",)  # food heats and cools
+    assert CATALOG.type("Sofa").extensions == ()
 
 
 def test_a_stand_in_can_depend_on_attributes() -> None:

@@ -312,7 +312,7 @@ def _setting_plan(setting: list[dict[str, Any]], rooms: tuple[str, ...] = ("Livi
         (
             [{"exists": "Sofa", "as": "sofa", "states": {"dirty": True}}],
             r"a Sofa cannot be dirty \(it is not dirtyable\); types that can: Bathtub, Bed, "
-            r"Blanket, "
+            r"BedSheet, Blanket, "
             r"Bowl, .* \(logicenv types dirtyable\)",
         ),
         (
