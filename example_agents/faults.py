@@ -107,7 +107,7 @@ EXAMPLE_FAULTS: Mapping[str, Mapping[str, Fault]] = {
     "slice_lemon": {
         "counterfactual": Fault("counterfactual", "knife", "drawer"),
         "unreachable": Fault("unreachable", "knife", "drawer"),
-        "lackbranch": Fault("lackbranch", "knife", "counter"),
+        "lackbranch": Fault("lackbranch", "knife", "table"),
     },
     "study_night": {
         "counterfactual": Fault("counterfactual", "window", "no"),

@@ -1,11 +1,11 @@
 """Slice Lemon as behavior-tree policies: a lemon sliced with a kitchen knife.
 
 The task (``tasks/slice_lemon.json``, plan ``plans/slice_lemon.json``): a lemon on the counter
-that is not sliced yet is sliced with the knife (on the counter, or in a drawer of the
+that is not sliced yet is sliced with the knife (on the dining table, or in a drawer of the
 counter), and the knife goes back where it was (the drawer closed again). Objects are named by
-the plan's roles (``lemon``, ``knife``, ``drawer``, ``counter``). ``Lemon`` is of the household
-type pack; a ``Knife`` cuts (``cutting_tool``, a household extension), so ``Slice`` names it as
-its tool.
+the plan's roles (``lemon``, ``knife``, ``drawer``, ``counter``, ``table``). ``Lemon`` is of
+the household type pack; a ``Knife`` cuts (``cutting_tool``, a household extension), so
+``Slice`` names it as its tool.
 
 The situations that reveal each fault, by the plan's factors:
 
@@ -16,7 +16,7 @@ The situations that reveal each fault, by the plan's factors:
 ``unreachable``
     puts the knife back in the drawer and leaves it open: ``knife=drawer``;
 ``lackbranch``
-    looks for the knife in the drawer only: ``knife=counter``.
+    looks for the knife in the drawer only: ``knife=table``.
 """
 
 from __future__ import annotations
@@ -47,15 +47,15 @@ def _cut() -> tuple[Behaviour, ...]:
     return GoTo("lemon"), Slice("lemon", "knife")
 
 
-def _knife_on_counter() -> Behaviour:
+def _knife_on_table() -> Behaviour:
     return sequence(
-        "KnifeOnCounter",
-        IsOn("knife", "counter"),
+        "KnifeOnTable",
+        IsOn("knife", "table"),
         GoTo("knife"),
         PickUp("knife"),
         *_cut(),
-        GoTo("counter"),
-        PutOn("knife", "counter"),
+        GoTo("table"),
+        PutOn("knife", "table"),
     )
 
 
@@ -75,9 +75,9 @@ def _knife_in_drawer(*, open_it: bool = True, close: bool = True) -> Behaviour:
     )
 
 
-def _slice_lemon(drawer: Behaviour, *, counter: bool = True) -> Behaviour:
+def _slice_lemon(drawer: Behaviour, *, table: bool = True) -> Behaviour:
     sliced = InState("lemon", sliced=True)
-    knife = [_knife_on_counter(), drawer] if counter else [drawer]
+    knife = [_knife_on_table(), drawer] if table else [drawer]
     return fallback("SliceLemon", sliced, *knife)
 
 
@@ -98,7 +98,7 @@ def unreachable_policy() -> Behaviour:
 
 def lackbranch_policy() -> Behaviour:
     """Looks for the knife in the drawer only."""
-    return _slice_lemon(_knife_in_drawer(), counter=False)
+    return _slice_lemon(_knife_in_drawer(), table=False)
 
 
 #: The py_trees policies by the fault they have (``correct`` has none).

@@ -1,7 +1,7 @@
-"""Tidy Garage as behavior-tree policies: shoes off the floor, the box on the shelves closed.
+"""Tidy Garage as behavior-tree policies: shoes off the floor, the box closed.
 
 The task (``tasks/tidy_garage.json``, plan ``plans/tidy_garage.json``): shoes on the garage
-floor go on the shelving unit, and the box on the shelving unit is closed if it is open.
+floor go on the shelving unit, and the box on the floor is closed if it is open.
 Objects are named by the plan's roles (``shoes``, ``shelf``, ``box``). A garage is a room type
 ProcTHOR lacks (its shelving units, bins and boxes are the reviewed room table's), and
 ``Shoes`` are of the household type pack.

@@ -19,9 +19,9 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
     assert main(["types"]) == 0
     lines = _lines(capsys)
     assert (
-        "HousePlant: moveable, canFillWithLiquid; rooms: Kitchen sometimes, LivingRoom sometimes, "
-        "Bedroom sometimes, Bathroom sometimes, Study sometimes, DiningRoom sometimes; stands: "
-        "corner, edge"
+        "HousePlant: moveable, canFillWithLiquid; can be: filled; rooms: Kitchen sometimes, "
+        "LivingRoom sometimes, Bedroom sometimes, Bathroom sometimes, Study sometimes, DiningRoom "
+        "sometimes; stands: corner, edge"
     ) in lines
     assert (
         "Sink: static, receptacle; parts: SinkBasin, Faucet, Cabinet (optional); part of: "
@@ -29,9 +29,9 @@ def test_every_type_with_its_properties_parts_rooms_and_placement(
         "sometimes; stands: corner, edge"
     ) in lines
     assert (
-        "Drawer: static, receptacle, openable; part of: CounterTop, Desk, Dresser, SideTable, "
-        "TVStand; rooms: Kitchen 93%, LivingRoom 77%, Bedroom 97%, Bathroom 50% of AI2-THOR "
-        "scenes; attrs: position=left/right, level=top/middle/bottom"
+        "Drawer: static, receptacle, openable; can be: open; part of: CounterTop, Desk, Dresser, "
+        "SideTable, TVStand; rooms: Kitchen 93%, LivingRoom 77%, Bedroom 97%, Bathroom 50% of "
+        "AI2-THOR scenes; attrs: position=left/right, level=top/middle/bottom"
     ) in lines
     # Parts told apart by where they are in their whole: a counter's left and right, lower
     # cabinets; a wall cabinet's upper ones; the one under a sink.

@@ -38,8 +38,8 @@ def test_the_ini_options_name_the_endpoint(
     system, first = (m["content"] for m in fake_llm.requests[0].messages)
     assert "AlarmClock, " in system  # the catalog's types, and the task's described
     assert (
-        "- Milk (a bottle of milk, a liquid container (filled)): carried; can be filled, broken; "
-        "usually in Fridge" in first
+        "- Milk (a bottle of milk, a liquid container (filled)): carried; can be filled, broken, "
+        "hot, cold; usually in Fridge" in first
     )
 
 

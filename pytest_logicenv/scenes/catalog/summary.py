@@ -1,9 +1,9 @@
-"""What the catalog says of a type, for people (one line) and for tools and prompts (JSON):
-its properties (the line names them as AI2-THOR does, ``canFillWithLiquid``, ``canBeUsedUp``,
-``isHeatSource``, and marks ``(ours)`` the ones we add; the JSON maps our names, which plans'
-states and the simulator use, to AI2-THOR's), its parts, its usual rooms
-(ProcTHOR's weights, else the share of AI2-THOR's scenes), where in a room it stands, and what
-an exported house shows for it.
+"""What the catalog says of a type, for people (one line) and for tools and prompts (JSON): its
+properties and the states they allow (``can be: hot, cold`` for food; the line names properties
+as AI2-THOR does, ``canFillWithLiquid``, ``canBeUsedUp``, ``isHeatSource``, and marks
+``(ours)`` the ones we add; the JSON maps our names, which plans' states and the simulator use,
+to AI2-THOR's), its parts, its usual rooms (ProcTHOR's weights, else the share of AI2-THOR's
+scenes), where in a room it stands, and what an exported house shows for it.
 
 >>> from pytest_logicenv.scenes.catalog.loading import default_catalog
 >>> catalog = default_catalog()
@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_logicenv.scenes.catalog.parts import PartSpec
-from pytest_logicenv.scenes.catalog.properties import STRUCTURAL_TYPES, THOR_NAME
+from pytest_logicenv.scenes.catalog.properties import STATE_PROPERTY, STRUCTURAL_TYPES, THOR_NAME
 from pytest_logicenv.scenes.catalog.rooms import PROCTHOR_ROOMS, named_rooms, occurrence
 from pytest_logicenv.scenes.catalog.type_model import Catalog, ObjectType
 
@@ -36,6 +36,8 @@ def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
     shown = [p for p in obj_type.properties if p != "wall_mounted"]
     props = [THOR_NAME.get(p, p) + _whose(obj_type, p) for p in shown]
     bits = [", ".join(props) or "no properties"]
+    if can_be(obj_type):
+        bits.append("can be: " + ", ".join(can_be(obj_type)))
     if obj_type.parts:
         bits.append("parts: " + ", ".join(_part_text(p) for p in obj_type.parts))
     if obj_type.part_of:
@@ -51,6 +53,11 @@ def type_line(obj_type: ObjectType, catalog: Catalog) -> str:
     if obj_type.custom or not (obj_type.exportable or obj_type.part_only):
         bits.append(f"exports as: {_export_text(obj_type)}")
     return f"{obj_type.name}{flag}: " + "; ".join(bits)
+
+
+def can_be(obj_type: ObjectType) -> tuple[str, ...]:
+    """The states a plan may give it (``hot`` and ``cold`` for food), by its properties."""
+    return tuple(state for state, needed in STATE_PROPERTY.items() if obj_type.has(needed))
 
 
 def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
@@ -92,6 +99,7 @@ def type_json(obj_type: ObjectType, catalog: Catalog) -> dict[str, Any]:
         },
         "attrs": {k: list(v) for k, v in obj_type.attrs.items()},
         "states": dict(obj_type.states),
+        "can_be": list(can_be(obj_type)),
         "accepts": list(obj_type.accepts),
         "size": list(obj_type.assets[0].size) if obj_type.assets else None,
         "assets": len([a for a in obj_type.assets if a.id]),
