@@ -162,7 +162,7 @@ def test_types_lists_the_door_with_its_kind_and_explains_doorway(
     assert main(["types", "Door"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert (
-        "Door: static, openable; stands: in a wall (an opening of the floor plan); "
+        "Door: static, openable; can be: open; stands: in a wall (an opening of the floor plan); "
         "attrs: kind=front/interior"
     ) in lines
     assert main(["types", "Doorway"]) == 1
