@@ -11,11 +11,11 @@ catalog would cost 15,000.
 >>> from pytest_logicenv.scenes.catalog import default_catalog
 >>> catalog = default_catalog()
 >>> [t.name for t in relevant_types("Clean the mirror and the sink.", catalog)]
-['Mirror', 'Sink', 'SinkBasin', 'Faucet']
->>> print(type_note(catalog.type("Mirror"), catalog))
-Mirror: can be dirty, broken; hangs on a wall; any room
+['Mirror', 'Sink', 'SinkBasin', 'Faucet', 'Cabinet']
+>>> print(type_note(catalog.type("Mirror"), catalog))  # doctest: +ELLIPSIS
+Mirror: can be dirty, broken; hangs on a wall; rooms LivingRoom, Kitchen, Bedroom, ...
 >>> print(type_note(catalog.type("Fridge"), catalog))
-Fridge: can be open; holds things in it; rooms Kitchen, DiningRoom
+Fridge: can be open; holds things in it; rooms Kitchen, Garage
 """
 
 from __future__ import annotations

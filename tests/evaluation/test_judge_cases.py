@@ -202,9 +202,9 @@ def test_the_bedroom_window_never_covers_the_study_window(
 # -- a ground-truth type the plan was made without ------------------------------------------
 
 MELON_TEXT = (
-    "You are in the kitchen. If there is a watermelon on the counter, put it in the fridge."
+    "You are in the kitchen. If there is a pineapple on the counter, put it in the fridge."
 )
-WATERMELON = {
+PINEAPPLE = {
     "properties": ["pickupable"],
     "size": [0.3, 0.3, 0.3],
     "stand_in": "Apple",
@@ -214,8 +214,8 @@ WATERMELON = {
 
 
 def melon_task(project: Path, fake_llm: FakeLLMServer, text: str = MELON_TEXT) -> None:
-    """A ground truth with the user's type Watermelon, and a plan made without the type file
-    (an apple where the task says a watermelon)."""
+    """A ground truth with the user's type Pineapple, and a plan made without the type file
+    (an apple where the task says a pineapple)."""
     fixed = [{"exists": "CounterTop", "as": "counter"}, {"exists": "Fridge", "as": "fridge"}]
 
     def subtask(kind: str, role: str) -> dict[str, Any]:
@@ -232,9 +232,9 @@ def melon_task(project: Path, fake_llm: FakeLLMServer, text: str = MELON_TEXT) -
         "melon",
         text,
         ["Kitchen"],
-        {"setting": fixed, "subtasks": [subtask("Watermelon", "watermelon")]},
+        {"setting": fixed, "subtasks": [subtask("Pineapple", "pineapple")]},
     )
-    (project / "types.json").write_text(json.dumps({"types": {"Watermelon": WATERMELON}}))
+    (project / "types.json").write_text(json.dumps({"types": {"Pineapple": PINEAPPLE}}))
     model_says(fake_llm, model_plan(fixed, subtask("Apple", "melon")))
 
 
@@ -245,7 +245,7 @@ def test_a_type_no_scene_could_have_is_a_type_mismatch_naming_it(
     task = run_eval("melon")
     assert figures(task, "LogCov", "JI", "TypeMis") == (50.0, 0.5, 1.0)
     assert (
-        "type mismatch: the ground truth's Watermelon is in no scene, and the judge accepts "
+        "type mismatch: the ground truth's Pineapple is in no scene, and the judge accepts "
         "nothing in its place (no type file given here defines it (logicenv eval --types FILE))"
     ) in task["notes"]
 
@@ -256,7 +256,7 @@ def test_the_type_files_stand_in_is_accepted_when_the_task_names_the_thing(
     melon_task(project, fake_llm)
     task = run_eval("melon", "--types", "types.json")
     assert figures(task, "LogCov", "JI", "TypeMis") == (100.0, 1.0, 0.0)
-    assert "Apple stands in for the ground truth's Watermelon" in task["notes"]
+    assert "Apple stands in for the ground truth's Pineapple" in task["notes"]
 
 
 def test_a_stand_in_the_task_text_does_not_ask_for_is_refused_with_the_reason(
@@ -266,9 +266,9 @@ def test_a_stand_in_the_task_text_does_not_ask_for_is_refused_with_the_reason(
     task = run_eval("melon", "--types", "types.json")
     assert figures(task, "LogCov", "JI", "TypeMis") == (50.0, 0.5, 1.0)
     assert (
-        "type mismatch: the ground truth's Watermelon is in no scene, and the judge accepts "
+        "type mismatch: the ground truth's Pineapple is in no scene, and the judge accepts "
         "nothing in its place (its stand-in Apple is not accepted: the task text does not "
-        "name a Watermelon)"
+        "name a Pineapple)"
     ) in task["notes"]
 
 

@@ -8,8 +8,8 @@ scenes), where in a room it stands, and what an exported house shows for it.
 >>> from pytest_logicenv.scenes.catalog.loading import default_catalog
 >>> catalog = default_catalog()
 >>> type_line(catalog.type("Sink"), catalog)  # doctest: +NORMALIZE_WHITESPACE
-'Sink: static, receptacle; parts: SinkBasin, Faucet; part of: CounterTop; rooms: Kitchen 100%,
- Bathroom 100% of AI2-THOR scenes; stands: corner, edge'
+'Sink: static, receptacle; parts: SinkBasin, Faucet, Cabinet (optional); part of: CounterTop;
+ rooms: Kitchen 100%, Bathroom 100% of AI2-THOR scenes, LaundryRoom sometimes; stands: corner, edge'
 >>> type_line(catalog.type("HousePlant"), catalog).split(";")[0]
 'HousePlant: moveable, canFillWithLiquid'
 >>> type_json(catalog.type("HousePlant"), catalog)["properties"]
