@@ -201,9 +201,7 @@ def test_the_bedroom_window_never_covers_the_study_window(
 
 # -- a ground-truth type the plan was made without ------------------------------------------
 
-MELON_TEXT = (
-    "You are in the kitchen. If there is a pineapple on the counter, put it in the fridge."
-)
+MELON_TEXT = "You are in the kitchen. If there is a pineapple on the counter, put it in the fridge."
 PINEAPPLE = {
     "properties": ["pickupable"],
     "size": [0.3, 0.3, 0.3],
