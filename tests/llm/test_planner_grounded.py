@@ -54,13 +54,17 @@ def test_a_state_the_type_cannot_have_goes_back_to_the_model_and_is_fixed(
     assert derivation.plan.setting[0].ref == "Mirror"  # type: ignore[union-attr]
     # The model was told what a mirror can be before it answered ...
     first = user_messages(fake_llm, 0)[0]
-    assert "- Mirror: can be dirty, broken; hangs on a wall; " in first
+    assert (
+        "- Mirror: can be dirty, broken; hangs on a wall; "
+        "rooms LivingRoom, Kitchen, Bedroom, Bathroom, Study, LaundryRoom"
+    ) in first
     # ... and why its Painting was refused, once for the four places that ask it.
     (violation,) = derivation.rejected[0]
     assert violation.code == "capability"
     assert violation.message.startswith(
         "mirror (a Painting) cannot be dirty: a Painting is not dirtyable; use a type that can "
-        "be (Bathtub, Bed, BedSheet, "
+        "be (Bathtub, Bed, BedSheet, Blanket, Bowl, Cloth, CoffeeTable, CounterTop, Cup, Desk "
+        "and 20 more)"
     )
     assert violation.message.endswith("(asked in 4 places)")
     feedback = user_messages(fake_llm, 3)[-1]
