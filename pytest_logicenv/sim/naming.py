@@ -44,13 +44,27 @@ def policy_names(scene: Scene, trace: Iterable[object], *written: tuple[str, str
     chosen: dict[str, str] = {}
     for object_id, reference in (*_references(trace), *written):
         if object_id in label_of:
-            chosen.setdefault(label_of[object_id], reference.removesuffix(ANY_SUFFIX))
+            chosen.setdefault(label_of[object_id], reference)
     types = Counter(entity.type for entity in scene.entities)
+    alike = {label_of[entity.id]: types[entity.type] for entity in scene.entities}
     for entity in scene.entities:
         label = label_of[entity.id]
-        unique = types[entity.type] == 1
-        chosen.setdefault(label, entity.type if unique else f"{entity.type} ({label})")
-    return tuple((label, name) for label, name in chosen.items() if name != label)
+        chosen.setdefault(label, entity.type if alike[label] == 1 else f"{entity.type} ({label})")
+    return tuple((label, name) for label, name in _told_apart(chosen, alike) if name != label)
+
+
+def _told_apart(chosen: dict[str, str], alike: Mapping[str, int]) -> Names:
+    """Names that still say which object: an ``any=True`` choice among several of its type
+    (``Window (any one)``), or one reference bound to several objects, keeps the label beside
+    it (``Window (window_2)``); else "Window is open; but Window is closed" could be two."""
+    bare = {label: name.removesuffix(ANY_SUFFIX) for label, name in chosen.items()}
+    uses = Counter(bare.values())
+    return tuple(
+        (label, f"{bare[label]} ({label})")
+        if uses[bare[label]] > 1 or (name.endswith(ANY_SUFFIX) and alike[label] > 1)
+        else (label, bare[label])
+        for label, name in chosen.items()
+    )
 
 
 def _references(trace: Iterable[object]) -> Iterable[tuple[str, str]]:

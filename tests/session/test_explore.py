@@ -278,9 +278,13 @@ def test_exploration_draws_distractors_of_the_static_types_a_policys_selectors_n
     result.stdout.fnmatch_lines(
         [
             "*_ test_reset?window=yes-light=yes? _*",
-            "Counterfactual: Close(Window (any one)) broke a precondition: window_2 is open",
+            "Counterfactual: Close(Window (any one)) broke a precondition: "
+            "Window (window_2) is open",
+            "situation: Is the window open? = YES; Is the light on? = YES",
+            "broken precondition [open]: Window (window_2) is open; "
+            "but Window (window_2) is closed",
             "trace: IsOpen(window)? yes, GoTo(Window (any one: window_2)) ok, "
-            "Close(Window (any one: window_2)) -> window_2 is closed",
+            "Close(Window (any one: window_2)) -> Window (window_2) is closed",
             # seeds or furniture vary: a small bathroom has no wall for a second window
             "found by --logicenv-explore: * the plainest that fails is: * distractors: a Window "
             "(room 0, place 0), objects listed in reverse order",
