@@ -262,7 +262,8 @@ def row_fits(holder: Vector, contents: Sequence[Vector], inside: bool) -> bool:
 
 def place_contents(holder: SceneObject, contents: Sequence[SceneObject]) -> list[SceneObject]:
     """What rests in (on the bottom) or on (on the top) ``holder``, side by side across it,
-    turned as it is."""
+    turned as it is: :func:`row_fits` measures the contents in the holder's frame, so they
+    take its rotation (a duster that fits along a drawer would otherwise stick out of its side)."""
     x, y, z = holder.position
     width = holder.size[0]
     used = sum(c.size[0] for c in contents)
@@ -272,7 +273,12 @@ def place_contents(holder: SceneObject, contents: Sequence[SceneObject]) -> list
         base = y - holder.size[1] / 2 if item.relation == "in" else y + holder.size[1] / 2
         dx, _, dz = turned((along + item.size[0] / 2, 0.0, 0.0), holder.rotation)
         placed.append(
-            replace(item, position=(x + dx, base + item.size[1] / 2, z + dz), room=holder.room)
+            replace(
+                item,
+                position=(x + dx, base + item.size[1] / 2, z + dz),
+                rotation=holder.rotation,
+                room=holder.room,
+            )
         )
         along += item.size[0] + gap
     return placed

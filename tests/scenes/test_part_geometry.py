@@ -17,8 +17,9 @@ from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import design_scene
 from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.layout import solve_layout
-from pytest_logicenv.scenes.part_geometry import part_boxes, row_fits
+from pytest_logicenv.scenes.part_geometry import part_boxes, place_contents, row_fits
 from pytest_logicenv.scenes.physics import check_scene
+from pytest_logicenv.scenes.physics.objects import inside_problem
 from pytest_logicenv.scenes.scene_model import Room, SceneObject, SceneSpec
 
 pytest_plugins = ["pytester"]
@@ -370,3 +371,23 @@ def test_storage_parts_lie_inside_their_whole_without_overlapping(
         for b_low, b_high in spans[i + 1 :]:
             shared = [min(a_high[k], b_high[k]) - max(a_low[k], b_low[k]) for k in range(3)]
             assert min(shared) <= 1e-9
+
+
+_ITEM = st.tuples(st.floats(0.01, 0.6), st.floats(0.01, 0.3), st.floats(0.01, 0.6))
+
+
+@given(_SIZES, st.sampled_from([0, 90, 180, 270]), st.lists(_ITEM, min_size=1, max_size=4))
+def test_what_fits_in_a_part_is_placed_inside_it_as_the_checker_sees_it(
+    size: tuple[float, float, float], rotation: int, items: list[tuple[float, float, float]]
+) -> None:
+    # The fit test and the placement share the holder's frame; the checker works in the
+    # room's: a knife that fits along a turned drawer must not stick out of its side.
+    if not row_fits(size, items, inside=True):
+        return
+    drawer = SceneObject("drawer", "Drawer", size=size, position=(5, 1, 5), rotation=rotation)
+    contents = [
+        SceneObject(f"item{i}", "Knife", size=item, parent="drawer", relation="in")
+        for i, item in enumerate(items)
+    ]
+    for placed in place_contents(drawer, contents):
+        assert inside_problem(placed, drawer) is None, placed
