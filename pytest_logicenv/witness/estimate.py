@@ -125,7 +125,9 @@ class Estimate:
         if self._estimated == 1:
             self._undone = set(range(len(self.goals))).difference(false)
         self.ever_true.update(set(range(len(self.goals))).difference(false))
-        seen = [obj for obj in world.objects.values() if world.is_visible(obj)]
+        # Every object, hidden ones too: the knife in a closed drawer is the tool Slice needs,
+        # and it is relevant (so is the drawer hiding it) before the drawer is opened.
+        seen = list(world.objects.values())
         self._costs.clear()
         return sum(
             self._cost(i, world, seen) * (UNDONE if i in self._undone else 1.0) for i in false
