@@ -40,6 +40,9 @@ SCENE_FORMAT = "logicenv-scene/1"
 #: objects (a task object is never left out; see :attr:`SceneObject.priority`).
 PRIORITY_TASK = 10
 PRIORITY_ENRICHMENT = 1
+#: Metres per step of a position on and in receptacles, in the layout: two 0.25 m forks fit on a
+#: 0.29 m plate only if they can move by less than 5 cm relative to it.
+FINE_GRID = 0.01
 #: Two objects whose footprints are at most this far apart (metres) are ``near``.
 NEAR_DISTANCE = 1.0
 # Thresholds of the spatial relations (metres). The relations are defined precisely in

@@ -507,7 +507,7 @@ def _requirement_blockers(
 
 
 def _measures(obj_type: ObjectType, relation: str) -> list[float]:
-    return [room_measure(a.size, relation) for a in obj_type.assets if all(a.size)]
+    return [room_measure(a.size, relation) for a in obj_type.laid_assets if all(a.size)]
 
 
 def _fits(subject: ObjectType, target: ObjectType, relation: str) -> bool:
@@ -520,7 +520,7 @@ def _fits(subject: ObjectType, target: ObjectType, relation: str) -> bool:
 
 
 def _footprint(obj_type: ObjectType, pick: str) -> str:
-    assets = [a for a in obj_type.assets if all(a.size)]
+    assets = [a for a in obj_type.laid_assets if all(a.size)]
     chosen = (min if pick == "min" else max)(
         assets, key=lambda a: a.size[0] * a.size[1] * a.size[2]
     )

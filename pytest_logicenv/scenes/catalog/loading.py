@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -273,6 +274,7 @@ def _assets(name: str, raw_assets: Iterable[Raw], meta: Raw) -> tuple[Asset, ...
             size=_vector(raw["boundingBox"]),
             properties=_asset_properties(raw),
             split=raw.get("split"),
+            boxed=boxed(str(raw["assetId"])),
         )
         for raw in raw_assets
     )
@@ -280,6 +282,20 @@ def _assets(name: str, raw_assets: Iterable[Raw], meta: Raw) -> tuple[Asset, ...
         return assets
     size = tuple(float(v) for v in meta.get("size", (0.3, 0.3, 0.3)))
     return (Asset("", name, (size[0], size[1], size[2])),)
+
+
+#: ProcTHOR names its counters by their shape (``Countertop_L_4x10``, ``Countertop_I_4x2``):
+#: L- and C-shaped ones fill only part of their bounding box, the one geometry its database gives.
+_UNBOXED = re.compile(r"^Countertop_[LC]_")
+
+
+def boxed(asset_id: str) -> bool:
+    """Whether an asset's footprint is its bounding box, as the layout and the checker take it.
+
+    >>> boxed("Countertop_I_4x2"), boxed("Countertop_L_4x10")
+    (True, False)
+    """
+    return _UNBOXED.match(asset_id) is None
 
 
 def _vector(box: Raw) -> Vector:

@@ -25,13 +25,15 @@ from pytest_logicenv.vocabulary import NOT_OBJECT_TYPES, SYNONYMS, Vocabulary, c
 @dataclass(frozen=True)
 class Asset:
     """One AI2-THOR asset: ``size`` is its bounding box ``(x, y, z)`` in metres;
-    ``source_type`` the AI2-THOR type it belongs to (a stand-in's own type)."""
+    ``source_type`` the AI2-THOR type it belongs to (a stand-in's own type); ``boxed``
+    whether its footprint is that box (an L-shaped counter's is not)."""
 
     id: str
     source_type: str
     size: Vector
     properties: tuple[str, ...] = ()
     split: str | None = None
+    boxed: bool = True
 
 
 @dataclass(frozen=True)
@@ -121,10 +123,17 @@ class ObjectType:
         for name, by_value in self.stand_in_by.items():
             stand_in = by_value.get(attrs.get(name, ""))
             if stand_in is not None:
-                return tuple(a for a in self.assets if a.source_type == stand_in)
+                return tuple(a for a in self.laid_assets if a.source_type == stand_in)
         if self.stand_in_by:
-            return tuple(a for a in self.assets if a.source_type == self.stand_in)
-        return self.assets
+            return tuple(a for a in self.laid_assets if a.source_type == self.stand_in)
+        return self.laid_assets
+
+    @cached_property
+    def laid_assets(self) -> tuple[Asset, ...]:
+        """The assets a design may pick: those whose footprint is their box, if any is. The
+        layout and the checker take every object as its box, and an L-shaped counter taken so
+        would have drawers 2.7 m deep and cups standing over its missing corner."""
+        return tuple(a for a in self.assets if a.boxed) or self.assets
 
 
 @dataclass(frozen=True)

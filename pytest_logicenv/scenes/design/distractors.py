@@ -136,7 +136,7 @@ def _surfaces(draft: Draft, obj: DraftObject, room_id: str) -> list[DraftObject]
             and holder.part_of is None
             and not holder.type.has("object_specific_receptacle")
             and (holder.type.container or holder.size[1] <= MAX_SURFACE_HEIGHT)
-            and fits(obj.type.assets, holder.type.assets)
+            and fits(obj.type.laid_assets, holder.type.laid_assets)
         ),
         key=lambda holder: holder.id,
     )

@@ -188,7 +188,7 @@ def _small_choices(draft: Draft, holder: DraftObject, kind: str) -> list[tuple[f
         and not obj_type.custom
         and obj_type.name not in draft.excluded
         and occurs_in(obj_type, kind)
-        and small_on(obj_type.assets, holder.size)
+        and small_on(obj_type.laid_assets, holder.size)
     ]
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_logicenv.scenes.catalog import Asset
-from pytest_logicenv.scenes.scene_model import Vector
+from pytest_logicenv.scenes.scene_model import FINE_GRID, Vector
 
 #: Space kept around each object on a surface when checking that things fit together (m).
 PACKING_MARGIN = 0.02
@@ -37,10 +37,12 @@ def packs(holder: Vector, children: Sequence[Vector]) -> bool:
     suits it and the holder tried both ways round: conservative (the solver may find packings
     this misses) but never optimistic, so what passes here the layout can place. Footprints
     keep :data:`PACKING_MARGIN` from each other, not from the rim: each is grown by it, and so
-    is the holder.
+    is the holder, less one step of the layout's positions on a receptacle: a row as wide as
+    its holder fits only where some step lands it exactly.
     """
+    grow = PACKING_MARGIN - FINE_GRID
     for width, depth in ((holder[0], holder[2]), (holder[2], holder[0])):
-        if _shelf_pack(width + PACKING_MARGIN, depth + PACKING_MARGIN, children):
+        if _shelf_pack(width + grow, depth + grow, children):
             return True
     return False
 

@@ -126,7 +126,7 @@ def _put_somewhere(draft: Draft, obj: DraftObject, rng: random.Random) -> None:
         obj.parent = holder.id
         obj.relation = "in" if holder.type.container else "on"
         obj.room = holder.room
-        if draft.allowed(obj) and fits(obj.type.assets, holder.type.assets):
+        if draft.allowed(obj) and fits(obj.type.laid_assets, holder.type.laid_assets):
             return
     obj.parent, obj.relation, obj.room = None, "on", rooms[0]
 
@@ -136,7 +136,7 @@ def put_on(obj: DraftObject, holder: DraftObject) -> str | None:
     problem = cannot_hold(holder.type, obj.type)
     if problem is not None:
         return f"{holder.id} cannot hold it: {problem}"
-    if not fits(obj.type.assets_for(obj.attrs), holder.type.assets):
+    if not fits(obj.type.assets_for(obj.attrs), holder.type.laid_assets):
         return f"no {obj.type.name} fits {holder.id}: it is too big for {a_or_an(holder.type.name)}"
     obj.parent, obj.relation = holder.id, "in" if holder.type.container else "on"
     return None

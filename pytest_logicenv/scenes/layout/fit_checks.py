@@ -27,8 +27,8 @@ from pytest_logicenv.scenes.layout.items import AGENT_SIZE, Item
 from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.reachability import WALK_HALF
 from pytest_logicenv.scenes.layout.room_grid import RoomPlan
-from pytest_logicenv.scenes.layout.smt import FINE_GRID, SCALE
-from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, SceneSpec, door_clearance
+from pytest_logicenv.scenes.layout.smt import SCALE
+from pytest_logicenv.scenes.scene_model import FINE_GRID, WALL_HEIGHT, SceneSpec, door_clearance
 
 
 def fit_problems(

@@ -25,8 +25,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from pytest_logicenv.scenes.layout.smt import FINE_GRID, GRID
-from pytest_logicenv.scenes.scene_model import AGENT_RADIUS, SceneObject, SceneSpec
+from pytest_logicenv.scenes.layout.smt import GRID
+from pytest_logicenv.scenes.scene_model import AGENT_RADIUS, FINE_GRID, SceneObject, SceneSpec
 
 #: Footprint of the agent's start, kept free of objects (metres).
 AGENT_SIZE = 2 * AGENT_RADIUS

@@ -22,7 +22,6 @@ from pytest_logicenv.scenes.layout.budget import Clock, model_int, new_solver, t
 from pytest_logicenv.scenes.layout.room_grid import SIDES, WallRun
 from pytest_logicenv.scenes.layout.smt import (
     EPS,
-    FINE_GRID,
     GRID,
     HEIGHT_UNIT,
     CellBox,
@@ -37,6 +36,7 @@ from pytest_logicenv.scenes.layout.smt import (
 from pytest_logicenv.scenes.layout.validation import problem_error
 from pytest_logicenv.scenes.scene_model import (
     DOOR_UNDERCUT,
+    FINE_GRID,
     WINDOW_REVEAL,
     Door,
     DoorSpec,

@@ -25,7 +25,6 @@ from typing import cast
 
 from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.smt import (
-    FINE_GRID,
     HEIGHT_UNIT,
     CellBox,
     Cond,
@@ -37,6 +36,7 @@ from pytest_logicenv.scenes.layout.smt import (
     lin_sum,
     plus,
 )
+from pytest_logicenv.scenes.scene_model import FINE_GRID
 
 #: The way (x, z) an object faces at each rotation.
 FRONTS = {0: (0, 1), 90: (1, 0), 180: (0, -1), 270: (-1, 0)}

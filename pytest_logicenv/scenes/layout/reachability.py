@@ -15,10 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pytest_logicenv.errors import LayoutError
 from pytest_logicenv.scenes.layout.room_grid import RoomPlan, WallRun
-from pytest_logicenv.scenes.layout.smt import FINE_GRID, CellBox
+from pytest_logicenv.scenes.layout.smt import CellBox
 from pytest_logicenv.scenes.scene_model import (
     AGENT_RADIUS,
     DOOR_UNDERCUT,
+    FINE_GRID,
     REACH_DISTANCE,
     AgentStart,
     Scene,

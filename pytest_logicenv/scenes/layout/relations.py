@@ -17,7 +17,6 @@ from pytest_logicenv.scenes.layout.placements import placement
 from pytest_logicenv.scenes.layout.poses import ItemGeometry
 from pytest_logicenv.scenes.layout.smt import (
     EPS,
-    FINE_GRID,
     Cond,
     Length,
     all_of,
@@ -29,7 +28,7 @@ from pytest_logicenv.scenes.layout.smt import (
 )
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
 from pytest_logicenv.scenes.layout.tolerances import DEFINED, Tolerances
-from pytest_logicenv.scenes.scene_model import UNARY_RELATION_KINDS, SpatialRelation
+from pytest_logicenv.scenes.scene_model import FINE_GRID, UNARY_RELATION_KINDS, SpatialRelation
 
 #: Relations that restate an object's support: checked before solving, never encoded.
 SUPPORT_RELATIONS = ("in", "on_top_of", "mounted_on_wall")

@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_logicenv.scenes.layout.smt import FINE_GRID, GRID, CellBox
-from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, Room, Wall
+from pytest_logicenv.scenes.layout.smt import GRID, CellBox
+from pytest_logicenv.scenes.scene_model import FINE_GRID, WALL_HEIGHT, Room, Wall
 
 #: A room side counts as the same line as another when they are this close (metres).
 LINE_TOLERANCE = 1e-6

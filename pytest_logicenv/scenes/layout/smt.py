@@ -20,11 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from pytest_logicenv.scenes.scene_model import FINE_GRID
+
 #: Metres per grid cell on the floor and the walls (furniture, doors, windows, pictures).
 GRID = 0.05
-#: Metres per grid cell on and in receptacles: two 0.25 m forks fit on a 0.29 m plate only if
-#: they can move by less than 5 cm relative to it.
-FINE_GRID = 0.01
 #: Collision boxes, rooms and obstacles are in FINE_GRID cells; a GRID cell is this many.
 SCALE = round(GRID / FINE_GRID)
 #: Metres per height unit.

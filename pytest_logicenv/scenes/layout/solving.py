@@ -29,11 +29,11 @@ from pytest_logicenv.scenes.layout.relaxation import (
     relax_relations,
     unfit_error,
 )
-from pytest_logicenv.scenes.layout.smt import FINE_GRID, HEIGHT_UNIT, Cond, Lin
+from pytest_logicenv.scenes.layout.smt import HEIGHT_UNIT, Cond, Lin
 from pytest_logicenv.scenes.layout.state import LayoutState, Poses
 from pytest_logicenv.scenes.layout.task_needs import lost_relations, relation_error
 from pytest_logicenv.scenes.layout.tolerances import NATURAL, WITH_MARGIN
-from pytest_logicenv.scenes.scene_model import WALL_HEIGHT, SpatialRelation
+from pytest_logicenv.scenes.scene_model import FINE_GRID, WALL_HEIGHT, SpatialRelation
 
 #: Where the middle of a wall-mounted object goes when nothing says otherwise (metres).
 EYE_LEVEL = 1.5

@@ -42,10 +42,11 @@ from pytest_logicenv.scenes.layout.items import Item
 from pytest_logicenv.scenes.layout.leave_out import Ranking
 from pytest_logicenv.scenes.layout.relaxation import OUT_OF_TIME
 from pytest_logicenv.scenes.layout.room_grid import RoomPlan
-from pytest_logicenv.scenes.layout.smt import EPS, FINE_GRID
+from pytest_logicenv.scenes.layout.smt import EPS
 from pytest_logicenv.scenes.layout.state import LayoutState
 from pytest_logicenv.scenes.scene_model import (
     FAR_DISTANCE,
+    FINE_GRID,
     MIDDLE_DISTANCE,
     PRIORITY_TASK,
     SceneSpec,
