@@ -24,6 +24,7 @@ from pytest_logicenv.sim.world import WorldState
 from pytest_logicenv.witness.blockers import NOT_TOGETHER, Blocker, Goal, Refusals
 from pytest_logicenv.witness.calls import Call
 from pytest_logicenv.witness.estimate import Memory
+from pytest_logicenv.witness.goal_agenda import agenda
 from pytest_logicenv.witness.ruled_out import ruled_out
 from pytest_logicenv.witness.state_search import Limits, Searched, search, search_in_stages
 from pytest_logicenv.witness.verdict import (
@@ -65,7 +66,7 @@ def find_witness(
     goal fact of ``trajectory``'s leaves (or of the facts given), replayed green; or the
     verdict ``impossible`` / ``budget`` with the blockers of the facts left false."""
     budget = budget or Budget()
-    goals = goals_of(trajectory)
+    goals = agenda(goals_of(trajectory))
     facts = tuple(goal.fact for goal in goals)
     start = WorldState.from_scene(scene)
     proved = ruled_out(start, goals)
