@@ -31,6 +31,8 @@ The modules, one job each:
 * :mod:`.estimate`: the goal-distance estimate that orders the search, from the achievers;
 * :mod:`.state_search`: weighted best-first search over world copies, the goal facts in
   stages, bounded in steps, CPU time and states;
+* :mod:`.goal_agenda`: the order of those stages (an object placed after an action changes
+  its states);
 * :mod:`.blockers`: what refused the calls on a goal fact's objects (the diagnosis);
 * :mod:`.ruled_out`: the goal facts no sequence can make true, proved from the rules no action
   changes before any search (``impossible`` whatever the budget);

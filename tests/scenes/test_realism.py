@@ -184,6 +184,8 @@ def test_the_benchmark_counts_room_types_and_the_forced_exceptions(tmp_path: Pat
     lamp = _scene(_at("lamp", "FloorLamp", 0.3, 0.3))
     for name, scene in (("faucet", faucet), ("lamp", replace(lamp, rooms=(BEDROOM,)))):
         (entry / f"{name}.json").write_text(json.dumps(scene_to_json(scene)))
+    # A scene's witness beside it is not a scene (reading it as one crashed the benchmark).
+    (entry / "lamp.witness.json").write_text('{"format": "logicenv-witness/1", "calls": []}')
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run.py"), "realism", str(tmp_path)],
         capture_output=True,

@@ -179,23 +179,25 @@ def test_put(logic_env, policy):
     )
 
 
-def test_an_apple_along_the_counter_beyond_reach_needs_its_own_go_to(
+def test_an_apple_across_the_kitchen_beyond_reach_needs_its_own_go_to(
     pytester: pytest.Pytester,
 ) -> None:
-    """AI2-THOR reaches 1.5 m: at the toaster, the fruit bowl 1.7 m along the same counter is
-    out of reach, and going to the apple first reaches it."""
+    """At the plate on the dining table, the apple in the fruit bowl on the counter is out of
+    reach, and going to the apple first reaches it. (The scene's counter is 1.22 m long since
+    designs pick boxed assets, so nothing on it is beyond reach of the rest: the reach along
+    one surface is tested in tests/sim.)"""
     example_project(
         pytester,
         "breakfast",
         """
-def from_the_toaster():
-    return sequence("S", GoTo("toaster"), PickUp("apple"))
+def from_the_plate():
+    return sequence("S", GoTo("plate"), PickUp("apple"))
 
 def at_the_apple():
-    return sequence("S", GoTo("toaster"), GoTo("apple"), PickUp("apple"))
+    return sequence("S", GoTo("plate"), GoTo("apple"), PickUp("apple"))
 
 @pytest.mark.logic_env(TASK, plan="plans/breakfast.json")
-@pytest.mark.parametrize("policy", [from_the_toaster, at_the_apple])
+@pytest.mark.parametrize("policy", [from_the_plate, at_the_apple])
 def test_reach(logic_env, policy):
     if logic_env.trajectory_id != "milk=yes-bread_apple=fruit_bowl":
         pytest.skip("one scene shows it")
@@ -208,10 +210,9 @@ def test_reach(logic_env, policy):
         [
             "*Counterfactual: PickUp(apple) broke a precondition: the agent is next to apple "
             "(GoTo it first)",
-            "*broken precondition ?next_to?: * but the agent is next to CounterTop; apple is 1.7 m "
-            "from where the agent stands (at toaster); AI2-THOR reaches 1.5 m: GoTo(apple) "
-            "first*",
+            "broken precondition ?next_to?: the agent is next to apple (GoTo it first); but the "
+            "agent is next to DiningTable",
         ]
     )
     # Going to the apple reaches it; the run fails only on the task's goals.
-    assert "trace: GoTo(toaster) ok, GoTo(apple) ok, PickUp(apple) ok" in result.stdout.lines
+    assert "trace: GoTo(plate) ok, GoTo(apple) ok, PickUp(apple) ok" in result.stdout.lines
