@@ -21,13 +21,19 @@ from loading anything.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_logicenv.errors import PolicyFault
 from pytest_logicenv.session import marker_registration, options
-from pytest_logicenv.session.settings import SETTINGS, Settings, read_settings
+from pytest_logicenv.session.settings import (
+    SETTINGS,
+    Settings,
+    cache_folder_skipped,
+    read_settings,
+)
 
 if TYPE_CHECKING:
     from pytest_logicenv.session.fixture import LogicEnv
@@ -109,6 +115,10 @@ class RunHooks:
             self.session.gather(report)
         elif report.failed:
             self.session.once(report)
+
+    def pytest_ignore_collect(self, collection_path: Path) -> bool | None:
+        # None, not False, for every other path: False would stop pytest's own ignore rules
+        return True if cache_folder_skipped(self.settings, collection_path) else None
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if not report.passed:  # a module that did not import or was skipped whole

@@ -103,3 +103,28 @@ def pytest_runtest_teardown(item):
     result = pytester.runpytest()
     result.assert_outcomes(passed=4, failed=2)
     result.stdout.fnmatch_lines([f"*this environment's cache entry is damaged: {scene}: *"])
+
+
+#: Names every file collection hands to pytest's file collectors.
+VISITED = """
+def pytest_collect_file(file_path):
+    print("VISITED", file_path)
+"""
+
+
+def test_collection_passes_over_the_cache_folder(pytester: pytest.Pytester) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    pytester.makeconftest(VISITED)
+    result = pytester.runpytest("-s")
+    result.assert_outcomes(passed=6)
+    visited = [line for line in result.outlines if line.startswith("VISITED")]
+    assert any(line.endswith("test_bath.py") for line in visited)
+    assert not [line for line in visited if f"{pytester.path / 'cache'}" in line]
+
+
+def test_a_cache_folder_holding_a_test_is_walked_as_before(pytester: pytest.Pytester) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    (pytester.path / "cache" / "test_by_hand.py").write_text("def test_here():\n    pass\n")
+    pytester.runpytest().assert_outcomes(passed=7)
