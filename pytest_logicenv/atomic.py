@@ -111,14 +111,15 @@ def write_atomic(path: Path, text: str) -> None:
     replace_atomic(path, text)
 
 
-def replace_atomic(path: Path, text: str) -> None:
+def replace_atomic(path: Path, text: str | bytes) -> None:
     """:func:`write_atomic` without the guard: for the cache's own writes to an entry's own
-    files (a review mark in its manifest), which the guard keeps everyone else from."""
+    files (a review mark in its manifest), which the guard keeps everyone else from, and for
+    the work folder's records (bytes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp, 0o666 & ~umask)

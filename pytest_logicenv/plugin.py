@@ -140,6 +140,11 @@ class RunHooks:
         if self.made or files or settings.cache_root.is_dir() or settings.usage_json is not None:
             self.session.finish(session)
 
+    @pytest.hookimpl(tryfirst=True)  # before pytest's own collector passes (unraisable)
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self.made:
+            self.session.close()
+
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
         if self.made:
             self.session.summarize(terminalreporter)

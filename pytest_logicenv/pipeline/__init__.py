@@ -20,5 +20,6 @@ a review in the entry's manifest (``logicenv review``).
 :mod:`~pytest_logicenv.pipeline.entry_situation` gives a case of an entry (or a scene file of
 one) its situation, as the fixture judges it. :mod:`~pytest_logicenv.pipeline.entry_reads`
 reads and checks each file of an entry once per process while it stays as it is, for every
-item of a task and the report.
+item of a task and the report, and :mod:`~pytest_logicenv.pipeline.read_record` keeps what
+it read on disk for the next run (``.logicenv/reads``), as Python keeps bytecode.
 """

@@ -317,13 +317,12 @@ def read_trajectories(entry: Entry, fix: str) -> Trajectories:
 def _checked_content(
     entry: Entry, recorded: Mapping[str, str], records: Sequence[Any], fix: str
 ) -> str | None:
-    """:func:`~.derived.content_problem`, once per entry and content per process: the
-    digests name the content, so an unchanged entry is not checked again."""
-    key = (str(entry.root), tuple(sorted(recorded.items())))
-    if key not in _CHECKED:
-        _CHECKED[key] = content_problem(entry, load_plan_of(entry, fix), records)
-    return _CHECKED[key]
-
-
-#: The content checks done in this process, by entry and digests.
-_CHECKED: dict[tuple[str, tuple[tuple[str, str], ...]], str | None] = {}
+    """:func:`~.derived.content_problem`, once per entry and content (across runs, with the
+    read record): the digests name the content, so an unchanged entry is not checked again."""
+    return entry_reads.kept(
+        ("content check", str(entry.root)),
+        tuple(sorted(recorded.items())),
+        lambda: content_problem(entry, load_plan_of(entry, fix), records),
+        entry.root,
+        entry_reads.DIGEST_BYTES,
+    )

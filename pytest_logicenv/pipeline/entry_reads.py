@@ -16,6 +16,12 @@ its own. The bound is in bytes, not files, so that a run's every entry stays kep
 collection to its items' runs and the report: 500 tasks hold some 5,000 files. What is
 made from kept values (a case's situation, the conditions its scene makes true) is kept by
 :func:`derived` for as long as those very values are the ones kept.
+
+With a :class:`~pytest_logicenv.pipeline.read_record.ReadRecord` attached
+(:func:`keep_across_runs`: the plugin attaches the project's), what a process kept of an
+entry is also saved for the next run (:func:`save_kept`) and taken back from there the first
+time the entry is read, each value still used only while its file's signature holds: a warm
+run reads no scene again, as Python compiles no unchanged module again.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TypeVar, cast
 
-from pytest_logicenv.cache import path_hash
+from pytest_logicenv.cache import SCENES, path_hash
 from pytest_logicenv.logic.plan import plan_type_file
+from pytest_logicenv.pipeline.read_record import ReadRecord, long_lived
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
 
@@ -64,26 +71,27 @@ def _settled(found: Signature) -> bool:
 
 class _Kept:
     """The map of what files parsed to, by (what was read, path), bounded by the bytes it
-    stands for (``limit``)."""
+    stands for (``limit``); each value with the token it holds under (a file signature, or
+    the digests it was made from) and the group of files it is kept on disk with."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.values: OrderedDict[Hashable, tuple[Signature, object, int]] = OrderedDict()
+        self.values: OrderedDict[Hashable, tuple[Hashable, object, int, Path]] = OrderedDict()
         self.held = 0  # the bytes the kept values stand for
 
-    def get(self, key: Hashable, found: Signature) -> tuple[bool, object]:
+    def get(self, key: Hashable, token: Hashable) -> tuple[bool, object]:
         hit = self.values.get(key)
-        if hit is None or hit[0] != found:
+        if hit is None or hit[0] != token:
             return False, None
         self.values.move_to_end(key)
         return True, hit[1]
 
-    def put(self, key: Hashable, found: Signature, value: object, cost: int) -> None:
+    def put(self, key: Hashable, token: Hashable, value: object, cost: int, group: Path) -> None:
         old = self.values.pop(key, None)
         self.held += cost - (0 if old is None else old[2])
-        self.values[key] = (found, value, cost)
+        self.values[key] = (token, value, cost, group)
         while self.held > self.limit and self.values:
-            _, (_, _, dropped) = self.values.popitem(last=False)
+            _, (_, _, dropped, _) = self.values.popitem(last=False)
             self.held -= dropped
 
     def clear(self) -> None:
@@ -92,6 +100,90 @@ class _Kept:
 
 
 _KEPT = _Kept(MAX_KEPT_BYTES)
+#: What was made from kept values (:func:`derived`): key -> (inputs, value, group).
+_DERIVED: OrderedDict[Hashable, tuple[tuple[object, ...], object, Path]] = OrderedDict()
+
+
+class _OnDisk:
+    """The run's record of reads (``None``: this process keeps nothing on disk), the groups
+    asked of it so far, and those that gained a value since."""
+
+    def __init__(self) -> None:
+        self.record: ReadRecord | None = None
+        self.loaded: set[str] = set()  # by path as text: a Path hashes slower
+        self.dirty: set[Path] = set()
+
+
+_DISK = _OnDisk()
+
+
+def group_of(path: Path) -> Path:
+    """The group a file is kept on disk with: its cache entry's folder (``ENTRY/scenes/X``
+    and ``ENTRY/X`` alike), for any other file its folder."""
+    folder = path.parent
+    return folder.parent if folder.name == SCENES else folder
+
+
+def keep_across_runs(record: ReadRecord | None) -> None:
+    """Keep what is read in ``record`` too, and use what it kept (``None``: in memory only)."""
+    _DISK.record, _DISK.loaded, _DISK.dirty = record, set(), set()
+
+
+def save_kept() -> None:
+    """Write the records of the groups that gained a value in this process."""
+    record = _DISK.record
+    if record is None or not _DISK.dirty:
+        return
+    bodies: dict[Path, dict[str, dict[Hashable, object]]] = {
+        group: {"kept": {}, "derived": {}} for group in _DISK.dirty
+    }
+    for key, (token, value, cost, group) in _KEPT.values.items():
+        if group in bodies:
+            bodies[group]["kept"][key] = (token, value, cost)
+    for key, (inputs, value, group) in _DERIVED.items():
+        if group in bodies:
+            bodies[group]["derived"][key] = (inputs, value)
+    for group, body in bodies.items():
+        record.save(group, body)
+    record.prune()
+    _DISK.dirty = set()
+
+
+def _load(group: Path) -> None:
+    """Take what the record kept of ``group``, once per process; what this process has
+    kept itself wins."""
+    record = _DISK.record
+    if record is None or str(group) in _DISK.loaded:
+        return
+    _DISK.loaded.add(str(group))
+    with long_lived():
+        body = record.load(group)
+        if body is None:
+            return
+        try:
+            for key, (token, value, cost) in body["kept"].items():
+                if key not in _KEPT.values:
+                    _KEPT.put(key, token, value, cost, group)
+            for key, (inputs, value) in body["derived"].items():
+                _DERIVED.setdefault(key, (tuple(inputs), value, group))
+        except (KeyError, TypeError, ValueError):  # a record of another shape: as if none
+            return
+
+
+def kept(key: Hashable, token: Hashable, make: Callable[[], T], group: Path, cost: int) -> T:
+    """``make()``, made once while ``token`` stays as it is (across runs, with the record)."""
+    _load(group)
+    hit, value = _KEPT.get(key, token)
+    if hit:
+        return cast(T, value)
+    value = make()
+    _put(key, token, value, cost, group)
+    return value
+
+
+def _put(key: Hashable, token: Hashable, value: object, cost: int, group: Path) -> None:
+    _KEPT.put(key, token, value, cost, group)
+    _DISK.dirty.add(group)
 
 
 def read_once(path: Path, kind: Hashable, parse: Callable[[Path], T], cost: int | None = None) -> T:
@@ -99,6 +191,8 @@ def read_once(path: Path, kind: Hashable, parse: Callable[[Path], T], cost: int 
     readings of one file (its digest, its scene) and what else the result depends on;
     ``cost`` is what keeping the result counts for (default: the file's size)."""
     key = (kind, str(path))
+    group = group_of(path)
+    _load(group)
     before = signature(path)
     if before is not None:
         hit, value = _KEPT.get(key, before)
@@ -106,7 +200,7 @@ def read_once(path: Path, kind: Hashable, parse: Callable[[Path], T], cost: int 
             return cast(T, value)
     value = parse(path)
     if before is not None and _settled(before) and signature(path) == before:
-        _KEPT.put(key, before, value, before[2] if cost is None else cost)
+        _put(key, before, value, before[2] if cost is None else cost, group)
     return value
 
 
@@ -126,12 +220,11 @@ def plan_types_at(path: Path | None) -> Path | None:
     return None if path is None else read_once(path, "plan types", plan_type_file, DIGEST_BYTES)
 
 
-_DERIVED: OrderedDict[Hashable, tuple[tuple[object, ...], object]] = OrderedDict()
-
-
-def derived(key: Hashable, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
+def derived(key: Hashable, inputs: tuple[object, ...], make: Callable[[], T], group: Path) -> T:
     """``make()``, made once while ``inputs`` are the very objects :func:`read_once` keeps
-    (a file read again is a new object, so what was made from the old one is made again)."""
+    (a file read again is a new object, so what was made from the old one is made again);
+    kept on disk with ``group``."""
+    _load(group)
     hit = _DERIVED.get(key)
     if (
         hit is not None
@@ -141,13 +234,16 @@ def derived(key: Hashable, inputs: tuple[object, ...], make: Callable[[], T]) ->
         _DERIVED.move_to_end(key)
         return cast(T, hit[1])
     value = make()
-    _DERIVED[key] = (inputs, value)
+    _DERIVED[key] = (inputs, value, group)
+    _DISK.dirty.add(group)
     while len(_DERIVED) > MAX_KEPT:
         _DERIVED.popitem(last=False)
     return value
 
 
 def forget_all() -> None:
-    """Drop everything kept (tests that rewrite files within :data:`RACY_SECONDS` need not)."""
+    """Drop everything kept in memory (tests that rewrite files within :data:`RACY_SECONDS`
+    need not); the record, if any, is asked again."""
     _KEPT.clear()
     _DERIVED.clear()
+    _DISK.loaded, _DISK.dirty = set(), set()

@@ -50,11 +50,13 @@ def shared_situation(
     ``scene`` are the ones :mod:`~pytest_logicenv.pipeline.entry_reads` keeps (a situation is
     immutable: each run starts from it afresh), the plan's names once for all its cases."""
     key = ("situation", str(case.entry_root), case.trajectory_id, case.conditions, max_ticks)
-    names = derived(("names", str(case.entry_root)), (plan,), lambda: plan_names(plan))
+    root = case.entry_root
+    names = derived(("names", str(root)), (plan,), lambda: plan_names(plan), root)
     return derived(
         key,
         (plan, scene),
         lambda: case_situation(case, plan, scene, known=names, max_ticks=max_ticks),
+        root,
     )
 
 
@@ -62,7 +64,11 @@ def scene_conditions(case: Case, plan: Plan, scene: Scene) -> tuple[tuple[str, s
     """The plan's conditions whose facts hold in the case's scene, found once per scene (the
     report's coverage counts them, from the run record)."""
     key = ("holds", str(case.entry_root), case.trajectory_id)
-    return derived(key, (plan, scene), lambda: tuple(sorted(true_conditions(plan, scene))))
+
+    def holding() -> tuple[tuple[str, str], ...]:
+        return tuple(sorted(true_conditions(plan, scene)))
+
+    return derived(key, (plan, scene), holding, case.entry_root)
 
 
 def entry_of(scene_path: Path) -> Entry | None:

@@ -19,12 +19,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pytest_logicenv.atomic import replace_atomic
 from pytest_logicenv.cache import Cache, Entry, format_version, path_hash
 from pytest_logicenv.errors import CacheError
+from pytest_logicenv.pipeline import entry_reads
 from pytest_logicenv.pipeline.cached import plan_record
+from pytest_logicenv.pipeline.entry_reads import read_once
 
 #: The plan record's key of the review: ``{"by", "at", "plan_sha256"}``.
 REVIEW = "review"
@@ -101,23 +105,29 @@ def status_of(record: Mapping[str, Any], plan_sha256: str) -> ReviewStatus:
     return ReviewStatus(made_by, True, review, why)
 
 
-def _manifest(entry: Entry) -> dict[str, Any]:
-    """The entry's manifest, read strictly: a damaged one is an error saying how to fix it."""
+def _manifest(entry: Entry, *, kept: bool = False) -> Mapping[str, Any]:
+    """The entry's manifest, read strictly: a damaged one is an error saying how to fix it;
+    ``kept``: read once while it stays as it is (``entry_reads``: shared, read only)."""
     fix = (
         f"run its tests to rebuild it (the plan.json is kept), or delete {entry.root} to make "
         "it anew"
     )
     if not entry.manifest_path.is_file():
         raise CacheError(f"{entry.root}: not a cache entry (it has no {entry.manifest_path.name})")
-    manifest = entry.manifest(fix=fix)
+
+    def parse(path: Path) -> Mapping[str, Any]:
+        return MappingProxyType(entry.manifest(fix=fix))
+
+    path = entry.manifest_path
+    manifest = read_once(path, "manifest", parse) if kept else parse(path)
     if format_version(manifest.get("format")) is None or not isinstance(manifest.get("plan"), dict):
         raise CacheError(f"{entry.manifest_path}: not a cache manifest of ours; {fix}")
     return manifest
 
 
-def _plan_digest(entry: Entry) -> str:
+def _plan_digest(entry: Entry, *, kept: bool = False) -> str:
     try:
-        return path_hash(entry.plan_path)
+        return entry_reads.digest(entry.plan_path) if kept else path_hash(entry.plan_path)
     except FileNotFoundError:
         raise CacheError(
             f"{entry.plan_path}: missing; the entry has no plan to review "
@@ -128,9 +138,10 @@ def _plan_digest(entry: Entry) -> str:
 
 
 def review_status(entry: Entry) -> ReviewStatus:
-    """The review status of an entry's plan as it is on disk; a damaged manifest or a missing
-    plan is a :class:`CacheError` naming the file."""
-    return status_of(plan_record(_manifest(entry)), _plan_digest(entry))
+    """The review status of an entry's plan as it is on disk (its files read once while they
+    stay as they are); a damaged manifest or a missing plan is a :class:`CacheError` naming
+    the file."""
+    return status_of(plan_record(_manifest(entry, kept=True)), _plan_digest(entry, kept=True))
 
 
 def mark_reviewed(cache: Cache, entry: Entry, by: str, at: str) -> ReviewStatus:
@@ -138,7 +149,7 @@ def mark_reviewed(cache: Cache, entry: Entry, by: str, at: str) -> ReviewStatus:
     rewritten whole (atomically, under the entry's lock, so no generation writes it at the
     same time). A plan that needs no review is left as it is."""
     with cache.lock(entry.key):
-        manifest = _manifest(entry)
+        manifest = dict(_manifest(entry))  # fresh under the lock, and written back
         digest = _plan_digest(entry)
         record = plan_record(manifest)
         if not status_of(record, digest).needs_review:

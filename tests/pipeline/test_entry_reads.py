@@ -102,9 +102,10 @@ def test_derived_values_follow_the_very_objects_they_were_made_from() -> None:
         made.append(1)
         return len(made)
 
-    assert derived(("test", 1), (source,), make) == 1
-    assert derived(("test", 1), (source,), make) == 1
-    assert derived(("test", 1), (["a"],), make) == 2  # equal, but another object: made anew
+    assert derived(("test", 1), (source,), make, Path("g")) == 1
+    assert derived(("test", 1), (source,), make, Path("g")) == 1
+    # equal, but another object: made anew
+    assert derived(("test", 1), (["a"],), make, Path("g")) == 2
 
 
 def test_the_bound_is_in_bytes_of_files_and_a_digest_counts_for_little(

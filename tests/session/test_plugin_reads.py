@@ -128,3 +128,41 @@ def test_a_cache_folder_holding_a_test_is_walked_as_before(pytester: pytest.Pyte
     pytester.runpytest().assert_outcomes(passed=6)
     (pytester.path / "cache" / "test_by_hand.py").write_text("def test_here():\n    pass\n")
     pytester.runpytest().assert_outcomes(passed=7)
+
+
+def test_a_second_run_reads_the_first_ones_record_and_parses_nothing(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    _settle(pytester)
+    pytester.makeconftest(COUNTING)
+    pytester.runpytest().stdout.fnmatch_lines(["parsed: 2 scenes, 1 plans"])
+    [entry] = entries(pytester)
+    records = sorted(p.name for p in (pytester.path / ".logicenv" / "reads").iterdir())
+    assert [name for name in records if name.startswith(entry.name)], records
+    result = pytester.runpytest()  # memory forgotten at configure: only the record is left
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["parsed: 0 scenes, 0 plans"])
+
+
+def test_a_scene_edited_after_the_record_with_its_time_put_back_is_still_caught(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    _settle(pytester)
+    pytester.runpytest().assert_outcomes(passed=6)  # writes the record
+    [entry] = entries(pytester)
+    scene = entry / "scenes" / "window=yes-light=yes.json"
+    before = scene.stat()
+    text = scene.read_text()
+    at = next(i for i, c in enumerate(text) if c.isdigit())
+    scene.write_text(text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1 :])  # same size
+    os.utime(scene, ns=(before.st_atime_ns, before.st_mtime_ns))  # as it was, but its ctime
+    assert scene.stat().st_size == before.st_size
+    assert scene.read_text() != text
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines([f"*{scene} does not match the digest manifest.json records*"])
+    assert result.ret != 0
