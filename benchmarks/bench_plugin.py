@@ -17,7 +17,9 @@ costs on a machine others load) and in wall-clock time. The runs write and reuse
 Python does by default (into a cache of their own, ``PYTHONPYCACHEPREFIX``, after an untimed
 warm-up run of each project and mode): with ``PYTHONDONTWRITEBYTECODE`` set, every run would
 compile and assertion-rewrite the plugin's modules again, a fixed cost of some seconds that the
-trivial run does not pay.
+trivial run does not pay. In the same way the marked projects keep the record of what their
+last run read (``.logicenv/reads``, as bytecode is kept); the distinct-task project is also
+timed without it (removed before the run), as a fresh clone's first run finds it.
 
 Then the checks a user relies on for trust, timed in this process on one scene of the
 distinct-task project, per item: the judge's second run (determinism) and the replay of a run's
@@ -29,6 +31,7 @@ with the entry's files already parsed. Every figure is measured here; none is qu
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -47,6 +50,7 @@ from pytest_logicenv.pipeline.cached import load_plan_of, read_trajectories
 from pytest_logicenv.pipeline.derived import content_problem
 from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.pipeline.entry_situation import case_situation
+from pytest_logicenv.pipeline.read_record import ReadRecord, long_lived, reads_folder
 from pytest_logicenv.sim.judge import judge
 from pytest_logicenv.sim.tamper import replay, snapshot
 from pytest_logicenv.sim.world import WorldState
@@ -169,6 +173,16 @@ def pytest_run(root: Path, *args: str, strict: bool = True) -> Timing:
     return timing
 
 
+#: The distinct-task project run without the record of its last run's reads.
+NO_RECORD = "distinct, no record"
+
+
+def _first_run(root: Path, *args: str) -> Timing:
+    """A run of the project as a fresh clone's first finds it: no record of earlier reads."""
+    shutil.rmtree(reads_folder(root), ignore_errors=True)
+    return pytest_run(root, *args)
+
+
 def spread(values: Sequence[float]) -> str:
     """min/median/max, in ms."""
     return "/".join(f"{v:.2f}" for v in (min(values), statistics.median(values), max(values)))
@@ -216,6 +230,7 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
                 "pytest-cov": pytest_run(trivial, *flags, "--cov"),
                 "plugin, one task": pytest_run(one, *flags),
                 "plugin, distinct tasks": pytest_run(distinct, *flags),
+                NO_RECORD: _first_run(distinct, *flags),
             }
             for name, timing in times.items():
                 for clock in CLOCKS:
@@ -228,7 +243,7 @@ def measure(scratch: Path, items: int, rounds: int, workers: int) -> int:
         )
         for mode in modes:
             cov = statistics.median(per_item[(clock, mode, "pytest-cov")])
-            for name in ("pytest-cov", "plugin, one task", "plugin, distinct tasks"):
+            for name in ("pytest-cov", "plugin, one task", "plugin, distinct tasks", NO_RECORD):
                 values = per_item[(clock, mode, name)]
                 ratio = statistics.median(values) / cov if cov > 0 else float("nan")
                 print(
@@ -262,6 +277,7 @@ def print_checks(project: Path, rounds: int, repeats: int = 200) -> None:
         "  a replay's world built (with actions)": lambda: snapshot(WorldState.from_scene(scene)),
         "digests of an entry's files": lambda: _digests_afresh(entry, manifest),
         "content check of an entry": lambda: content_problem(entry, plan, records),
+        "an entry's record read back": lambda: _record_read(project, entry),
     }
     print(
         f"trust checks, in-process on {entry.root.name}'s first scene ({len(scene.objects)} "
@@ -277,6 +293,13 @@ def print_checks(project: Path, rounds: int, repeats: int = 200) -> None:
                 call()
             values.append((time.perf_counter() - started) / repeats * 1000)
         print(f"  {name:36} {spread(values)} ms")
+
+
+def _record_read(project: Path, entry: Entry) -> None:
+    """The entry's record of reads taken back, as the plugin does (collector paused)."""
+    with long_lived():
+        ReadRecord(project).load(entry.root)
+    gc.unfreeze()
 
 
 def _digests_afresh(entry: Entry, manifest: dict[str, object]) -> None:

@@ -97,7 +97,7 @@ def read_only(values: dict[Any, Any]) -> Mapping[Any, Any]:
 
 
 class _Pickler(pickle.Pickler):
-    """A pickler that also takes the read-only maps :mod:`entry_reads` keeps (a manifest)."""
+    """A pickler that also takes the read-only maps ``entry_reads`` keeps (a manifest)."""
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, MappingProxyType):
