@@ -29,7 +29,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import pytest_logicenv
 from pytest_logicenv.atomic import replace_atomic
 from pytest_logicenv.version import __version__
 from pytest_logicenv.workdir import WORK_DIR, work_folder
@@ -56,7 +55,7 @@ def reads_folder(rootdir: Path) -> Path:
 def code_fingerprint() -> str:
     """What tells this code from other code that could have written a record: the package's
     version, Python's, and each package file's size and modification time."""
-    root = Path(pytest_logicenv.__file__).parent
+    root = Path(__file__).parent.parent  # the package's folder
     digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
     for folder, dirs, files in sorted(os.walk(root)):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
