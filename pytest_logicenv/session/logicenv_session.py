@@ -151,9 +151,8 @@ class LogicEnvSession:
         roots = {f: str(e.entry.root) for f, (_, e) in self._prepared.items()}
         self._selected = partial.selected_in(session.items, scenes, roots)
         # What collection read stays until the end: kept out of the cyclic collector's passes
-        # for the items' runs (the 500-task benchmark's collector time, 1.5 s, went to 0.1 s),
-        # and handed back to it when the run is over (:meth:`close`: before, the report and
-        # the records' writing paid 1 s of collector passes over everything).
+        # for the items' runs, and handed back to it only when the run is over (:meth:`close`),
+        # since the report and the records' writing would pay those passes again.
         gc.freeze()
 
     # ----------------------------------------------------------------------- items
