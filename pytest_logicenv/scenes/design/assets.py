@@ -103,10 +103,8 @@ def _fitting_support(
     if not fitting and obj.task and _whole_grown_for(draft, obj, assets, children):
         holder = draft.objects[obj.parent].size
         fitting = [a for a in assets if fits_in(a.size, holder)]
-    if not fitting and not obj.task and obj.id not in children:
-        del draft.objects[obj.id]  # an ornament that does not fit: leave it out
-        if draft.enrichment is not None:  # asked for: say so
-            draft.notes.append(f"{obj.id} left out: no {obj.type.name} fits {obj.parent}")
+    if not fitting and _spare(draft, obj):
+        _leave_out(draft, obj, f"no {obj.type.name} fits {obj.parent}")  # an ornament
         return None
     if not fitting:
         raise SceneError(
@@ -200,16 +198,27 @@ def _make_fit(draft: Draft, holder: DraftObject, children: Mapping[str, list[Dra
         _fit_part(draft, holder, kids, children)
         return
     while not packs(_surface(draft, holder, holder.size, kids), [k.size for k in kids]):
-        spare = [k for k in kids if not k.task and k.id not in children]
+        spare = [k for k in kids if _spare(draft, k)]
         if not spare:
             _roomier(draft, holder, kids)
             if holder.parent is not None:  # it grew: what holds it must still hold all
                 _make_fit(draft, draft.objects[holder.parent], children)
             return
-        dropped = spare[-1]
-        del draft.objects[dropped.id]
-        kids.remove(dropped)
-        draft.notes.append(f"{dropped.id} left out: no room for it on {holder.id}")
+        kids.remove(spare[-1])
+        _leave_out(draft, spare[-1], f"no room for it on {holder.id}")
+
+
+def _spare(draft: Draft, obj: DraftObject) -> bool:
+    """Whether ``obj`` may be left out: no task object, holding nothing (nor in its parts),
+    so that only its own parts go with it."""
+    carried = draft.carried(obj)
+    return not any(o.task for o in [obj, *carried]) and all(o.part_of is not None for o in carried)
+
+
+def _leave_out(draft: Draft, obj: DraftObject, reason: str) -> None:
+    """Leave out ``obj`` with its parts: recorded as dropped when a design request asked for
+    it; a template's ornament with no room is the designer's own choice, only noted."""
+    draft.leave_out(obj, reason, recorded=draft.enrichment is not None)
 
 
 def _fit_part(
@@ -223,15 +232,13 @@ def _fit_part(
     asset (a counter whose cabinets hold the pan), and only if none of its kind does is it an
     error."""
     while (problem := part_crowding(part, kids)) is not None:
-        spare = [k for k in kids if not k.task and k.id not in children]
+        spare = [k for k in kids if _spare(draft, k)]
         if not spare:
             if not _roomier_whole(draft, part, children):
                 raise SceneError(problem)
             return
-        dropped = spare[-1]
-        del draft.objects[dropped.id]
-        kids.remove(dropped)
-        draft.notes.append(f"{dropped.id} left out: no room for it in {part.id}")
+        kids.remove(spare[-1])
+        _leave_out(draft, spare[-1], f"no room for it in {part.id}")
 
 
 def _roomier_whole(

@@ -30,6 +30,8 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.scenes.catalog import Asset, Catalog, ObjectType, occurs_in
 from pytest_logicenv.scenes.design.templates import room_type
 from pytest_logicenv.scenes.scene_model import (
+    PRIORITY_ENRICHMENT,
+    PRIORITY_TASK,
     DroppedObject,
     Room,
     Scene,
@@ -41,6 +43,9 @@ from pytest_logicenv.scenes.scene_model import (
 
 if TYPE_CHECKING:
     from pytest_logicenv.scenes.design.design_request import Enrichment
+
+#: Why an object resting on (or part of) an object left out went with it, as the layout says.
+WENT_WITH = "it rested on, or was part of, an object left out"
 
 
 @dataclass
@@ -194,6 +199,30 @@ class Draft:
         while (up := chain[-1].parent or chain[-1].part_of) is not None:
             chain.append(self.objects[up])
         return chain
+
+    def carried(self, obj: DraftObject) -> list[DraftObject]:
+        """What rests on ``obj`` or is a part of it, and so on up: every object whose chain
+        passes through it."""
+        return [o for o in self.objects.values() if any(up is obj for up in self.chain(o)[1:])]
+
+    def priority(self, obj: DraftObject) -> int:
+        """An object's priority, raised to that of anything it carries, as the layout ranks."""
+        return max(
+            PRIORITY_TASK if o.task else PRIORITY_ENRICHMENT for o in [obj, *self.carried(obj)]
+        )
+
+    def leave_out(self, obj: DraftObject, reason: str, *, recorded: bool = True) -> None:
+        """Take ``obj`` out of the draft with everything it carries, so that no object names a
+        support or whole that is gone: each is noted and, if ``recorded``, listed among the
+        scene's dropped objects (and the relations naming it among the dropped ones)."""
+        priority = self.priority(obj)
+        for item in [obj, *self.carried(obj)]:
+            del self.objects[item.id]
+            why = reason if item is obj else WENT_WITH
+            if recorded:
+                room = obj.room or ""
+                self.dropped.append(DroppedObject(item.id, item.type.name, room, priority, why))
+            self.notes.append(f"left out {item.id} (priority {priority}): {why}")
 
     def parts_of(self, whole: DraftObject) -> list[DraftObject]:
         """The parts of ``whole`` so far, in the order they were added."""

@@ -28,10 +28,6 @@ from collections.abc import Sequence
 from pytest_logicenv.errors import SceneError
 from pytest_logicenv.scenes.design.draft import Draft, DraftObject
 from pytest_logicenv.scenes.design.house_plan import MAX_SIDE, room_size
-from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, PRIORITY_TASK, DroppedObject
-
-#: Why an object resting on (or part of) an object left out went with it, as the layout says.
-WENT_WITH = "it rested on, or was part of, an object left out"
 
 
 def fit_rooms(draft: Draft) -> None:
@@ -42,7 +38,8 @@ def fit_rooms(draft: Draft) -> None:
         while max(room_size(draft, room_id, kind)) > MAX_SIDE:
             if not candidates:
                 raise _too_big(draft, room_id, kind)
-            _leave_out(draft, candidates.pop(0), room_id)
+            why = f"room {room_id} would need more than {MAX_SIDE:.0f} m a side with it"
+            draft.leave_out(candidates.pop(0), why)
 
 
 def _droppable(draft: Draft, room_id: str) -> list[DraftObject]:
@@ -60,25 +57,7 @@ def _droppable(draft: Draft, room_id: str) -> list[DraftObject]:
         and o.relation in ("on", "wall")
         and o.id not in essential
     ]
-    return sorted(standing, key=lambda o: (o.relation == "wall", _priority(draft, o), -order[o.id]))
-
-
-def _priority(draft: Draft, obj: DraftObject) -> int:
-    """An object's priority, raised to that of anything resting on it, as the layout ranks."""
-    riders = [o for o in draft.objects.values() if obj in draft.chain(o)[1:]]
-    return max(PRIORITY_TASK if o.task else PRIORITY_ENRICHMENT for o in [obj, *riders])
-
-
-def _leave_out(draft: Draft, obj: DraftObject, room_id: str) -> None:
-    """Take ``obj`` and what rests on it or is part of it out of the draft, recorded."""
-    why = f"room {room_id} would need more than {MAX_SIDE:.0f} m a side with it"
-    gone = [o for o in draft.objects.values() if obj in draft.chain(o)]
-    priority = _priority(draft, obj)
-    for item in gone:
-        del draft.objects[item.id]
-        reason = why if item is obj else WENT_WITH
-        draft.dropped.append(DroppedObject(item.id, item.type.name, room_id, priority, reason))
-        draft.notes.append(f"left out {item.id} (priority {priority}): {reason}")
+    return sorted(standing, key=lambda o: (o.relation == "wall", draft.priority(o), -order[o.id]))
 
 
 def _too_big(draft: Draft, room_id: str, kind: str) -> SceneError:

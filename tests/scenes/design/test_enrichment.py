@@ -21,6 +21,7 @@ from pytest_logicenv.scenes.design import (
     RoomMaterials,
     design_scene,
 )
+from pytest_logicenv.scenes.design.draft import WENT_WITH
 from pytest_logicenv.scenes.physics import check_scene
 from pytest_logicenv.scenes.realization import generate_scene
 from pytest_logicenv.scenes.scene_model import PRIORITY_ENRICHMENT, PRIORITY_TASK, SceneSpec
@@ -315,3 +316,25 @@ def test_any_request_is_designed_or_refused_naming_its_items(
         names = {relation.subject, relation.target} - {None}
         if relation.kind != "on_top_of" and names <= set(placed):
             assert (relation.kind, relation.subject, relation.target) in made, relation
+
+
+def test_a_requested_object_left_out_takes_its_parts_with_it() -> None:
+    """A side table on a side table has no room there: it is left out with its drawer, both
+    recorded (Hypothesis found the drawer left behind naming a table gone: a KeyError)."""
+    request = Enrichment(
+        objects=(
+            EnrichmentObject("b", "SideTable", support="floor"),
+            EnrichmentObject("c", "SideTable", support="b"),
+        ),
+        relations=(),
+    )
+    spec = design(request)
+    ids = {obj.id for obj in spec.objects}
+    assert "b" in ids
+    for obj in spec.objects:  # nothing rests on, or is a part of, an object that is gone
+        assert {obj.parent, obj.part_of} - {None} <= ids, obj
+    reasons = {d.id: d.reason for d in spec.provenance.dropped_objects}
+    assert reasons.pop("c") == "no room for it on b"
+    assert reasons  # c's drawer, gone with it
+    assert set(reasons.values()) == {WENT_WITH}
+    assert all(name.startswith("c_") and name not in ids for name in reasons)
