@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_logicenv.pipeline.witnesses import WITNESS_SUFFIX
+from pytest_logicenv.pipeline.witness_files import WITNESS_SUFFIX
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.realism import Realism, measure
 from pytest_logicenv.scenes.scene_json import load_scene

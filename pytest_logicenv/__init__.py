@@ -10,8 +10,9 @@ in every run and z3, openai and py_trees are heavy.
 ``docs/explanation/architecture.md``):
 
 * :mod:`~.errors`, :mod:`~.bounded`, :mod:`~.vocabulary`, :mod:`~.version`, :mod:`~.atomic`,
-  :mod:`~.workdir`: every exception and warning, JSON read within bounds, the words for object
-  types, the version, files written whole or not at all, the ``.logicenv/`` work folder;
+  :mod:`~.workdir`, :mod:`~.deferred`: every exception and warning, JSON read within bounds,
+  the words for object types, the version, files written whole or not at all, the
+  ``.logicenv/`` work folder, a package's names imported on first use;
 * :mod:`~.logic`: plans, facts, plan rules, trajectories and coverage;
 * :mod:`~.scenes`: design, layout, the physics check, realization and export;
 * :mod:`~.sim`: the simulator, its leaves, BehaviorTree.CPP XML, the runner and outcomes;

@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / ROOT_PACKAGE
 
 #: Low to high. A part is a subpackage or a top-level module; ``__init__`` is the package itself.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "bounded", "vocabulary", "version", "atomic", "workdir"),
+    ("errors", "bounded", "vocabulary", "version", "atomic", "workdir", "deferred"),
     ("logic",),
     ("scenes",),
     ("sim",),
@@ -36,6 +36,13 @@ DEFERRING: dict[str, str] = {
     "project that installs the package: the session's modules (and z3, py_trees, openai with "
     "them) load only when a run has marked tests (tests/session/test_plugin_errors.py checks "
     "start-up); it is the top layer, so nothing imports it and no cycle can pass through it",
+    "pytest_logicenv.session.logicenv_session -> pytest_logicenv.session.making": "what makes a "
+    "cache entry (the LLM client, the designers, the layout solver and z3, the witness "
+    "search) loads only when a marked test's entry is not fresh: a run from a warm cache "
+    "reads entries and runs policies only (tests/session/test_plugin_reads.py checks it)",
+    "pytest_logicenv.session.logicenv_session -> pytest_logicenv.session.generation": "the "
+    "same, for the entries an LLM makes after the run's selection: loaded only when a "
+    "selected test is pending",
     "pytest_logicenv.session.fixture -> pytest_logicenv.session.explore": "Hypothesis is "
     "optional (the explore extra) and exploration imports it: the fixture loads it only when "
     "--logicenv-explore asks, which settings refuse, saying how to install it, without it",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pytest_logicenv.pipeline.task_request import Case
-from pytest_logicenv.pipeline.witnesses import read_witness
+from pytest_logicenv.pipeline.witness_files import read_witness
 from pytest_logicenv.sim.judge import Situation, judge
 from pytest_logicenv.witness import as_policy
 

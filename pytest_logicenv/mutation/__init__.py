@@ -26,8 +26,9 @@ without loading the operators and py_trees.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pytest_logicenv.deferred import deferred_names
 
 if TYPE_CHECKING:
     from pytest_logicenv.mutation.mutants import MutantPolicy, Mutants, factory, mutants_of
@@ -82,8 +83,4 @@ __all__ = [
     "score_policy",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = deferred_names(__name__, _LAZY)

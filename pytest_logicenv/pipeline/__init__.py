@@ -3,7 +3,9 @@
 :func:`~pytest_logicenv.pipeline.environments.prepare` (:mod:`~.environments`) is the entry
 point; the plugin, the CLI and ``logicenv eval`` all call it.
 :mod:`~pytest_logicenv.pipeline.task_request` holds the data at its arrows,
-:mod:`~pytest_logicenv.pipeline.cached` reads an entry back when it is fresh (its content
+:mod:`~pytest_logicenv.pipeline.fresh_entry` gives a task's environments when its entry is
+fresh, loading nothing that generates, :mod:`~pytest_logicenv.pipeline.cached` reads an entry
+back and tells whether it is fresh (its content
 checked behind the digests by :mod:`~pytest_logicenv.pipeline.derived`),
 :mod:`~pytest_logicenv.pipeline.plan_choice`, :mod:`~pytest_logicenv.pipeline.scene_building`
 and :mod:`~pytest_logicenv.pipeline.entry_files` build a new one (keeping the LLM designer's
@@ -12,7 +14,8 @@ builder is ``scene_building.default_scene_builder``). What a pytest run configur
 catalog, planner and designer) is wired in by :mod:`pytest_logicenv.session.generators`.
 A plan the model never got right is kept in its entry for a person to fix
 (:mod:`~.failed_plans`). Every scene is proved solvable before it is used, its witness written
-beside it (:mod:`~.witnesses`); :mod:`~.proven_scenes` builds and proves them, and sends what
+beside it (:mod:`~.witnesses` proves, :mod:`~.witness_files` writes and reads the files);
+:mod:`~.proven_scenes` builds and proves them, and sends what
 blocks each goal of a scene without a witness (:mod:`~.witness_feedback`) back to the model
 that derived the plan, as a refinement round.
 :mod:`~.plan_review` tells whether a person has reviewed a plan a model made, and records

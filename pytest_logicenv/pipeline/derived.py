@@ -20,7 +20,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import DecisionPath, Trajectory, make_trajectory, plan_paths
 from pytest_logicenv.logic.trajectories import situation as situation_of
 from pytest_logicenv.pipeline.entry_reads import scene_at
-from pytest_logicenv.scenes.realization import require_realized
+from pytest_logicenv.scenes.realized import require_realized
 
 
 def trajectory_record(plan: Plan, trajectory: Trajectory) -> dict[str, Any]:

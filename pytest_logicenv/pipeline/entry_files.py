@@ -28,7 +28,7 @@ from pytest_logicenv.pipeline.cached import TRAJECTORIES_FORMAT, USED_TYPES
 from pytest_logicenv.pipeline.derived import trajectory_record
 from pytest_logicenv.pipeline.kept_scenes import DESIGNED_FOR
 from pytest_logicenv.pipeline.task_request import TaskRequest
-from pytest_logicenv.pipeline.witnesses import witness_file
+from pytest_logicenv.pipeline.witness_files import witness_file
 from pytest_logicenv.render import render_svg
 from pytest_logicenv.scenes.export import to_house
 from pytest_logicenv.scenes.scene_json import scene_to_json

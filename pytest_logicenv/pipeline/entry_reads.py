@@ -241,9 +241,14 @@ def derived(key: Hashable, inputs: tuple[object, ...], make: Callable[[], T], gr
     return value
 
 
+def held() -> int:
+    """How many values this process keeps now (read and made from reads)."""
+    return len(_KEPT.values) + len(_DERIVED)
+
+
 def forget_all() -> None:
-    """Drop everything kept in memory (tests that rewrite files within :data:`RACY_SECONDS`
-    need not); the record, if any, is asked again."""
+    """Drop everything kept in memory: at a run's end (what it kept is saved), and in tests
+    that rewrite files within :data:`RACY_SECONDS`; the record, if any, is asked again."""
     _KEPT.clear()
     _DERIVED.clear()
     _DISK.loaded, _DISK.dirty = set(), set()

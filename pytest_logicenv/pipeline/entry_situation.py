@@ -21,7 +21,7 @@ from pytest_logicenv.logic.trajectories import trajectory_for
 from pytest_logicenv.pipeline.cached import case_from_record, load_plan_of
 from pytest_logicenv.pipeline.entry_reads import derived
 from pytest_logicenv.pipeline.task_request import Case
-from pytest_logicenv.pipeline.witnesses import read_witness
+from pytest_logicenv.pipeline.witness_files import read_witness
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.sim.judge import Situation, plan_names, situation_of
 

@@ -2,8 +2,8 @@
 
 ``prepare(request, cache, mode, builders)`` returns the environments of one task: the plan,
 the selected trajectories and one solved scene each, read from the cache when it holds a fresh
-entry (:mod:`~pytest_logicenv.pipeline.cached` says what is fresh), else generated and written
-to the cache atomically under a lock:
+entry (:mod:`~pytest_logicenv.pipeline.fresh_entry`; :mod:`~pytest_logicenv.pipeline.cached`
+says what is fresh), else generated and written to the cache atomically under a lock:
 
 * the plan comes from the marker's plan file, the entry's own ``plan.json`` or an LLM
   (:mod:`~pytest_logicenv.pipeline.plan_choice`), and is validated;
@@ -35,6 +35,7 @@ from pytest_logicenv.pipeline.cached import (
 )
 from pytest_logicenv.pipeline.entry_files import Made, entry_files, recorded_exchanges
 from pytest_logicenv.pipeline.failed_plans import check_kept, derived_by_llm
+from pytest_logicenv.pipeline.fresh_entry import MISSING, read_cached
 from pytest_logicenv.pipeline.kept_scenes import KeepingDesigner, KeptScenes, design_key
 from pytest_logicenv.pipeline.plan_choice import (
     choose_plan,
@@ -111,21 +112,15 @@ def peek(
     nodeid: str,
     rootdir: Path,
 ) -> Environments | None:
-    """The environments of one task when the cache holds them fresh, read without the lock
-    and without generating anything; ``None`` when they must be made (:func:`prepare` makes
-    them). In strict mode (CI) an entry that must be made is the error :func:`prepare` would
-    raise."""
-    key = entry_key_of(request, cache.root, rootdir)
-    entry = cache.entry(key)
-    if mode.regenerate or cache.was_set_aside(key):
-        return None
-    fix = f"delete {entry.root} and run {regenerate_hint(nodeid, mode.options)}"
-    settings = request.settings(rootdir, cache.root)
-    fresh = _read_unlocked(entry, request, settings, fix, mode)
-    if isinstance(fresh, tuple):
-        return Environments(entry, fresh)
+    """The environments of one task when the cache holds them fresh (:func:`read_cached`);
+    ``None`` when they must be made (:func:`prepare` makes them). In strict mode (CI) an entry
+    that must be made is the error :func:`prepare` would raise."""
+    found = read_cached(request, cache, mode, nodeid=nodeid, rootdir=rootdir)
+    if found is None or isinstance(found, Environments):
+        return found
     if mode.strict:
-        raise not_allowed(fresh, request, builders, Where(cache, entry, mode, nodeid, rootdir))
+        entry = cache.entry(entry_key_of(request, cache.root, rootdir))
+        raise not_allowed(found, request, builders, Where(cache, entry, mode, nodeid, rootdir))
     return None
 
 
@@ -169,26 +164,6 @@ def prepare(
         if mode.regenerate:
             cache.run_marker(key).write_text(mode.run_id)
         return environments
-
-
-#: Why an entry must be made: there is none.
-MISSING = "it has no cache entry yet"
-
-
-def _read_unlocked(
-    entry: Entry, request: TaskRequest, settings: Mapping[str, Any], fix: str, mode: Mode
-) -> tuple[Case, ...] | str:
-    """The entry read without the lock: fresh cases, or why it must be (re)built. Another
-    process may be rewriting it right now, so what looks broken is read again under the
-    lock, except in strict mode, where nothing writes."""
-    if not entry.exists():
-        return f"{entry.manifest_path} is missing" if entry.plan_path.is_file() else MISSING
-    try:
-        return read_fresh(entry, request, settings, fix)
-    except CacheError:
-        if mode.strict:
-            raise
-        return "unreadable without the lock"
 
 
 def not_allowed(why: str, request: TaskRequest, builders: Builders, where: Where) -> CacheError:

@@ -32,7 +32,7 @@ from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
 from pytest_logicenv.pipeline.cached import read_manifest, recorded_digests
 from pytest_logicenv.pipeline.task_request import SceneSource
-from pytest_logicenv.scenes.realization import require_realized
+from pytest_logicenv.scenes.realized import require_realized
 from pytest_logicenv.scenes.scene_json import scene_from_json
 from pytest_logicenv.scenes.scene_model import Scene
 

@@ -15,7 +15,7 @@ from pytest_logicenv.errors import Violation
 from pytest_logicenv.logic.facts import Fact
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import Trajectory
-from pytest_logicenv.pipeline.witnesses import WITNESS_SUFFIX
+from pytest_logicenv.pipeline.witness_files import WITNESS_SUFFIX
 from pytest_logicenv.scenes.catalog import Catalog
 from pytest_logicenv.scenes.scene_model import Scene
 from pytest_logicenv.witness import Budget

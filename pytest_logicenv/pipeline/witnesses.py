@@ -4,24 +4,18 @@ After the scenes are built, :func:`prove` searches each one's witness
 (:func:`~pytest_logicenv.witness.find_witness`, within the run's budget). A scene without one
 is no valid environment: the entry is not written, and the error names, for each such scene,
 the leaf, the goal fact and what blocks it, and whose plan it is. The witnesses are written
-beside their scenes (``scenes/<trajectory>.witness.json``) and listed in the manifest with
-their digests, like every file of the entry.
+beside their scenes (``scenes/<trajectory>.witness.json``, :mod:`.witness_files`) and listed
+in the manifest with their digests, like every file of the entry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
-from pytest_logicenv.cache import Entry, dumps
-from pytest_logicenv.errors import CacheError, NoWitnessError, SceneError
+from pytest_logicenv.errors import NoWitnessError
 from pytest_logicenv.logic.trajectories import Trajectory
-from pytest_logicenv.pipeline.entry_reads import read_once
 from pytest_logicenv.scenes.scene_model import Scene
-from pytest_logicenv.witness import Budget, WitnessResult, find_witness, witness_from_json
-
-#: The suffix of a scene's witness file, beside its ``.json``.
-WITNESS_SUFFIX = ".witness.json"
+from pytest_logicenv.witness import Budget, WitnessResult, find_witness
 
 
 def prove(
@@ -55,27 +49,3 @@ def unsolvable(failed: Mapping[str, WitnessResult], source: str, budget: Budget)
             "--logicenv-witness-ms=MS (ini: logicenv_witness_steps, logicenv_witness_ms)"
         )
     return "\n".join(lines)
-
-
-def witness_file(stem: str, result: WitnessResult) -> dict[str, bytes]:
-    """A scene's witness file, by its path in the entry (``stem``: the scene's path without
-    ``.json``)."""
-    return {f"{stem}{WITNESS_SUFFIX}": dumps(result.to_json())}
-
-
-def read_witness(entry_root: Path, trajectory_id: str) -> WitnessResult | None:
-    """A scene's cached witness (``None`` for an entry made before witnesses were)."""
-    path = Entry(entry_root).scene_path(trajectory_id, WITNESS_SUFFIX)
-    if not path.is_file():
-        return None
-    return read_once(path, "witness", _parse_witness)
-
-
-def _parse_witness(path: Path) -> WitnessResult:
-    data = Entry(path.parent.parent).read_json(
-        path, fix="regenerate the entry (--logicenv-regenerate)"
-    )
-    try:
-        return witness_from_json(data, str(path))
-    except SceneError as error:  # a malformed file: the entry's, not the test's
-        raise CacheError(str(error)) from None

@@ -10,7 +10,8 @@
 * :mod:`~pytest_logicenv.scenes.physics`: the independent checker of the paper's Table 1
   (PhyPR); it shares no code with the layout.
 * :mod:`~pytest_logicenv.scenes.realization`: design, lay out and check one scene, and make
-  sure it realizes its trajectory's facts.
+  sure it realizes its trajectory's facts (:mod:`~pytest_logicenv.scenes.realized`: what it
+  must make true, and the check, which reading a cached scene needs without the rest).
 * :mod:`~pytest_logicenv.scenes.part_geometry`: where a part sits in its whole, and what rests
   in a part.
 * :mod:`~pytest_logicenv.scenes.feasibility`: what the scene stages would reject in a plan,

@@ -12,7 +12,9 @@
 * :mod:`~pytest_logicenv.session.marker`: the ``logic_env`` marker's arguments, checked, and
   ``expect_fault`` values wherever they are given.
 * :mod:`~pytest_logicenv.session.collection`: a marked test function becomes one item per
-  environment (the cache read, or the environments generated).
+  environment of its entry, read from the cache.
+* :mod:`~pytest_logicenv.session.making`: an entry that is not fresh made at collection when
+  no LLM is needed, and the pipeline's parts wired to the run (imported only then).
 * :mod:`~pytest_logicenv.session.fixture`: the ``logic_env`` fixture's value,
   :class:`~pytest_logicenv.session.fixture.LogicEnv`, which runs policies and keeps its item's
   record (:mod:`pytest_logicenv.report.records`, the typed contract between the fixture and
@@ -22,8 +24,9 @@
 * :mod:`~pytest_logicenv.session.generation`: what the run selects generated, concurrently,
   once per task.
 * :mod:`~pytest_logicenv.session.generators`: the generators the run's configuration wires in
-  (its LLM and request slots, the catalog with the user's type file, the LLM planner and
-  scene designer).
+  (its LLM and request slots, the LLM planner and scene designer).
+* :mod:`~pytest_logicenv.session.catalog_choice`: the run's catalog, with the user's type file
+  and a plan's.
 * :mod:`~pytest_logicenv.session.partial`: partial runs, the scenes the run selected out of
   each test's entry.
 * :mod:`~pytest_logicenv.session.unused`: cache entries no test uses any more, found,

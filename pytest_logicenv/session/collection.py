@@ -2,9 +2,9 @@
 
 ``pytest_generate_tests`` hands each marked function that takes the ``logic_env`` fixture to
 the session object, which asks this module: the marker is checked (:func:`marked`) and the
-cache is read (:func:`environments_now`). When it holds the task's
-environments (or they can be made without an LLM: from a plan file, or a cached plan to
-rebuild from), the fixture is parametrized indirectly with one :class:`CaseParam` per
+cache is read (:func:`cached_environments`). When it holds the task's environments (or
+:mod:`~pytest_logicenv.session.making` can make them without an LLM: from a plan file, or a
+cached plan to rebuild from), the fixture is parametrized indirectly with one :class:`CaseParam` per
 environment, its test id the trajectory's (``window=yes-light=no``). When making them asks an
 LLM, the function gets one pending item (:class:`PendingCase`, id ``logicenv-pending``): no
 model is asked at collection, so ``-k``, ``-m``, node ids and ``--lf`` decide what is, and
@@ -18,37 +18,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_logicenv.errors import CacheRebuilt, LogicEnvError
-from pytest_logicenv.llm.planner import acceptance_violations
 from pytest_logicenv.pipeline.entry_reads import plan_types_at
-from pytest_logicenv.pipeline.environments import needs_llm, peek, prepare
-from pytest_logicenv.pipeline.scene_building import default_scene_builder
-from pytest_logicenv.pipeline.task_request import Builders, entry_key_of
+from pytest_logicenv.pipeline.fresh_entry import read_cached
+from pytest_logicenv.pipeline.task_request import Environments, entry_key_of
 from pytest_logicenv.scenes.catalog.user_types import type_digests
-from pytest_logicenv.session.generators import (
-    catalog_for,
-    planner_for,
-    scene_designer_for,
-    types_file,
-)
+from pytest_logicenv.session.catalog_choice import types_file
 from pytest_logicenv.session.marker import MarkerArgs, parse_marker
-from pytest_logicenv.session.settings import Settings, witness_budget
-from pytest_logicenv.sim.achievable import goal_violations
-from pytest_logicenv.witness.verdict import Budget
+from pytest_logicenv.session.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
-    from pytest_logicenv.pipeline.task_request import (
-        Builders,
-        Case,
-        Environments,
-        Mode,
-        TaskRequest,
-    )
+    from pytest_logicenv.pipeline.task_request import Case, Mode, TaskRequest
 
 
 #: The test ids of an item whose preparation failed, and of one whose environments are made
@@ -75,6 +60,15 @@ class PendingCase:
 
 
 @dataclass(frozen=True)
+class PendingTask:
+    """What a pending test function asks to be generated."""
+
+    function: str
+    args: MarkerArgs
+    request: TaskRequest
+
+
+@dataclass(frozen=True)
 class CaseParam:
     """The ``logic_env`` fixture's parameter: one environment of a test function, and what
     its marker sets for the function's policy runs (declared fault, XML tree and nodes)."""
@@ -85,44 +79,6 @@ class CaseParam:
     tree: str | None = None
     nodes: tuple[str, ...] = ()
     seed: int = 0  # the marker's, which --logicenv-explore draws with
-
-
-def builders(config: pytest.Config, designer_name: str, plan_types: Path | None = None) -> Builders:
-    """The pipeline's pluggable parts, with the plugin hooks' answers wired in; the catalog
-    has the type file the plan names too (``plan_types``)."""
-    steps, ms = witness_budget(config)
-    default = Budget()
-    budget = Budget(steps or default.max_steps, float(ms) if ms else default.max_ms)
-    designer = config.hook.pytest_logicenv_designer(config=config)
-    catalog = catalog_for(config, plan_types)  # the hook's or ours, with the user's types
-    scene_builder = designer or default_scene_builder(catalog)
-    asks_llm = designer is None and designer_name == "llm"  # the hook overrides both
-
-    def known_types() -> frozenset[str] | None:
-        return frozenset(catalog.types)
-
-    def on_scene(scene: Any, trajectory: Any) -> None:
-        config.hook.pytest_logicenv_scene_generated(
-            config=config, scene=scene, trajectory=trajectory
-        )
-
-    def plan_checks(plan: Any, strategy: str) -> list[Any]:
-        return acceptance_violations(plan, catalog=catalog, strategy=strategy)
-
-    def goal_checks(plan: Any) -> list[Any]:
-        return goal_violations(plan, catalog)
-
-    return Builders(
-        scene=scene_builder,
-        planner=lambda: planner_for(config),
-        known_types=known_types,
-        on_scene=on_scene,
-        llm_scenes=(lambda: scene_designer_for(config)) if asks_llm else None,
-        plan_checks=plan_checks,
-        goal_checks=goal_checks,
-        witness_budget=budget,
-        catalog=catalog,
-    )
 
 
 @dataclass(frozen=True)
@@ -172,26 +128,16 @@ def ready(
     ]
 
 
-def environments_now(
-    config: pytest.Config, designer: str, cache: Cache, mode: Mode, found: Marked, nodeid: str
+def cached_environments(
+    config: pytest.Config, cache: Cache, mode: Mode, found: Marked, nodeid: str
 ) -> Environments | ErrorCase | None:
-    """A marked function's environments: those the cache holds, or made now when no LLM is
-    needed (a plan file, a cached plan to rebuild from: so ``-k`` sees its situations); ``None``
-    when an LLM must make them, after the run's selection, for the selected tests only."""
-    rootdir = config.rootpath
+    """A marked function's environments when the cache holds them fresh; ``None`` when they
+    must be made (:mod:`~pytest_logicenv.session.making`)."""
     try:
-        plan_types = plan_types_at(found.request.plan_file)
-        parts = builders(config, designer, plan_types)  # a bad type file: this test's error
-        environments = peek(found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir)
-        if environments is None and needs_llm(found.request, cache, mode, parts, rootdir=rootdir):
-            return None
-        if environments is None:
-            environments = prepare(
-                found.request, cache, mode, parts, nodeid=nodeid, rootdir=rootdir
-            )
+        fresh = read_cached(found.request, cache, mode, nodeid=nodeid, rootdir=config.rootpath)
     except (LogicEnvError, OSError) as error:
         return cache_error(cache.root, nodeid, error)
-    return environments
+    return fresh if isinstance(fresh, Environments) else None
 
 
 def parametrize_ready(metafunc: pytest.Metafunc, params: list[CaseParam]) -> None:

@@ -22,12 +22,12 @@ from pytest_logicenv.pipeline.cached import load_plan_of
 from pytest_logicenv.pipeline.entry_reads import scene_at
 from pytest_logicenv.pipeline.entry_situation import scene_conditions, shared_situation
 from pytest_logicenv.pipeline.task_request import Case
-from pytest_logicenv.pipeline.witnesses import read_witness
+from pytest_logicenv.pipeline.witness_files import read_witness
 from pytest_logicenv.report.records import PROPERTY, PolicyRun, RunRecord, policy_label
 from pytest_logicenv.report.repeats import CANNOT_RUN
 from pytest_logicenv.scenes.scene_model import Scene
+from pytest_logicenv.session.catalog_choice import catalog_for
 from pytest_logicenv.session.collection import ErrorCase, PendingCase
-from pytest_logicenv.session.generators import catalog_for
 from pytest_logicenv.session.marker import check_fault
 from pytest_logicenv.session.mutate import mutants_in_scene
 from pytest_logicenv.session.settings import SETTINGS

@@ -47,28 +47,20 @@ from pytest_logicenv.session.collection import (
     CaseParam,
     ErrorCase,
     PendingCase,
-    builders,
+    PendingTask,
     cache_error,
 )
+from pytest_logicenv.session.making import builders
 from pytest_logicenv.session.settings import Settings
 
 if TYPE_CHECKING:
     from pytest_logicenv.cache import Cache
-    from pytest_logicenv.pipeline.task_request import Builders, Environments, Mode, TaskRequest
+    from pytest_logicenv.pipeline.task_request import Builders, Environments, Mode
     from pytest_logicenv.session.marker import MarkerArgs
 
 #: Told that a function's environments are ready; returns their params (the session keeps
 #: the environments: see ``collection.ready``).
 OnReady = Callable[[str, "MarkerArgs", "Environments", Callable[[Warning], None]], list[CaseParam]]
-
-
-@dataclass(frozen=True)
-class PendingTask:
-    """What a pending test function asks to be generated."""
-
-    function: str
-    args: MarkerArgs
-    request: TaskRequest
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,11 @@ from pytest_logicenv.errors import LogicEnvError
 from pytest_logicenv.pipeline import entry_reads
 from pytest_logicenv.pipeline.plan_review import unreviewed, unreviewed_failure
 from pytest_logicenv.pipeline.read_record import ReadRecord
-from pytest_logicenv.pipeline.task_request import Environments, Mode
+from pytest_logicenv.pipeline.task_request import Environments, Mode, TaskRequest
 from pytest_logicenv.report.records import RunRecord
 from pytest_logicenv.report.repeats import Repeats
 from pytest_logicenv.report.report_model import Report
-from pytest_logicenv.session.collection import CaseParam, ErrorCase
-from pytest_logicenv.session.generation import Making, PendingTask, generate_selected
+from pytest_logicenv.session.collection import CaseParam, ErrorCase, Marked, PendingTask
 from pytest_logicenv.session.marker import MarkerArgs
 from pytest_logicenv.session.partial import Selected
 from pytest_logicenv.session.settings import SETTINGS, Settings
@@ -69,6 +69,9 @@ class LogicEnvSession:
         self._warnings: list[str] = []  # said at the end, not failing the run
         self._written: list[str] = []  # the report files written, as the terminal says
         self._repeats = Repeats()  # failures every scene of a test shares, shown once
+        #: (entry key, request) -> its environments as read and checked: one read for every
+        #: marked function of a task
+        self._read: dict[tuple[str, TaskRequest], Environments] = {}
         entry_reads.keep_across_runs(ReadRecord(config.rootpath))
 
     @property
@@ -105,9 +108,7 @@ class LogicEnvSession:
             collection.parametrize_error(metafunc, found)
             return
         self._used_keys[nodeid] = found.key
-        made = collection.environments_now(
-            self.config, self.settings.designer, self.cache, self.mode, found, nodeid
-        )
+        made = self._environments(found, nodeid)
         if made is None:
             self._pending[nodeid] = PendingTask(nodeid, found.args, found.request)
             collection.parametrize_pending(metafunc, nodeid)
@@ -116,6 +117,25 @@ class LogicEnvSession:
         else:
             params = self._ready(nodeid, found.args, made, metafunc.definition.warn)
             collection.parametrize_ready(metafunc, params)
+
+    def _environments(self, found: Marked, nodeid: str) -> Environments | ErrorCase | None:
+        """The environments of a marked function's entry: read and checked by the first
+        function of its task, then shared (a rebuild is said once); made when not fresh."""
+        known = self._read.get((found.key, found.request))
+        if known is not None:
+            return known
+        made = collection.cached_environments(self.config, self.cache, self.mode, found, nodeid)
+        if made is None:
+            # What makes entries (the LLM client, the designers, the layout solver) loads
+            # only when one is not fresh: see tests/test_layers.py.
+            from pytest_logicenv.session.making import made_now
+
+            made = made_now(
+                self.config, self.settings.designer, self.cache, self.mode, found, nodeid
+            )
+        if isinstance(made, Environments):
+            self._read[(found.key, found.request)] = replace(made, rebuilt=None)
+        return made
 
     def _ready(
         self,
@@ -135,6 +155,9 @@ class LogicEnvSession:
         """The run's items are settled: generate the selected pending ones, note the
         selection."""
         if self._pending:
+            # Likewise generation, when a selected test has something an LLM must make.
+            from pytest_logicenv.session.generation import Making, generate_selected
+
             making = Making(
                 self.settings,
                 self.config,
@@ -275,7 +298,10 @@ class LogicEnvSession:
         self._warnings += warnings
 
     def close(self) -> None:
-        """The run is over: what collection read goes back to the cyclic collector."""
+        """The run is over: what it kept of the entries it read is dropped (``finish`` saved
+        it for the next run), so that pytest's last collections walk the heap the tests left,
+        and what collection made goes back to the cyclic collector."""
+        entry_reads.forget_all()
         gc.unfreeze()
 
     def summarize(self, terminal: Any) -> None:

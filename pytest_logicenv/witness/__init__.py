@@ -40,29 +40,60 @@ The modules, one job each:
 * :mod:`.finding`: :func:`find_witness`, and the replay of a witness as a policy.
 """
 
-from pytest_logicenv.witness.blockers import Blocker, Goal, Refusal
-from pytest_logicenv.witness.finding import (
-    WitnessRefused,
-    as_policy,
-    find_witness,
-    goals_of,
-    replay,
-)
-from pytest_logicenv.witness.verdict import (
-    BUDGET,
-    FOUND,
-    IMPOSSIBLE,
-    RULES,
-    STATES,
-    STEPS,
-    TIME,
-    WALL,
-    WITNESS_FORMAT,
-    Budget,
-    WitnessCall,
-    WitnessResult,
-    witness_from_json,
-)
+from typing import TYPE_CHECKING
+
+from pytest_logicenv.deferred import deferred_names
+
+if TYPE_CHECKING:
+    from pytest_logicenv.witness.blockers import Blocker, Goal, Refusal
+    from pytest_logicenv.witness.finding import (
+        WitnessRefused,
+        as_policy,
+        find_witness,
+        goals_of,
+        replay,
+    )
+    from pytest_logicenv.witness.verdict import (
+        BUDGET,
+        FOUND,
+        IMPOSSIBLE,
+        RULES,
+        STATES,
+        STEPS,
+        TIME,
+        WALL,
+        WITNESS_FORMAT,
+        Budget,
+        WitnessCall,
+        WitnessResult,
+        witness_from_json,
+    )
+
+#: Public name -> the module that defines it: the read side (``verdict``) loads without the
+#: search.
+_DEFERRED = {
+    "Blocker": "pytest_logicenv.witness.blockers",
+    "Goal": "pytest_logicenv.witness.blockers",
+    "Refusal": "pytest_logicenv.witness.blockers",
+    "WitnessRefused": "pytest_logicenv.witness.finding",
+    "as_policy": "pytest_logicenv.witness.finding",
+    "find_witness": "pytest_logicenv.witness.finding",
+    "goals_of": "pytest_logicenv.witness.finding",
+    "replay": "pytest_logicenv.witness.finding",
+    "BUDGET": "pytest_logicenv.witness.verdict",
+    "Budget": "pytest_logicenv.witness.verdict",
+    "FOUND": "pytest_logicenv.witness.verdict",
+    "IMPOSSIBLE": "pytest_logicenv.witness.verdict",
+    "RULES": "pytest_logicenv.witness.verdict",
+    "STATES": "pytest_logicenv.witness.verdict",
+    "STEPS": "pytest_logicenv.witness.verdict",
+    "TIME": "pytest_logicenv.witness.verdict",
+    "WALL": "pytest_logicenv.witness.verdict",
+    "WITNESS_FORMAT": "pytest_logicenv.witness.verdict",
+    "WitnessCall": "pytest_logicenv.witness.verdict",
+    "WitnessResult": "pytest_logicenv.witness.verdict",
+    "witness_from_json": "pytest_logicenv.witness.verdict",
+}
 
 __all__ = [
     "BUDGET",
@@ -87,3 +118,5 @@ __all__ = [
     "replay",
     "witness_from_json",
 ]
+
+__getattr__ = deferred_names(__name__, _DEFERRED)

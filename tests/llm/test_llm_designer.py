@@ -28,7 +28,7 @@ from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import condition_types
 from pytest_logicenv.scenes.physics import check_scene
-from pytest_logicenv.scenes.realization import require_realized
+from pytest_logicenv.scenes.realized import require_realized
 from pytest_logicenv.scenes.scene_json import scene_to_json
 
 KEY = "sk-designer-test-key-7"

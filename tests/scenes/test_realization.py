@@ -18,7 +18,8 @@ from pytest_logicenv.logic.plan import Plan, load_plan
 from pytest_logicenv.logic.trajectories import select
 from pytest_logicenv.scenes.catalog import default_catalog
 from pytest_logicenv.scenes.design import design_scene, provisional_scene
-from pytest_logicenv.scenes.realization import generate_scene, require_realized, unrealized
+from pytest_logicenv.scenes.realization import generate_scene
+from pytest_logicenv.scenes.realized import require_realized, unrealized
 
 CATALOG = default_catalog()
 PLANS = sorted((ROOT / "example_agents" / "plans").glob("*.json"))

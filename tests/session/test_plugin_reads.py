@@ -8,6 +8,8 @@ import time
 import pytest
 from plugin_project import entries, make_project
 
+from pytest_logicenv.pipeline import entry_reads
+
 pytest_plugins = ["pytester"]
 
 THREE_TESTS = "".join(
@@ -166,3 +168,90 @@ def test_a_scene_edited_after_the_record_with_its_time_put_back_is_still_caught(
     result = pytester.runpytest()
     result.stdout.fnmatch_lines([f"*{scene} does not match the digest manifest.json records*"])
     assert result.ret != 0
+
+
+#: Counts the checks of an entry's files (digests, content) a run makes.
+CHECKS = """
+import pytest_logicenv.pipeline.fresh_entry as fresh
+
+CHECKED = []
+real = fresh.read_fresh
+
+
+def counting(entry, *args):
+    CHECKED.append(entry.root.name)
+    return real(entry, *args)
+
+
+def pytest_configure(config):
+    fresh.read_fresh = counting
+
+
+def pytest_unconfigure(config):
+    fresh.read_fresh = real
+
+
+def pytest_terminal_summary(terminalreporter):
+    terminalreporter.write_line(f"entry checks: {len(CHECKED)}")
+"""
+
+
+def test_the_marked_functions_of_one_task_share_one_check_of_its_entry(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    pytester.makeconftest(CHECKS)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["entry checks: 1"])
+
+
+def test_a_run_keeps_nothing_of_what_it_read_once_it_is_over(pytester: pytest.Pytester) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.runpytest().assert_outcomes(passed=6)
+    _settle(pytester)
+    pytester.makeconftest(
+        "from pytest_logicenv.pipeline import entry_reads\n\n\n"
+        "def pytest_terminal_summary(terminalreporter):\n"
+        "    terminalreporter.write_line(f'kept at the end: {entry_reads.held() > 0}')\n"
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["kept at the end: True"])  # until the run is over
+    assert entry_reads.held() == 0  # saved in the record, then dropped
+
+
+#: What the run has imported by its end, of what makes entries.
+IMPORTED = """
+import sys
+
+MAKING = (
+    "z3",
+    "pytest_logicenv.llm.planner",
+    "pytest_logicenv.scenes.design.entry",
+    "pytest_logicenv.scenes.layout",
+    "pytest_logicenv.session.generation",
+    "pytest_logicenv.session.making",
+    "pytest_logicenv.witness.finding",
+)
+
+
+def pytest_terminal_summary(terminalreporter):
+    loaded = [name for name in MAKING if name in sys.modules]
+    terminalreporter.write_line(f"making loaded: {', '.join(loaded) or 'nothing'}")
+"""
+
+
+@pytest.mark.slow
+def test_a_run_from_a_warm_cache_loads_nothing_that_makes_entries(
+    pytester: pytest.Pytester,
+) -> None:
+    make_project(pytester, THREE_TESTS)
+    pytester.makeconftest(IMPORTED)
+    making = pytester.runpytest_subprocess()  # a process of its own: its own imports
+    making.assert_outcomes(passed=6)
+    making.stdout.fnmatch_lines(["making loaded: z3, *pytest_logicenv.session.making*"])
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["making loaded: nothing"])

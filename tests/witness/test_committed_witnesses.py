@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from committed_scenes import CommittedScene, committed_scenes
 
-from pytest_logicenv.pipeline.witnesses import read_witness
+from pytest_logicenv.pipeline.witness_files import read_witness
 from pytest_logicenv.sim.judge import judge, situation_of
 from pytest_logicenv.witness import as_policy
 

@@ -14,8 +14,9 @@ assets and the enrichment.
 
 Where each part lives (in the order :func:`design_scene` runs them):
 
-- ``entry.py``: the entry points (:func:`design_scene`, :func:`trajectory_facts`,
-  :func:`condition_types`, :func:`provisional_scene`) and the order of the steps;
+- ``entry.py``: the entry points (:func:`design_scene`, :func:`condition_types`,
+  :func:`provisional_scene`) and the order of the steps, from the facts a trajectory's scene
+  must make true (:func:`trajectory_facts`, in :mod:`~pytest_logicenv.scenes.realized`);
 - ``draft.py``: the design in progress (``Draft``, ``DraftObject``), the state every step
   reads and extends, and the queries they share;
 - ``task_objects.py``: facts to rooms and task objects, placed as the facts say;
@@ -40,6 +41,7 @@ Where each part lives (in the order :func:`design_scene` runs them):
   designer added, least important first, recorded as the layout records what it leaves out;
 - ``house_plan.py``: room sizes, their grid and materials.
 
+>>> from pytest_logicenv.scenes.design import design_scene
 >>> from pytest_logicenv.logic.plan import Plan
 >>> from pytest_logicenv.logic.facts import parse_facts
 >>> plan = Plan("tidy", (), setting=parse_facts([{"exists": "Sofa", "as": "sofa"}], "setting"),
@@ -50,24 +52,49 @@ Where each part lives (in the order :func:`design_scene` runs them):
 
 from __future__ import annotations
 
-from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
-from pytest_logicenv.scenes.design.design_request import (
-    ON_FLOOR,
-    ON_WALL,
-    Enrichment,
-    EnrichmentObject,
-    EnrichmentRelation,
-    RoomMaterials,
-)
-from pytest_logicenv.scenes.design.draft import DistractorRequest
-from pytest_logicenv.scenes.design.entry import (
-    DESIGNER,
-    condition_types,
-    design_scene,
-    provisional_scene,
-    trajectory_facts,
-)
-from pytest_logicenv.scenes.design.templates import ROOM_TYPES, room_type
+from typing import TYPE_CHECKING
+
+from pytest_logicenv.deferred import deferred_names
+
+if TYPE_CHECKING:
+    from pytest_logicenv.scenes.design.assets import MAX_SURFACE_HEIGHT
+    from pytest_logicenv.scenes.design.design_request import (
+        ON_FLOOR,
+        ON_WALL,
+        Enrichment,
+        EnrichmentObject,
+        EnrichmentRelation,
+        RoomMaterials,
+    )
+    from pytest_logicenv.scenes.design.draft import DistractorRequest
+    from pytest_logicenv.scenes.design.entry import (
+        DESIGNER,
+        condition_types,
+        design_scene,
+        provisional_scene,
+    )
+    from pytest_logicenv.scenes.design.templates import ROOM_TYPES, room_type
+    from pytest_logicenv.scenes.realized import trajectory_facts
+
+#: Public name -> the module that defines it: a module that needs one (the catalog's type files need
+#: the room templates) loads without the designer.
+_DEFERRED = {
+    "MAX_SURFACE_HEIGHT": "pytest_logicenv.scenes.design.assets",
+    "Enrichment": "pytest_logicenv.scenes.design.design_request",
+    "EnrichmentObject": "pytest_logicenv.scenes.design.design_request",
+    "EnrichmentRelation": "pytest_logicenv.scenes.design.design_request",
+    "ON_FLOOR": "pytest_logicenv.scenes.design.design_request",
+    "ON_WALL": "pytest_logicenv.scenes.design.design_request",
+    "RoomMaterials": "pytest_logicenv.scenes.design.design_request",
+    "DistractorRequest": "pytest_logicenv.scenes.design.draft",
+    "DESIGNER": "pytest_logicenv.scenes.design.entry",
+    "condition_types": "pytest_logicenv.scenes.design.entry",
+    "design_scene": "pytest_logicenv.scenes.design.entry",
+    "provisional_scene": "pytest_logicenv.scenes.design.entry",
+    "ROOM_TYPES": "pytest_logicenv.scenes.design.templates",
+    "room_type": "pytest_logicenv.scenes.design.templates",
+    "trajectory_facts": "pytest_logicenv.scenes.realized",
+}
 
 __all__ = [
     "DESIGNER",
@@ -86,3 +113,5 @@ __all__ = [
     "room_type",
     "trajectory_facts",
 ]
+
+__getattr__ = deferred_names(__name__, _DEFERRED)

@@ -1,6 +1,7 @@
 """The designer's entry points, and the order of its steps.
 
-:func:`design_scene` turns a trajectory's facts (:func:`trajectory_facts`) into a
+:func:`design_scene` turns a trajectory's facts
+(:func:`~pytest_logicenv.scenes.realized.trajectory_facts`) into a
 :class:`~pytest_logicenv.scenes.scene_model.SceneSpec`: the task objects the facts require
 (``task_objects.py``), made consistent (``task_consistency.py``), each part with its whole
 (``part_completion.py``); then the enrichment, from the room templates (``furnish.py``) or a design
@@ -76,6 +77,7 @@ from pytest_logicenv.scenes.design.task_consistency import (
 )
 from pytest_logicenv.scenes.design.task_objects import apply_fact, bind_roles, flatten, make_rooms
 from pytest_logicenv.scenes.design.temperature import start_temperatures
+from pytest_logicenv.scenes.realized import trajectory_facts
 from pytest_logicenv.scenes.scene_model import (
     PRIORITY_ENRICHMENT,
     PRIORITY_TASK,
@@ -88,34 +90,6 @@ from pytest_logicenv.scenes.scene_model import (
 )
 
 DESIGNER = "procedural"
-
-
-def trajectory_facts(plan: Plan, trajectory: Trajectory | None) -> tuple[Fact, ...]:
-    """The facts a scene for ``trajectory`` must make true: the plan's setting, then the
-    realization facts of each of its conditions. A condition without facts is an error."""
-    facts = list(plan.setting)
-    if trajectory is None:
-        return tuple(facts)
-    missing = []
-    for factor_id, value in trajectory.conditions:
-        try:
-            factor = plan.factor(factor_id)
-        except KeyError:
-            raise SceneError(
-                f"trajectory {trajectory.id!r} names factor {factor_id!r}, which the plan "
-                "does not have; select the trajectories again from this plan"
-            ) from None
-        realization = factor.realizations.get(value, ())
-        if not realization:
-            missing.append(f"{factor_id}={value}")
-        facts.extend(realization)
-    if missing:
-        raise SceneError(
-            f"trajectory {trajectory.id!r}: no realization facts for {', '.join(missing)}; "
-            "a scene can only be built for conditions the plan says how to make true "
-            "(add 'realization' facts to those factor values in the plan)"
-        )
-    return tuple(facts)
 
 
 def design_scene(
