@@ -298,9 +298,10 @@ class LogicEnvSession:
         self._warnings += warnings
 
     def close(self) -> None:
-        """The run is over: what it kept of the entries it read is dropped (``finish`` saved
-        it for the next run), so that pytest's last collections walk the heap the tests left,
+        """The run is over (its report shown, its reads saved for the next run): what it read
+        and built is let go, so that pytest's last collections walk the heap the tests left,
         and what collection made goes back to the cyclic collector."""
+        self._read, self._prepared, self._report = {}, {}, None
         entry_reads.forget_all()
         gc.unfreeze()
 
