@@ -3,7 +3,9 @@
 Supports choose before what rests on them, so that each is large enough for its children (and
 low enough that the agent reaches a top it can see); what the plan's goals will put somewhere
 chooses last, an asset that fits every place the goals name. An ornament too big for its
-support is left out; a task object too big for its support is an error.
+support is left out, and so is an object a design request adds, with what rests on it and its
+parts (the request is refused if a task object would go with it); a task object too big for
+its support is an error.
 
 Once every object has its asset, :func:`settle_supports` makes what rests on each support fit
 there together (``packing.py``), as the layout will need: it leaves out enrichment added last;
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from pytest_logicenv.errors import SceneError
+from pytest_logicenv.errors import EnrichmentError, SceneError, Violation
 from pytest_logicenv.logic.facts import Related, is_type_ref, walk
 from pytest_logicenv.logic.plan import Leaf, Plan, iter_nodes
 from pytest_logicenv.scenes.catalog import Asset
@@ -43,6 +45,8 @@ def choose_assets(draft: Draft) -> None:
         key=lambda o: (o.role in destinations, len(draft.chain(o))),
     )
     for obj in order:
+        if draft.objects.get(obj.id) is not obj:
+            continue  # left out with what it rested on, which no asset fit on its support
         if obj.asset is None and obj.part_of is None:  # a part's size is its slot's
             _choose_asset(draft, obj, children, destinations)
 
@@ -95,24 +99,58 @@ def _of_its_kind(obj: DraftObject) -> list[Asset]:
 def _fitting_support(
     draft: Draft, obj: DraftObject, assets: list[Asset], children: Children
 ) -> list[Asset] | None:
-    """The assets that fit the object's support; ``None`` when none does and the object,
-    an ornament holding nothing, is left out instead."""
+    """The assets that fit the object's support; ``None`` when none does and the object is
+    left out instead (:func:`_without_fit`)."""
     assert obj.parent is not None
     holder = draft.objects[obj.parent].size
     fitting = [a for a in assets if fits_in(a.size, holder)]
     if not fitting and obj.task and _whole_grown_for(draft, obj, assets, children):
         holder = draft.objects[obj.parent].size
         fitting = [a for a in assets if fits_in(a.size, holder)]
-    if not fitting and _spare(draft, obj):
+    if fitting:
+        return fitting
+    _without_fit(draft, obj)
+    return None
+
+
+def _without_fit(draft: Draft, obj: DraftObject) -> None:
+    """No asset of ``obj``'s kind fits its support. An object a design request adds is left
+    out with what rests on it and its parts, each recorded as dropped, as one with no room on
+    its support is; but when a task object would go with it, the request is refused, naming
+    the item. A template's ornament holding nothing is left out (noted); anything else (a task
+    object too big for its support) is an error."""
+    assert obj.parent is not None
+    support = draft.objects[obj.parent]
+    problem = (
+        f"no {obj.type.name} asset fits {obj.relation} {support.id} "
+        f"(a {support.type.name} of {support.size[0]:.2f} x {support.size[2]:.2f} m)"
+    )
+    where = _request_item(draft, obj)
+    if where is None:
+        if not _spare(draft, obj):
+            raise SceneError(problem)
         _leave_out(draft, obj, f"no {obj.type.name} fits {obj.parent}")  # an ornament
-        return None
-    if not fitting:
-        raise SceneError(
-            f"no {obj.type.name} asset fits {obj.relation} {obj.parent} "
-            f"(a {draft.objects[obj.parent].type.name} of "
-            f"{holder[0]:.2f} x {holder[2]:.2f} m)"
+        return
+    task = [o.id for o in draft.carried(obj) if o.task]
+    if task:
+        needed = ", ".join(task)
+        message = (
+            f"{problem}; it holds the task's {needed}, which cannot be left out: give "
+            f"{obj.id} a larger support, or put {needed} elsewhere"
         )
-    return fitting
+        raise EnrichmentError([Violation("support", where, message)])
+    draft.leave_out(obj, problem)
+
+
+def _request_item(draft: Draft, obj: DraftObject) -> str | None:
+    """Where in the design request the item that added ``obj`` is (``objects[1] chair``), if
+    a request added it."""
+    if draft.enrichment is None or obj.task:
+        return None
+    for i, item in enumerate(draft.enrichment.objects):
+        if item.name == obj.id:
+            return f"objects[{i}] {item.name}"
+    return None
 
 
 def _whole_grown_for(

@@ -338,3 +338,54 @@ def test_a_requested_object_left_out_takes_its_parts_with_it() -> None:
     assert reasons  # c's drawer, gone with it
     assert set(reasons.values()) == {WENT_WITH}
     assert all(name.startswith("c_") and name not in ids for name in reasons)
+
+
+def test_a_requested_object_no_asset_fits_on_is_left_out_with_what_rests_on_it() -> None:
+    """No armchair fits on a side table: it is left out with the pillow on it, both recorded
+    (Hypothesis found it kept for the pillow's sake, and the design failed with a SceneError)."""
+    request = Enrichment(
+        objects=(
+            EnrichmentObject("a", "SideTable", support="floor"),
+            EnrichmentObject("b", "ArmChair", support="a"),
+            EnrichmentObject("c", "Pillow", support="b"),
+        ),
+        relations=(),
+    )
+    spec = design(request)
+    ids = {obj.id for obj in spec.objects}
+    assert ids >= TASK_IDS | {"a"}
+    assert not ids & {"b", "c"}
+    for obj in spec.objects:  # nothing rests on, or is a part of, an object that is gone
+        assert {obj.parent, obj.part_of} - {None} <= ids, obj
+    reasons = {d.id: d.reason for d in spec.provenance.dropped_objects}
+    assert reasons == {
+        "b": "no ArmChair asset fits on a (a SideTable of 1.02 x 0.65 m)",
+        "c": WENT_WITH,
+    }
+
+
+def test_a_requested_object_no_asset_fits_on_is_refused_when_it_holds_a_task_object() -> None:
+    """The example plan places every task object itself, so a request cannot put one on its
+    own objects; a plan with a free book lets it: the armchair holding it cannot be left out."""
+    plan = Plan(
+        "a book somewhere",
+        (),
+        setting=parse_facts([{"exists": "Book", "as": "book"}], "setting"),
+        rooms=("LivingRoom",),
+    )
+    request = Enrichment(
+        objects=(
+            EnrichmentObject("a", "SideTable", support="floor"),
+            EnrichmentObject("b", "ArmChair", support="a"),
+        ),
+        relations=(EnrichmentRelation("on_top_of", "book", "b"),),
+    )
+    with pytest.raises(EnrichmentError) as caught:
+        design_scene(plan, None, enrichment=request)
+    assert str(caught.value).startswith("the design request: ")
+    [found] = [str(v) for v in caught.value.violations]
+    assert found == (
+        "[support] objects[1] b: no ArmChair asset fits on a (a SideTable of 1.02 x 0.65 m); it "
+        "holds the task's book, which cannot be left out: give b a larger support, or put book "
+        "elsewhere"
+    )
