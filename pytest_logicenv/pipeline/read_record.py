@@ -15,6 +15,7 @@ project's ``conftest.py``.
 
 from __future__ import annotations
 
+import copyreg
 import gc
 import hashlib
 import os
@@ -95,13 +96,14 @@ def read_only(values: dict[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(values)
 
 
-class _Pickler(pickle.Pickler):
-    """A pickler that also takes the read-only maps ``entry_reads`` keeps (a manifest)."""
+def _reduce_read_only(obj: MappingProxyType[Any, Any]) -> tuple[Any, ...]:
+    return read_only, (dict(obj),)
 
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, MappingProxyType):
-            return read_only, (dict(obj),)
-        return NotImplemented
+
+#: How a record's pickler reduces what it holds: as pickle does, and the read-only maps
+#: ``entry_reads`` keeps (a manifest), looked up by type (a ``reducer_override`` would be a
+#: Python call for every object pickled).
+_DISPATCH = {**copyreg.dispatch_table, MappingProxyType: _reduce_read_only}
 
 
 class ReadRecord:
@@ -155,5 +157,7 @@ class ReadRecord:
     @staticmethod
     def _dumps(value: object) -> bytes:
         buffer = BytesIO()
-        _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = _DISPATCH
+        pickler.dump(value)
         return buffer.getvalue()
