@@ -52,8 +52,8 @@ def pytest_logicenv_designer(config: pytest.Config) -> SceneBuilder | None:
     ``--logicenv-designer=llm``).
 
     Called once per marked test function whose environments must be made (not when a fresh
-    cache entry holds them). The scenes it builds are still checked for physical plausibility and for realizing their trajectory
-    before they are cached, like the designer's.
+    cache entry holds them). The scenes it builds are still checked for physical plausibility
+    and for realizing their trajectory before they are cached, like the designer's.
 
     :param config: The pytest config object.
     :return: A callable ``(plan, trajectory, seed) -> Scene``, or ``None`` for the designer
@@ -68,8 +68,8 @@ def pytest_logicenv_catalog(config: pytest.Config) -> Catalog | None:
 
     Called once per marked test function whose environments must be made (not when a fresh
     cache entry holds them), and by ``--logicenv-explore``; the catalog's types are also the
-    object types a plan's facts may name. The user's type file
-    (``logicenv_types``) still applies on top. Types only this hook adds exist under pytest
+    object types a plan's facts may name. The user's type file (``logicenv_types``) still
+    applies on top. Types only this hook adds exist under pytest
     alone, so they get a ``CatalogHookWarning``: describe new types in a type file instead,
     which every ``logicenv`` command reads too.
 
