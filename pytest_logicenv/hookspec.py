@@ -69,9 +69,9 @@ def pytest_logicenv_catalog(config: pytest.Config) -> Catalog | None:
     Called once per marked test function whose environments must be made (not when a fresh
     cache entry holds them), and by ``--logicenv-explore``; the catalog's types are also the
     object types a plan's facts may name. The user's type file (``logicenv_types``) still
-    applies on top. Types only this hook adds exist under pytest
-    alone, so they get a ``CatalogHookWarning``: describe new types in a type file instead,
-    which every ``logicenv`` command reads too.
+    applies on top. Types only this hook adds exist under pytest alone, so they get a
+    ``CatalogHookWarning``: describe new types in a type file instead, which every
+    ``logicenv`` command reads too.
 
     :param config: The pytest config object.
     :return: A :class:`pytest_logicenv.scenes.catalog.Catalog`, or ``None`` for the
