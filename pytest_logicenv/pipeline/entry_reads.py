@@ -27,6 +27,7 @@ run reads no scene again, as Python compiles no unchanged module again.
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -34,8 +35,8 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from pytest_logicenv.cache import SCENES, path_hash
-from pytest_logicenv.logic.plan import plan_type_file
-from pytest_logicenv.pipeline.read_record import ReadRecord, long_lived
+from pytest_logicenv.logic.plan import Plan, plan_type_file
+from pytest_logicenv.pipeline.read_record import ReadRecord, Reductions, long_lived
 from pytest_logicenv.scenes.scene_json import load_scene
 from pytest_logicenv.scenes.scene_model import Scene
 
@@ -118,8 +119,10 @@ _DISK = _OnDisk()
 
 
 def group_of(path: Path) -> Path:
-    """The group a file is kept on disk with: its cache entry's folder (``ENTRY/scenes/X``
-    and ``ENTRY/X`` alike), for any other file its folder."""
+    """The group a file is kept on disk with by default: its cache entry's folder
+    (``ENTRY/scenes/X`` and ``ENTRY/X`` alike), for any other file its folder. What only a
+    scene's items use is kept with the scene instead (:func:`scene_at`), so that a process
+    takes back from disk the scenes it runs, not every scene it collects."""
     folder = path.parent
     return folder.parent if folder.name == SCENES else folder
 
@@ -143,10 +146,64 @@ def save_kept() -> None:
     for key, (inputs, value, group) in _DERIVED.items():
         if group in bodies:
             bodies[group]["derived"][key] = (inputs, value)
+    homes: dict[int, tuple[Hashable, Hashable, Path]] = {}  # the first group holding it
+    for key, (token, value, _, group) in _KEPT.values.items():
+        if isinstance(value, SHARED):
+            homes.setdefault(id(value), (key, token, group))
+    for key, (_, value, group) in _DERIVED.items():
+        if isinstance(value, SHARED):
+            homes.setdefault(id(value), (key, _MADE, group))
     for group, body in bodies.items():
-        record.save(group, body)
+        record.save(group, body, _references(group, homes))
     record.prune()
     _DISK.dirty = set()
+
+
+class SharedSet(frozenset[str]):
+    """A set of names that records refer to rather than copy, as they do plans and scenes
+    (pickle writes a plain frozenset whole, whatever its dispatch table says)."""
+
+    __slots__ = ()
+
+
+#: What values of one group hold of another's: a scene's situation holds its entry's plan
+#: and the plan's names.
+SHARED = (Plan, Scene, SharedSet)
+#: The token of a reference to a :func:`derived` value (which holds while its inputs do).
+_MADE = "made"
+
+
+def _references(group: Path, homes: dict[int, tuple[Hashable, Hashable, Path]]) -> Reductions:
+    """How ``group``'s record pickles a kept value of another group: as a reference to it
+    (its key and token, and its group), so that both records share the one value."""
+
+    def reduce(value: object) -> object:
+        home = homes.get(id(value))
+        if home is None or home[2] == group:
+            return value.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+        return _kept_value, (home[0], home[1], str(home[2]))
+
+    return dict.fromkeys(SHARED, reduce)
+
+
+class _Gone(Exception):
+    """A record refers to a value that is not kept as it was (its file changed since)."""
+
+
+def _kept_value(key: Hashable, token: Hashable, group: str) -> object:
+    """The value a record refers to (:func:`_references`), its group taken back first; a
+    value no longer kept under that token makes the referring record unreadable, so that
+    nothing made from an older version of a file is used."""
+    _load(Path(group))
+    if token == _MADE:
+        made = _DERIVED.get(key)
+        if made is None:
+            raise _Gone(key)
+        return made[1]
+    hit, value = _KEPT.get(key, token)
+    if not hit:
+        raise _Gone(key)
+    return value
 
 
 def _load(group: Path) -> None:
@@ -186,12 +243,19 @@ def _put(key: Hashable, token: Hashable, value: object, cost: int, group: Path) 
     _DISK.dirty.add(group)
 
 
-def read_once(path: Path, kind: Hashable, parse: Callable[[Path], T], cost: int | None = None) -> T:
+def read_once(
+    path: Path,
+    kind: Hashable,
+    parse: Callable[[Path], T],
+    cost: int | None = None,
+    group: Path | None = None,
+) -> T:
     """``parse(path)``, read once while the file stays as it is; ``kind`` tells apart the
     readings of one file (its digest, its scene) and what else the result depends on;
-    ``cost`` is what keeping the result counts for (default: the file's size)."""
+    ``cost`` is what keeping the result counts for (default: the file's size); ``group``
+    what it is kept on disk with (default: :func:`group_of`)."""
     key = (kind, str(path))
-    group = group_of(path)
+    group = group_of(path) if group is None else group
     _load(group)
     before = signature(path)
     if before is not None:
@@ -210,8 +274,9 @@ def digest(path: Path) -> str:
 
 
 def scene_at(path: Path) -> Scene:
-    """The scene of a scene file (a ``SceneError`` names a broken one)."""
-    return read_once(path, "scene", load_scene)
+    """The scene of a scene file (a ``SceneError`` names a broken one), kept on disk with
+    what else is made for that scene alone (its group is the scene file)."""
+    return read_once(path, "scene", load_scene, group=path)
 
 
 def plan_types_at(path: Path | None) -> Path | None:

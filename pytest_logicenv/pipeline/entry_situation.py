@@ -19,7 +19,7 @@ from pytest_logicenv.logic.coverage import true_conditions
 from pytest_logicenv.logic.plan import Plan
 from pytest_logicenv.logic.trajectories import trajectory_for
 from pytest_logicenv.pipeline.cached import case_from_record, load_plan_of
-from pytest_logicenv.pipeline.entry_reads import derived
+from pytest_logicenv.pipeline.entry_reads import SharedSet, derived
 from pytest_logicenv.pipeline.task_request import Case
 from pytest_logicenv.pipeline.witness_files import read_witness
 from pytest_logicenv.scenes.scene_model import Scene
@@ -51,12 +51,12 @@ def shared_situation(
     immutable: each run starts from it afresh), the plan's names once for all its cases."""
     key = ("situation", str(case.entry_root), case.trajectory_id, case.conditions, max_ticks)
     root = case.entry_root
-    names = derived(("names", str(root)), (plan,), lambda: plan_names(plan), root)
+    names = derived(("names", str(root)), (plan,), lambda: SharedSet(plan_names(plan)), root)
     return derived(
         key,
         (plan, scene),
         lambda: case_situation(case, plan, scene, known=names, max_ticks=max_ticks),
-        root,
+        case.scene_path,  # kept with its scene: see entry_reads.scene_at
     )
 
 
@@ -68,7 +68,7 @@ def scene_conditions(case: Case, plan: Plan, scene: Scene) -> tuple[tuple[str, s
     def holding() -> tuple[tuple[str, str], ...]:
         return tuple(sorted(true_conditions(plan, scene)))
 
-    return derived(key, (plan, scene), holding, case.entry_root)
+    return derived(key, (plan, scene), holding, case.scene_path)
 
 
 def entry_of(scene_path: Path) -> Entry | None:

@@ -1,8 +1,8 @@
 """What a run read and checked of a cache entry, kept on disk for the next run, as Python keeps
-bytecode beside a module and git keeps its index: one file per entry under
+bytecode beside a module and git keeps its index: one file per group of values under
 ``.logicenv/reads/``, holding what :mod:`~pytest_logicenv.pipeline.entry_reads` kept of that
-entry's files (their digests, parses, content check and the situations made from them), each
-with the file signature or the digests it was made under.
+group (an entry's digests, parses and content check; a scene's parse and the situation made
+from it), each with the file signature or the digests it was made under.
 
 A record is only a shortcut, never a source: every value in it is used only while the file it
 came from has the very signature it had when it was read (device, inode, size, modification
@@ -22,7 +22,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from io import BytesIO
@@ -41,7 +41,7 @@ READS = "reads"
 SUFFIX = ".pickle"
 #: How many entries' records one folder holds; beyond it the least recently written go.
 MAX_RECORDS = 20_000
-#: A record file larger than this is ignored (a record is some tens of kB per entry).
+#: A record file larger than this is ignored (a record is some kB per entry or scene).
 MAX_RECORD_BYTES = 64 << 20
 #: A temporary file this old was left by a writer that died.
 HALF_MADE_SECONDS = 3600
@@ -106,6 +106,10 @@ def _reduce_read_only(obj: MappingProxyType[Any, Any]) -> tuple[Any, ...]:
 _DISPATCH = {**copyreg.dispatch_table, MappingProxyType: _reduce_read_only}
 
 
+#: How a record pickles some types otherwise than pickle does (``None``: as it does).
+Reductions = Mapping[type, Callable[[Any], Any]] | None
+
+
 class ReadRecord:
     """The record folder of one project (``ROOTDIR/.logicenv/reads``): records loaded and
     saved per group of files."""
@@ -129,12 +133,15 @@ class ReadRecord:
             return None
         return body if isinstance(body, Mapping) else None
 
-    def save(self, group: Path, body: Mapping[str, Any]) -> None:
+    def save(self, group: Path, body: Mapping[str, Any], reductions: Reductions = None) -> None:
         """Write the group's record whole or not at all; a folder that cannot be written (a
         read-only checkout) or a value that cannot be pickled leaves the record out, as
-        Python runs on without writing bytecode it cannot."""
+        Python runs on without writing bytecode it cannot. ``reductions`` pickle some types
+        otherwise, by type (as ``copyreg`` does): a value another record holds, as a
+        reference to it."""
         try:
-            data = self._dumps((RECORD_FORMAT, code_fingerprint(), str(group))) + self._dumps(body)
+            header = self._dumps((RECORD_FORMAT, code_fingerprint(), str(group)))
+            data = header + self._dumps(body, reductions)
             if not self.folder.is_dir():  # made with the work folder's .gitignore
                 work_folder(self.rootdir, READS)
             replace_atomic(self.folder / record_name(group), data)
@@ -155,9 +162,9 @@ class ReadRecord:
             path.unlink(missing_ok=True)
 
     @staticmethod
-    def _dumps(value: object) -> bytes:
+    def _dumps(value: object, reductions: Reductions = None) -> bytes:
         buffer = BytesIO()
         pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.dispatch_table = _DISPATCH
+        pickler.dispatch_table = _DISPATCH if not reductions else {**_DISPATCH, **reductions}
         pickler.dump(value)
         return buffer.getvalue()

@@ -22,10 +22,11 @@ def witness_file(stem: str, result: WitnessResult) -> dict[str, bytes]:
 
 def read_witness(entry_root: Path, trajectory_id: str) -> WitnessResult | None:
     """A scene's cached witness (``None`` for an entry made before witnesses were)."""
-    path = Entry(entry_root).scene_path(trajectory_id, WITNESS_SUFFIX)
+    entry = Entry(entry_root)
+    path = entry.scene_path(trajectory_id, WITNESS_SUFFIX)
     if not path.is_file():
         return None
-    return read_once(path, "witness", _parse_witness)
+    return read_once(path, "witness", _parse_witness, group=entry.scene_path(trajectory_id))
 
 
 def _parse_witness(path: Path) -> WitnessResult:

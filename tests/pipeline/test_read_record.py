@@ -11,6 +11,7 @@ from types import MappingProxyType
 import pytest
 
 from pytest_logicenv.pipeline import entry_reads, read_record
+from pytest_logicenv.pipeline.entry_reads import SharedSet
 from pytest_logicenv.pipeline.read_record import ReadRecord, record_name
 
 
@@ -142,3 +143,60 @@ def test_records_beyond_the_limit_go_least_recently_written_first(tmp_path: Path
     found.prune(limit=3)
     left = sorted(p.name for p in found.folder.iterdir())
     assert left == sorted(record_name(tmp_path / f"entry{i}") for i in (2, 3, 4))
+
+
+def _scene_and_its_entry(tmp_path: Path) -> tuple[Path, Path]:
+    entry = tmp_path / "entry"
+    return _settled_file(entry, "plan.json", "a b"), _settled_file(entry / "scenes", "s.json", "x")
+
+
+def _loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loaded: list[str] = []
+    load = ReadRecord.load
+
+    def counting(self: ReadRecord, group: Path) -> object:
+        loaded.append(group.name)
+        return load(self, group)
+
+    monkeypatch.setattr(ReadRecord, "load", counting)
+    return loaded
+
+
+def _never(path: Path) -> object:
+    raise AssertionError(f"{path} parsed again")
+
+
+def test_a_scenes_values_are_taken_back_only_when_used_sharing_its_entrys(
+    record: ReadRecord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan, scene = _scene_and_its_entry(tmp_path)
+    names = entry_reads.read_once(plan, "names", lambda p: SharedSet(p.read_text().split()))
+    entry_reads.read_once(scene, "uses", lambda p: (p.read_text(), names), group=scene)
+    _next_run()
+    loaded = _loads(monkeypatch)
+    names = entry_reads.read_once(plan, "names", _never)
+    assert loaded == ["entry"]  # collecting reads the entry's record, not its scenes'
+    text, used = entry_reads.read_once(scene, "uses", _never, group=scene)
+    assert loaded == ["entry", "s.json"]
+    assert (text, used) == ("x", {"a", "b"})
+    assert used is names  # one value, not a copy per record
+
+
+def test_a_scenes_record_made_from_an_older_version_of_its_entrys_file_is_not_used(
+    record: ReadRecord, tmp_path: Path
+) -> None:
+    plan, scene = _scene_and_its_entry(tmp_path)
+    names = entry_reads.read_once(plan, "names", lambda p: SharedSet(p.read_text().split()))
+    entry_reads.read_once(scene, "uses", lambda p: names, group=scene)
+    _next_run()
+    plan.write_text("c")
+    os.utime(plan, (time.time() - 30, time.time() - 30))
+    names = entry_reads.read_once(plan, "names", lambda p: SharedSet(p.read_text().split()))
+    made: list[str] = []
+
+    def uses(path: Path) -> frozenset[str]:
+        made.append(path.name)
+        return names
+
+    assert entry_reads.read_once(scene, "uses", uses, group=scene) == {"c"}
+    assert made == ["s.json"]
