@@ -18,10 +18,11 @@ made from kept values (a case's situation, the conditions its scene makes true) 
 :func:`derived` for as long as those very values are the ones kept.
 
 With a :class:`~pytest_logicenv.pipeline.read_record.ReadRecord` attached
-(:func:`keep_across_runs`: the plugin attaches the project's), what a process kept of an
-entry is also saved for the next run (:func:`save_kept`) and taken back from there the first
-time the entry is read, each value still used only while its file's signature holds: a warm
-run reads no scene again, as Python compiles no unchanged module again.
+(:func:`keep_across_runs`: the plugin attaches the project's), what a process kept is also
+saved for the next run (:func:`save_kept`), one record per entry and one per scene, and taken
+back from there the first time a value of that entry or scene is asked for, each value still
+used only while its file's signature holds: a warm run reads no scene again, as Python
+compiles no unchanged module again.
 """
 
 from __future__ import annotations
